@@ -1,0 +1,37 @@
+#pragma once
+// Bad user input (sequence files, platform/scenario YAML, command-line values).
+// Every such error names the file and line and says what was expected; the
+// command turns it into exit code 2 (see docs/sequence-language.md).
+#include <stdexcept>
+#include <string>
+
+namespace pmusim {
+
+class input_error : public std::runtime_error {
+public:
+    input_error(std::string file, unsigned line, const std::string& message)
+        : std::runtime_error(format(file, line, message)), file_(std::move(file)), line_(line),
+          message_(message) {}
+    const std::string& file() const { return file_; }
+    unsigned line() const { return line_; }
+    // The message without the "file:line: " prefix.
+    const std::string& message() const { return message_; }
+
+private:
+    static std::string format(const std::string& file, unsigned line, const std::string& message) {
+        if (file.empty()) return message;
+        if (line == 0) return file + ": " + message;
+        return file + ":" + std::to_string(line) + ": " + message;
+    }
+    std::string file_;
+    unsigned line_;
+    std::string message_;
+};
+
+// An internal inconsistency of the model itself (exit code 3), never the user's fault.
+class model_error : public std::logic_error {
+public:
+    using std::logic_error::logic_error;
+};
+
+} // namespace pmusim
