@@ -1,0 +1,132 @@
+#include "models/cpu_controls.h"
+
+#include <cstring>
+#include <fmt/format.h>
+
+namespace pmusim {
+
+namespace {
+
+sysreg_encoding enc(uint8_t op0, uint8_t op1, uint8_t crn, uint8_t crm, uint8_t op2) {
+    return {op0, op1, crn, crm, op2};
+}
+
+register_table make_table() {
+    using fa = field_access;
+    register_table t;
+    t.unit = "cpu_controls";
+    t.title = "CPU control registers (firmware gate)";
+    t.summary =
+        "Per-CPU EL3/EL2 controls that decide whether counter-unit registers trap. Architecturally "
+        "many of their reset values are UNKNOWN; pmusim resets them to the values given here (the "
+        "trap controls clear) and the firmware profile (tf-a or none) programs them at boot.";
+    t.registers = {
+        {"SCR_EL3", enc(3, 6, 1, 1, 0), {}, 64, 0x30,
+         {{"NS", 0, 1, fa::rw, "Non-secure state of EL0/EL1"},
+          {"IRQ", 1, 1, fa::rw, ""}, {"FIQ", 2, 1, fa::rw, ""}, {"EA", 3, 1, fa::rw, ""},
+          {"RES1", 4, 2, fa::res1, ""}, {"SMD", 7, 1, fa::rw, ""}, {"HCE", 8, 1, fa::rw, ""},
+          {"RW", 10, 1, fa::rw, "lower ELs are AArch64"}, {"EEL2", 18, 1, fa::rw, "Secure EL2 enable"},
+          {"FGTEn", 27, 1, fa::rw, "fine-grained traps enable"},
+          {"AMVOFFEN", 35, 1, fa::rw, "AMUv1p1 virtual offsets enable (0 traps EL2 offset accesses to EL3)"}},
+         "Secure Configuration Register"},
+        {"CPTR_EL3", enc(3, 6, 1, 1, 2), {}, 64, 0,
+         {{"TFP", 10, 1, fa::rw, ""}, {"TTA", 20, 1, fa::rw, ""},
+          {"TAM", 30, 1, fa::rw, "1 traps EL0-EL2 AMU register accesses to EL3"},
+          {"TCPAC", 31, 1, fa::rw, ""}},
+         "Architectural Feature Trap Register (EL3)"},
+        {"CPTR_EL2", enc(3, 4, 1, 1, 2), {}, 64, 0x33ff,
+         {{"RES1_LOW", 0, 8, fa::res1, ""}, {"RES1_9", 9, 1, fa::res1, ""}, {"TFP", 10, 1, fa::rw, ""},
+          {"RES1_12", 12, 2, fa::res1, ""}, {"TTA", 20, 1, fa::rw, ""},
+          {"TAM", 30, 1, fa::rw, "1 traps EL0/EL1 AMU register accesses to EL2"},
+          {"TCPAC", 31, 1, fa::rw, ""}},
+         "Architectural Feature Trap Register (EL2), E2H=0 layout"},
+        {"HCR_EL2", enc(3, 4, 1, 1, 0), {}, 64, 0,
+         {{"VM", 0, 1, fa::rw, ""}, {"IMO", 4, 1, fa::rw, ""}, {"TGE", 27, 1, fa::rw, "trap general exceptions to EL2"},
+          {"RW", 31, 1, fa::rw, ""}, {"E2H", 34, 1, fa::rw, "EL2 host"},
+          {"AMVOFFEN", 51, 1, fa::rw, "AMUv1p1 virtual offsets enable"},
+          {"TIDCP", 53, 1, fa::rw, "trap IMPLEMENTATION DEFINED registers (e.g. CLUSTERPM*) to EL2"}},
+         "Hypervisor Configuration Register"},
+        {"MDCR_EL3", enc(3, 6, 1, 3, 1), {}, 64, 0,
+         {{"TPM", 6, 1, fa::rw, "trap PMU accesses to EL3"}, {"SPME", 17, 1, fa::rw, "Secure PMU enable"}},
+         "Monitor Debug Configuration Register (EL3)"},
+        {"MDCR_EL2", enc(3, 4, 1, 1, 1), {}, 64, 0,
+         {{"HPMN", 0, 5, fa::rw, ""}, {"TPM", 6, 1, fa::rw, ""}, {"HPME", 7, 1, fa::rw, ""}},
+         "Monitor Debug Configuration Register (EL2)"},
+        {"ACTLR_EL3", enc(3, 6, 1, 0, 1), {}, 64, 0,
+         {{"PWREN", 7, 1, fa::rw, "DSU power registers accessible from lower ELs"},
+          {"CLUSTERPMUEN", 12, 1, fa::rw, "CLUSTERPM* registers accessible from lower ELs"}},
+         "Auxiliary Control Register (EL3), DynamIQ cores"},
+        {"ACTLR_EL2", enc(3, 4, 1, 0, 1), {}, 64, 0,
+         {{"PWREN", 7, 1, fa::rw, ""},
+          {"CLUSTERPMUEN", 12, 1, fa::rw, "CLUSTERPM* registers write-accessible from EL1"}},
+         "Auxiliary Control Register (EL2), DynamIQ cores"},
+        {"ID_AA64PFR0_EL1", enc(3, 0, 0, 4, 0), {}, 64, 0x0000000000000011ULL,
+         {{"EL0", 0, 4, fa::ro, "AArch64 at EL0"}, {"EL1", 4, 4, fa::ro, ""}, {"EL2", 8, 4, fa::ro, ""},
+          {"EL3", 12, 4, fa::ro, ""}, {"AMU", 44, 4, fa::ro, "0 none, 1 AMUv1, 2 AMUv1p1"}},
+         "AArch64 Processor Feature Register 0 (per CPU; KVM hides AMU from guests)"},
+    };
+    return t;
+}
+
+} // namespace
+
+const register_table& cpu_controls_table() {
+    static const register_table table = make_table();
+    return table;
+}
+
+cpu_controls::cpu_controls(const sc_core::sc_module_name& name, soc& system) : unit(name, system) {
+    for (size_t i = 0; i < system.cpus.size(); ++i)
+        banks_.push_back(std::make_unique<register_bank>(fmt::format("cpu{}", i), table()));
+    reset(true);
+}
+
+std::vector<const register_def*> cpu_controls::sysregs(unsigned cpu) const {
+    std::vector<const register_def*> out;
+    if (cpu >= system_.cpus.size() || system_.cpus[cpu].power_arch) return out;
+    for (const auto& r : table().registers) out.push_back(&r);
+    return out;
+}
+
+void cpu_controls::reset(bool) {
+    for (size_t i = 0; i < banks_.size(); ++i) {
+        banks_[i]->reset();
+        // EL0..EL3 AArch64-only (1 each) and this CPU's AMU version.
+        uint64_t pfr0 = 0x1111ULL | (uint64_t(system_.cpus[i].amu_version & 0xf) << 44);
+        (*banks_[i])["ID_AA64PFR0_EL1"].value = pfr0;
+    }
+}
+
+uint64_t cpu_controls::value(unsigned cpu, const std::string& reg) const {
+    return (*banks_.at(cpu))[reg].value;
+}
+
+bool cpu_controls::el2_enabled(unsigned cpu, bool secure) const {
+    return !secure || bit(cpu, "SCR_EL3", ctl::scr_eel2);
+}
+
+access_outcome cpu_controls::sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) {
+    // Registers suffixed _ELn need EL >= n; lower ELs get UNDEFINED (EL0 for the
+    // ID register too: Linux emulates it from the UNDEFINED exception).
+    unsigned needed = unsigned(reg.name.back() - '0');
+    if (ctx.el < needed) return refuse(ctx, access_outcome::undefined, reg, is_write,
+                                       fmt::format("{} needs EL{} or higher", reg.name, needed));
+    if (reg.name == "ID_AA64PFR0_EL1" && is_write)
+        return refuse(ctx, access_outcome::undefined, reg, is_write, "ID_AA64PFR0_EL1 is read-only");
+    return access_outcome::ok;
+}
+
+void cpu_controls::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
+    register_bank& b = bank(ctx.cpu);
+    serve_from_bank(b, trans, ctx);
+    // KVM presents guests an ID_AA64PFR0_EL1 without the AMU.
+    if (ctx.guest && trans.is_read() && trans.is_response_ok() &&
+        trans.get_address() == table().find("ID_AA64PFR0_EL1")->sysreg->key()) {
+        uint64_t v;
+        std::memcpy(&v, trans.get_data_ptr(), 8);
+        v &= ~(0xfULL << 44);
+        std::memcpy(trans.get_data_ptr(), &v, 8);
+    }
+}
+
+} // namespace pmusim

@@ -1,0 +1,54 @@
+#pragma once
+// The per-CPU control registers that decide traps: SCR_EL3, CPTR_EL3, CPTR_EL2,
+// HCR_EL2, MDCR_EL3/EL2, ACTLR_EL3/EL2, plus the ID register that reports the
+// AMU (ID_AA64PFR0_EL1). They are real system registers that EL3/EL2 code
+// writes through the bus; the firmware gate and the units' access rules read them.
+#include <memory>
+#include <vector>
+
+#include "models/unit.h"
+
+namespace pmusim {
+
+const register_table& cpu_controls_table();
+
+class cpu_controls : public unit {
+public:
+    cpu_controls(const sc_core::sc_module_name& name, soc& system);
+
+    std::string type() const override { return "cpu_controls"; }
+    const register_table& table() const override { return cpu_controls_table(); }
+    std::vector<const register_def*> sysregs(unsigned cpu) const override;
+    access_outcome sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) override;
+    void reset(bool cold) override;
+
+    // Current value of a control register of one CPU, and one named field of it.
+    uint64_t value(unsigned cpu, const std::string& reg) const;
+    bool bit(unsigned cpu, const std::string& reg, unsigned bit_index) const { return (value(cpu, reg) >> bit_index) & 1; }
+    // Whether EL2 is implemented and enabled in the CPU's current security state
+    // (pmusim models EL2 as present; Secure EL2 needs SCR_EL3.EEL2).
+    bool el2_enabled(unsigned cpu, bool secure) const;
+    register_bank& bank(unsigned cpu) { return *banks_.at(cpu); }
+
+protected:
+    void access(tlm::tlm_generic_payload& trans, access_context& ctx) override;
+
+private:
+    std::vector<std::unique_ptr<register_bank>> banks_;
+};
+
+// Register/field bit positions used by several units.
+namespace ctl {
+constexpr unsigned cptr_tam = 30;       // CPTR_EL3.TAM, CPTR_EL2.TAM
+constexpr unsigned hcr_tge = 27;        // HCR_EL2.TGE
+constexpr unsigned hcr_e2h = 34;        // HCR_EL2.E2H
+constexpr unsigned hcr_amvoffen = 51;   // HCR_EL2.AMVOFFEN
+constexpr unsigned hcr_tidcp = 53;      // HCR_EL2.TIDCP
+constexpr unsigned scr_ns = 0;          // SCR_EL3.NS
+constexpr unsigned scr_eel2 = 18;       // SCR_EL3.EEL2
+constexpr unsigned scr_amvoffen = 35;   // SCR_EL3.AMVOFFEN
+constexpr unsigned actlr_clusterpmuen = 12; // ACTLR_EL3/EL2.CLUSTERPMUEN (DSU)
+constexpr unsigned actlr_pwren = 7;     // ACTLR_EL3.PWREN (DSU power registers)
+} // namespace ctl
+
+} // namespace pmusim

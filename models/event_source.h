@@ -1,0 +1,126 @@
+#pragma once
+// Event sources: what counters count, as exact cumulative counts over time.
+//
+// Every source answers count_at(t): the number of events in (0, t]. Counts are
+// piecewise-defined: between two changes (rate, power state, security state,
+// clock frequency) a source delivers events at a constant exact rational rate
+// per edge of its clock; after j edges of a phase with rate p/q it has delivered
+// floor(j * p / q) events (so 3/2 gives 1, 3, 4, 6, ... after 1, 2, 3, 4 edges).
+// A new phase starts only when a stream's rate or producer security state
+// changes; the fractional remainder of the old phase is then dropped.
+// count_at may be asked for any t at or after the source's last change; future
+// instants extrapolate the current phase, which is what overflow prediction uses.
+// Sources announce every change of their future through on_change listeners.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/clock_domain.h"
+#include "models/rational.h"
+#include "models/sim_time.h"
+
+namespace pmusim {
+
+enum class security_filter { any, secure_only, nonsecure_only };
+
+class event_source {
+public:
+    virtual ~event_source() = default;
+    virtual uint64_t count_at(fs_t t) const = 0;
+    // Listening does not change the source, hence const (the listener list is bookkeeping).
+    void on_change(std::function<void()> listener) const { listeners_.push_back(std::move(listener)); }
+
+protected:
+    void notify_change() const {
+        for (auto& l : listeners_) l();
+    }
+
+private:
+    mutable std::vector<std::function<void()>> listeners_;
+};
+
+// The smallest instant t >= from at which source.count_at(t) >= target, assuming
+// nothing changes after `from`; nullopt if that never happens. Exact: counts are
+// step functions of time, and the search narrows to the femtosecond.
+std::optional<fs_t> first_time_reaching(const event_source& source, uint64_t target, fs_t from);
+
+// Events at a rational rate per edge of a clock, switched by phase changes, and
+// split by the security state of whoever produced them (for S/NS filtering).
+class rate_stream : public event_source {
+public:
+    explicit rate_stream(const clock_domain& clock);
+    // New rate and producer security state from `now` on (now >= last change).
+    void set(rational rate, bool secure, fs_t now);
+    void set_rate(rational rate, fs_t now) { set(rate, secure_, now); }
+    void set_secure(bool secure, fs_t now) { set(rate_, secure, now); }
+    rational rate() const { return rate_; }
+    bool secure() const { return secure_; }
+    const clock_domain& clock() const { return clock_; }
+
+    uint64_t count_at(fs_t t) const override { return count_at(t, security_filter::any); }
+    uint64_t count_at(fs_t t, security_filter filter) const;
+
+private:
+    uint64_t phase_count(fs_t t) const;
+    const clock_domain& clock_;
+    rational rate_{0};
+    bool secure_ = false;
+    fs_t phase_start_ = 0;
+    uint64_t phase_start_edge_ = 0;
+    uint64_t base_secure_ = 0;    // events completed before the current phase, by producer state
+    uint64_t base_nonsecure_ = 0;
+};
+
+// A view of a rate_stream restricted to one security state.
+class filtered_source : public event_source {
+public:
+    filtered_source(const rate_stream& stream, security_filter filter);
+    uint64_t count_at(fs_t t) const override { return stream_.count_at(t, filter_); }
+
+private:
+    const rate_stream& stream_;
+    security_filter filter_;
+};
+
+// Every rising edge of a clock (e.g. a DSU or CMN cycle counter).
+class clock_edges : public event_source {
+public:
+    explicit clock_edges(const clock_domain& clock);
+    uint64_t count_at(fs_t t) const override { return clock_.edges_at(t); }
+
+private:
+    const clock_domain& clock_;
+};
+
+// Events driven directly into a unit's input by the testbench (`inject`): either
+// all at once, or spread evenly over a duration (floor(count * elapsed / duration)
+// delivered by each instant).
+class injected_events : public event_source {
+public:
+    void add(uint64_t count, fs_t now, fs_t over = 0);
+    uint64_t count_at(fs_t t) const override;
+
+private:
+    struct ramp {
+        fs_t start, duration;
+        uint64_t count;
+    };
+    uint64_t settled_ = 0;
+    std::vector<ramp> ramps_;
+};
+
+// The sum of several sources (e.g. L3 accesses from every core of a cluster plus injected ones).
+class summed_source : public event_source {
+public:
+    void add(const event_source& source);
+    uint64_t count_at(fs_t t) const override;
+    bool empty() const { return parts_.empty(); }
+
+private:
+    std::vector<const event_source*> parts_;
+};
+
+} // namespace pmusim

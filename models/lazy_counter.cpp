@@ -1,0 +1,68 @@
+#include "models/lazy_counter.h"
+
+namespace pmusim {
+
+using u128 = unsigned __int128;
+
+static uint64_t mask_for(unsigned width) { return width >= 64 ? ~0ULL : ((1ULL << width) - 1); }
+
+lazy_counter::lazy_counter(unsigned width_bits) : width_(width_bits), mask_(mask_for(width_bits)) {}
+
+void lazy_counter::sync(fs_t now) {
+    if (!enabled_ || !source_) return;
+    uint64_t current = source_->count_at(now);
+    uint64_t delta = current - source_at_sync_;
+    source_at_sync_ = current;
+    if (delta == 0) return;
+    u128 total = (u128)value_ + delta;
+    pending_overflows_ += static_cast<uint64_t>(total >> width_);
+    value_ = static_cast<uint64_t>(total) & mask_;
+}
+
+void lazy_counter::set_source(const event_source* source, fs_t now) {
+    sync(now);
+    source_ = source;
+    if (source_) source_at_sync_ = source_->count_at(now);
+}
+
+void lazy_counter::set_enabled(bool enabled, fs_t now) {
+    if (enabled == enabled_) return;
+    sync(now);
+    enabled_ = enabled;
+    if (enabled_ && source_) source_at_sync_ = source_->count_at(now);
+}
+
+uint64_t lazy_counter::read(fs_t now) {
+    sync(now);
+    return value_;
+}
+
+void lazy_counter::write(uint64_t value, fs_t now) {
+    sync(now);
+    value_ = value & mask_;
+}
+
+void lazy_counter::set_width(unsigned width_bits, fs_t now) {
+    sync(now);
+    width_ = width_bits;
+    mask_ = mask_for(width_bits);
+    value_ &= mask_;
+}
+
+uint64_t lazy_counter::take_overflows(fs_t now) {
+    sync(now);
+    uint64_t n = pending_overflows_;
+    pending_overflows_ = 0;
+    return n;
+}
+
+std::optional<fs_t> lazy_counter::next_overflow(fs_t now) {
+    sync(now);
+    if (!enabled_ || !source_) return std::nullopt;
+    u128 needed = ((u128)mask_ + 1) - value_;
+    u128 target = (u128)source_at_sync_ + needed;
+    if (target > UINT64_MAX) return std::nullopt; // beyond any source's reach
+    return first_time_reaching(*source_, static_cast<uint64_t>(target), now);
+}
+
+} // namespace pmusim

@@ -1,0 +1,52 @@
+#pragma once
+// A hardware counter evaluated lazily: never ticked, always exact.
+//
+// The counter remembers its value and its source's cumulative count at the last
+// synchronisation; its value at any later instant is
+//   (value + source(now) - source(last)) mod 2^width   while enabled,
+// and it counts the wraps (overflows) in between. The instant of the next
+// overflow is computed from the source, so a unit can notify an sc_event exactly
+// then instead of ticking. Widths of 1 to 64 bits are supported.
+#include <cstdint>
+#include <optional>
+
+#include "models/event_source.h"
+
+namespace pmusim {
+
+class lazy_counter {
+public:
+    explicit lazy_counter(unsigned width_bits = 64);
+
+    unsigned width() const { return width_; }
+    uint64_t mask() const { return mask_; }
+
+    // What is counted (nullptr: nothing). Takes effect at `now`.
+    void set_source(const event_source* source, fs_t now);
+    const event_source* source() const { return source_; }
+    // Whether it counts; the unit combines all its enable conditions into this.
+    void set_enabled(bool enabled, fs_t now);
+    bool enabled() const { return enabled_; }
+
+    uint64_t read(fs_t now);
+    void write(uint64_t value, fs_t now);
+    // Resize (e.g. a DSU variant change at reset); the value is truncated.
+    void set_width(unsigned width_bits, fs_t now);
+
+    // Wraps from all-ones to zero since the last call (the unit turns them into overflow flags).
+    uint64_t take_overflows(fs_t now);
+    // The instant of the next wrap if nothing changes, or nullopt.
+    std::optional<fs_t> next_overflow(fs_t now);
+
+private:
+    void sync(fs_t now);
+    unsigned width_;
+    uint64_t mask_;
+    const event_source* source_ = nullptr;
+    bool enabled_ = false;
+    uint64_t value_ = 0;
+    uint64_t source_at_sync_ = 0;
+    uint64_t pending_overflows_ = 0;
+};
+
+} // namespace pmusim

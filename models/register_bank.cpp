@@ -1,0 +1,170 @@
+#include "models/register_bank.h"
+
+#include <fmt/format.h>
+
+#include "models/input_error.h"
+
+namespace pmusim {
+
+const char* to_string(field_access a) {
+    switch (a) {
+    case field_access::rw: return "RW";
+    case field_access::ro: return "RO";
+    case field_access::wo: return "WO";
+    case field_access::w1c: return "W1C";
+    case field_access::w1s: return "W1S";
+    case field_access::raz_wi: return "RAZ/WI";
+    case field_access::res0: return "RES0";
+    case field_access::res1: return "RES1";
+    case field_access::read_clear: return "RC";
+    }
+    return "?";
+}
+
+const register_def* register_table::find(const std::string& name) const {
+    for (const auto& r : registers)
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+static std::vector<const register_table*>& doc_tables() {
+    static std::vector<const register_table*> tables;
+    return tables;
+}
+
+void register_table_for_docs(const register_table& table) {
+    for (auto*& t : doc_tables())
+        if (t->unit == table.unit) {
+            t = &table;
+            return;
+        }
+    doc_tables().push_back(&table);
+}
+
+std::vector<const register_table*> tables_for_docs() { return doc_tables(); }
+
+static std::vector<field_def> effective_fields(const register_def& def) {
+    if (!def.fields.empty()) return def.fields;
+    return {field_def{def.name, 0, def.width, field_access::rw, ""}};
+}
+
+std::string decode_fields(const register_def& def, uint64_t value) {
+    std::string out;
+    for (const auto& f : effective_fields(def)) {
+        if (f.access == field_access::res0 || f.access == field_access::res1) continue;
+        uint64_t v = (value & f.mask()) >> f.lsb;
+        if (!out.empty()) out += ' ';
+        out += f.width == 1 ? fmt::format("{}={}", f.name, v) : fmt::format("{}={:#x}", f.name, v);
+    }
+    return out;
+}
+
+bool register_bank::reg::field(const std::string& name) const {
+    for (const auto& f : def->fields)
+        if (f.name == name) return (value & f.mask()) != 0;
+    throw model_error(fmt::format("{} has no field {}", def->name, name));
+}
+
+register_bank::register_bank(std::string instance, const register_table& table)
+    : instance_(std::move(instance)), table_(table) {
+    regs_.reserve(table.registers.size());
+    for (const auto& def : table.registers) {
+        size_t i = regs_.size();
+        regs_.push_back(reg{&def, def.reset, {}, {}});
+        if (!by_name_.emplace(def.name, i).second)
+            throw model_error("duplicate register " + def.name + " in table " + table.unit);
+        if (def.sysreg) by_sysreg_.emplace(def.sysreg->key(), i);
+        if (def.offset) by_offset_.emplace(*def.offset, i);
+    }
+}
+
+register_bank::reg& register_bank::operator[](const std::string& name) {
+    if (auto* r = find(name)) return *r;
+    throw model_error(fmt::format("{}: no register {}", instance_, name));
+}
+
+register_bank::reg* register_bank::find(const std::string& name) {
+    auto it = by_name_.find(name);
+    return it == by_name_.end() ? nullptr : &regs_[it->second];
+}
+
+register_bank::reg* register_bank::find_sysreg(uint32_t key) {
+    auto it = by_sysreg_.find(key);
+    return it == by_sysreg_.end() ? nullptr : &regs_[it->second];
+}
+
+register_bank::reg* register_bank::find_offset(uint64_t offset) {
+    auto it = by_offset_.upper_bound(offset);
+    if (it == by_offset_.begin()) return nullptr;
+    --it;
+    reg& r = regs_[it->second];
+    uint64_t bytes = r.def->width / 8;
+    return offset < it->first + bytes ? &r : nullptr;
+}
+
+uint64_t register_bank::read(reg& r) {
+    uint64_t raw = r.read_hook ? r.read_hook() : r.value;
+    uint64_t out = 0;
+    uint64_t clear = 0;
+    for (const auto& f : effective_fields(*r.def)) {
+        switch (f.access) {
+        case field_access::wo:
+        case field_access::raz_wi:
+        case field_access::res0: break;
+        case field_access::res1: out |= f.mask(); break;
+        case field_access::read_clear: out |= raw & f.mask(); clear |= f.mask(); break;
+        default: out |= raw & f.mask();
+        }
+    }
+    if (clear) r.value &= ~clear;
+    return out & r.def->width_mask();
+}
+
+void register_bank::write(reg& r, uint64_t value) {
+    value &= r.def->width_mask();
+    uint64_t old = r.value;
+    uint64_t next = old;
+    for (const auto& f : effective_fields(*r.def)) {
+        uint64_t m = f.mask();
+        switch (f.access) {
+        case field_access::rw:
+        case field_access::wo: next = (next & ~m) | (value & m); break;
+        case field_access::w1c: next &= ~(value & m); break;
+        case field_access::w1s: next |= value & m; break;
+        default: break; // ro, raz_wi, res0, res1, read_clear: writes ignored
+        }
+    }
+    r.value = next;
+    if (r.write_hook) r.write_hook(write_event{old, next, value});
+}
+
+bool register_bank::read_mmio(uint64_t offset, unsigned size, uint64_t& data) {
+    reg* r = find_offset(offset);
+    if (!r) return false;
+    uint64_t full = read(*r);
+    unsigned shift = unsigned(offset - *r->def->offset) * 8;
+    data = full >> shift;
+    if (size < 8) data &= (1ULL << (size * 8)) - 1;
+    return true;
+}
+
+bool register_bank::write_mmio(uint64_t offset, unsigned size, uint64_t data) {
+    reg* r = find_offset(offset);
+    if (!r) return false;
+    unsigned shift = unsigned(offset - *r->def->offset) * 8;
+    if (size * 8 >= r->def->width && shift == 0) {
+        write(*r, data);
+        return true;
+    }
+    // A 32-bit access to half of a 64-bit register merges with the other half's current value.
+    uint64_t lane = ((size >= 8) ? ~0ULL : ((1ULL << (size * 8)) - 1)) << shift;
+    uint64_t current = r->read_hook ? r->read_hook() : r->value;
+    write(*r, (current & ~lane) | ((data << shift) & lane));
+    return true;
+}
+
+void register_bank::reset() {
+    for (auto& r : regs_) r.value = r.def->reset;
+}
+
+} // namespace pmusim

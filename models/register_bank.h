@@ -1,0 +1,120 @@
+#pragma once
+// Declarative register tables and the register bank that runs them.
+//
+// Each unit declares its registers once, as a register_table: name, system-register
+// encoding and/or memory-mapped offset, width, reset value, fields with access
+// types. The model, the generated docs (docs/registers/*.md), the generated C
+// header and the JSON dump all read that same table (`pmusim regs`), so they
+// cannot disagree. Behaviour beyond plain storage is attached by the model as
+// read/write hooks on named registers, in the VCML style.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "models/access_context.h"
+
+namespace pmusim {
+
+enum class field_access {
+    rw,        // read/write
+    ro,        // read-only: writes ignored
+    wo,        // write-only: reads as zero
+    w1c,       // write one to clear
+    w1s,       // write one to set
+    raz_wi,    // reads as zero, writes ignored
+    res0,      // reserved, reads zero (writes ignored)
+    res1,      // reserved, reads one (writes ignored)
+    read_clear // reading returns the value and clears it
+};
+const char* to_string(field_access a);
+
+struct field_def {
+    std::string name;
+    unsigned lsb = 0;
+    unsigned width = 1;
+    field_access access = field_access::rw;
+    std::string description;
+    uint64_t mask() const { return (width >= 64 ? ~0ULL : ((1ULL << width) - 1)) << lsb; }
+};
+
+struct register_def {
+    std::string name;                      // architectural name: AMCNTENSET0_EL0, PMEVTYPER2, ...
+    std::optional<sysreg_encoding> sysreg; // system-register view
+    std::optional<uint64_t> offset;        // memory-mapped view: offset in the unit's frame
+    unsigned width = 64;                   // 32 or 64 bits
+    uint64_t reset = 0;
+    std::vector<field_def> fields;         // empty: a single RW field spanning the register
+    std::string description;
+    uint64_t width_mask() const { return width >= 64 ? ~0ULL : ((1ULL << width) - 1); }
+};
+
+struct register_table {
+    std::string unit;    // "amu", "dsu_clusterpmu", ...
+    std::string title;   // human title for the docs
+    std::string summary; // a paragraph for the docs
+    std::vector<register_def> registers;
+    const register_def* find(const std::string& name) const;
+};
+
+// Tables every part of pmusim registers, for `pmusim regs` and the docs check.
+void register_table_for_docs(const register_table& table);
+std::vector<const register_table*> tables_for_docs();
+
+// Fields decoded for messages: "E=1 P=0 N=6".
+std::string decode_fields(const register_def& def, uint64_t value);
+
+struct write_event {
+    uint64_t old_value;
+    uint64_t new_value; // after the field access rules were applied (and stored)
+    uint64_t written;   // the raw value the initiator wrote
+};
+
+// Run-time state of a table: values plus hooks.
+class register_bank {
+public:
+    struct reg {
+        const register_def* def = nullptr;
+        uint64_t value = 0;
+        std::function<uint64_t()> read_hook;                // supplies the value (e.g. a lazy counter)
+        std::function<void(const write_event&)> write_hook; // side effects after storage
+        // Convenience for models.
+        void on_read(std::function<uint64_t()> f) { read_hook = std::move(f); }
+        void on_write(std::function<void(const write_event&)> f) { write_hook = std::move(f); }
+        bool field(const std::string& name) const; // single-bit field as bool
+    };
+
+    register_bank(std::string instance, const register_table& table);
+
+    const std::string& instance() const { return instance_; }
+    const register_table& table() const { return table_; }
+
+    reg& operator[](const std::string& name);
+    reg* find(const std::string& name);
+    reg* find_sysreg(uint32_t key);
+    // The register holding `offset` (64-bit registers also answer at offset + 4).
+    reg* find_offset(uint64_t offset);
+
+    // Architectural access with field semantics (hooks included).
+    uint64_t read(reg& r);
+    void write(reg& r, uint64_t value);
+    // Memory-mapped access of 4 or 8 bytes at a register's offset (or the upper
+    // half of a 64-bit register). Returns false when no register is there.
+    bool read_mmio(uint64_t offset, unsigned size, uint64_t& data);
+    bool write_mmio(uint64_t offset, unsigned size, uint64_t data);
+
+    void reset(); // every register to its reset value (hooks not called)
+
+private:
+    std::string instance_;
+    const register_table& table_;
+    std::vector<reg> regs_;
+    std::unordered_map<std::string, size_t> by_name_;
+    std::unordered_map<uint32_t, size_t> by_sysreg_;
+    std::map<uint64_t, size_t> by_offset_;
+};
+
+} // namespace pmusim

@@ -1,0 +1,26 @@
+#pragma once
+// Simulated time as an integer number of femtoseconds.
+//
+// pmusim runs SystemC at a 1 fs resolution so that any real clock period is
+// representable to within 1 fs; sc_time::value() is then femtoseconds. 2^64 fs
+// is about 5.1 hours of simulated time, far beyond any scenario we run.
+#include <cstdint>
+#include <systemc>
+
+namespace pmusim {
+
+using fs_t = uint64_t;
+constexpr fs_t fs_per_second = 1'000'000'000'000'000ULL;
+constexpr fs_t fs_never = UINT64_MAX;
+
+// Sets the SystemC time resolution to 1 fs. Must run before any non-zero
+// sc_time exists; safe to call more than once.
+void init_time_resolution();
+
+inline fs_t now_fs() { return sc_core::sc_time_stamp().value(); }
+inline sc_core::sc_time to_sc_time(fs_t fs) { return sc_core::sc_time::from_value(fs); }
+
+// "1.5 us", "2 ms", ... for logs and reports: exact, shortest unit that is integral.
+std::string format_time(fs_t fs);
+
+} // namespace pmusim

@@ -1,0 +1,54 @@
+#pragma once
+// What a unit can see of the system it sits in: clock domains, the CPUs'
+// activity models, interrupt lines and the per-CPU firmware controls.
+// The platform (tb/platform) owns and fills it; units only look things up.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/clock_domain.h"
+#include "models/core.h"
+#include "models/input_error.h"
+#include "models/interrupt_line.h"
+
+namespace pmusim {
+
+class cpu_controls;
+
+struct cpu_description {
+    unsigned index = 0;
+    unsigned cluster = 0;
+    std::string clock;
+    bool power_arch = false;
+    unsigned amu_version = 0; // 0 none, 1 AMUv1, 2 AMUv1p1 (ID_AA64PFR0_EL1.AMU)
+    unsigned amu_aux_counters = 0;
+    bool amu_external_view = false;
+};
+
+class soc {
+public:
+    std::map<std::string, std::unique_ptr<clock_domain>> clocks;
+    std::vector<std::unique_ptr<core_model>> cores;
+    std::vector<cpu_description> cpus;
+    std::map<std::string, std::unique_ptr<interrupt_line>> irq_lines;
+    cpu_controls* controls = nullptr;
+    std::string firmware_profile = "tf-a";
+
+    clock_domain& clock(const std::string& name) const {
+        auto it = clocks.find(name);
+        if (it == clocks.end()) throw model_error("no clock domain " + name);
+        return *it->second;
+    }
+    core_model& core(unsigned i) const {
+        if (i >= cores.size()) throw model_error("no cpu" + std::to_string(i));
+        return *cores[i];
+    }
+    interrupt_line& irq(const std::string& name) {
+        auto& l = irq_lines[name];
+        if (!l) l = std::make_unique<interrupt_line>(name);
+        return *l;
+    }
+};
+
+} // namespace pmusim

@@ -1,0 +1,113 @@
+#include "models/system_bus.h"
+
+#include <fmt/format.h>
+
+#include "models/access_context.h"
+#include "models/input_error.h"
+
+namespace pmusim {
+
+system_bus::system_bus(const sc_core::sc_module_name& name)
+    : sc_module(name), from_gate("from_gate"), to_targets("to_targets") {
+    from_gate.register_b_transport(this, &system_bus::b_transport);
+    from_gate.register_get_direct_mem_ptr(this, &system_bus::get_direct_mem_ptr);
+    from_gate.register_transport_dbg(this, &system_bus::transport_dbg);
+}
+
+unsigned system_bus::attach(tlm::tlm_target_socket<>& target) {
+    to_targets.bind(target);
+    return ports_++;
+}
+
+void system_bus::map(const std::string& name, uint64_t base, uint64_t size, unsigned port, bool absolute) {
+    if (size == 0) throw model_error("bus window " + name + " has size 0");
+    for (const auto& [b, w] : by_base_)
+        if (base < w.base + w.size && w.base < base + size)
+            throw model_error(fmt::format("bus window {} [{:#x}, {:#x}) overlaps {} [{:#x}, {:#x})", name, base,
+                                          base + size, w.name, w.base, w.base + w.size));
+    by_base_[base] = window{name, base, size, port, absolute};
+}
+
+void system_bus::map_sysreg(unsigned cpu, uint32_t key, unsigned port) {
+    sysreg_routes_[(uint64_t(cpu) << 32) | key] = port;
+}
+
+const system_bus::window* system_bus::decode(uint64_t address) const {
+    auto it = by_base_.upper_bound(address);
+    if (it == by_base_.begin()) return nullptr;
+    --it;
+    return address - it->second.base < it->second.size ? &it->second : nullptr;
+}
+
+std::vector<system_bus::window> system_bus::windows() const {
+    std::vector<window> out;
+    for (const auto& [b, w] : by_base_) out.push_back(w);
+    return out;
+}
+
+int system_bus::route(tlm::tlm_generic_payload& trans, uint64_t& offset_out) {
+    access_context* ctx = trans.get_extension<access_context>();
+    if (ctx && ctx->path == access_path::system_register) {
+        auto it = sysreg_routes_.find((uint64_t(ctx->cpu) << 32) | trans.get_address());
+        if (it == sysreg_routes_.end()) {
+            trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+            ctx->outcome = access_outcome::undefined;
+            ctx->syndrome = uint64_t(1) << 25;
+            ctx->detail = fmt::format("{} is not implemented on cpu{}",
+                                      sysreg_encoding::from_key(uint32_t(trans.get_address())).generic_name(), ctx->cpu);
+            return -1;
+        }
+        offset_out = trans.get_address();
+        return int(it->second);
+    }
+    const window* w = decode(trans.get_address());
+    uint64_t last = trans.get_address() + (trans.get_data_length() ? trans.get_data_length() - 1 : 0);
+    if (!w || last >= w->base + w->size) {
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        if (ctx) {
+            ctx->outcome = access_outcome::error;
+            ctx->detail = w ? fmt::format("access at {:#x} of {} bytes crosses the end of {}", trans.get_address(),
+                                          trans.get_data_length(), w->name)
+                            : fmt::format("no target at address {:#x}", trans.get_address());
+        }
+        return -1;
+    }
+    offset_out = w->absolute ? trans.get_address() : trans.get_address() - w->base;
+    return int(w->port);
+}
+
+void system_bus::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    uint64_t original = trans.get_address(), offset;
+    int port = route(trans, offset);
+    if (port < 0) return;
+    trans.set_address(offset);
+    to_targets[port]->b_transport(trans, delay);
+    trans.set_address(original);
+}
+
+unsigned int system_bus::transport_dbg(tlm::tlm_generic_payload& trans) {
+    uint64_t original = trans.get_address(), offset;
+    int port = route(trans, offset);
+    if (port < 0) return 0;
+    trans.set_address(offset);
+    unsigned n = to_targets[port]->transport_dbg(trans);
+    trans.set_address(original);
+    return n;
+}
+
+bool system_bus::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+    uint64_t original = trans.get_address(), offset;
+    int port = route(trans, offset);
+    if (port < 0) return false;
+    const window* w = decode(original);
+    trans.set_address(offset);
+    bool ok = to_targets[port]->get_direct_mem_ptr(trans, dmi);
+    trans.set_address(original);
+    if (ok && w && !w->absolute) {
+        dmi.set_start_address(dmi.get_start_address() + w->base);
+        dmi.set_end_address(std::min<uint64_t>(dmi.get_end_address() + w->base, w->base + w->size - 1));
+    }
+    return ok;
+}
+
+} // namespace pmusim

@@ -1,0 +1,105 @@
+#include "models/unit.h"
+
+#include <cstring>
+#include <fmt/format.h>
+
+namespace pmusim {
+
+unit::unit(const sc_core::sc_module_name& name, soc& system)
+    : sc_module(name), registers_in("registers_in"), system_(system) {
+    registers_in.register_b_transport(this, &unit::b_transport);
+    registers_in.register_transport_dbg(this, &unit::transport_dbg);
+}
+
+access_outcome unit::sysreg_rule(access_context&, const register_def&, bool) { return access_outcome::ok; }
+
+std::optional<mmio_register> unit::find_mmio_register(const std::string& name) const {
+    const register_def* def = table().find(name);
+    auto windows = mmio_windows();
+    if (!def || !def->offset || windows.empty()) return std::nullopt;
+    return mmio_register{def, windows.front().base + *def->offset};
+}
+
+bool unit::inject(const std::string&, const std::string&, uint64_t, fs_t, std::string& error) {
+    error = fmt::format("{} ({}) has no event inputs to inject into", name(), type());
+    return false;
+}
+
+void unit::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+    access_context* ctx = trans.get_extension<access_context>();
+    if (!ctx) {
+        trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+        return;
+    }
+    access(trans, *ctx);
+}
+
+unsigned int unit::transport_dbg(tlm::tlm_generic_payload& trans) {
+    // Debug reads (e.g. the VCD sampler) go through the normal path with a neutral context.
+    access_context ctx;
+    ctx.initiator = initiator_kind::debugger;
+    ctx.secure = true;
+    trans.set_extension(&ctx);
+    access(trans, ctx);
+    trans.clear_extension(&ctx);
+    return trans.is_response_ok() ? trans.get_data_length() : 0;
+}
+
+void unit::serve_from_bank(register_bank& bank, tlm::tlm_generic_payload& trans, access_context& ctx,
+                           uint64_t window_base) {
+    const unsigned len = trans.get_data_length();
+    uint64_t data = 0;
+    auto fail = [&](tlm::tlm_response_status st, std::string why) {
+        trans.set_response_status(st);
+        ctx.outcome = access_outcome::error;
+        ctx.detail = std::move(why);
+    };
+    if (ctx.path == access_path::system_register) {
+        register_bank::reg* r = bank.find_sysreg(uint32_t(trans.get_address()));
+        if (!r) {
+            trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+            ctx.outcome = access_outcome::undefined;
+            ctx.detail = "encoding not implemented by " + bank.instance();
+            return;
+        }
+        if (trans.is_read()) {
+            data = bank.read(*r);
+            std::memcpy(trans.get_data_ptr(), &data, std::min<unsigned>(len, 8));
+        } else {
+            std::memcpy(&data, trans.get_data_ptr(), std::min<unsigned>(len, 8));
+            bank.write(*r, data);
+        }
+        trans.set_response_status(tlm::TLM_OK_RESPONSE);
+        return;
+    }
+    uint64_t offset = trans.get_address() - window_base;
+    if ((len != 4 && len != 8) || offset % len != 0)
+        return fail(tlm::TLM_GENERIC_ERROR_RESPONSE,
+                    fmt::format("{}: {}-byte access at offset {:#x} is not a naturally aligned 4- or 8-byte access",
+                                bank.instance(), len, offset));
+    bool hit;
+    if (trans.is_read()) {
+        hit = bank.read_mmio(offset, len, data);
+        if (!hit) data = 0; // undocumented offsets are RAZ/WI
+        std::memcpy(trans.get_data_ptr(), &data, len);
+    } else {
+        std::memcpy(&data, trans.get_data_ptr(), len);
+        hit = bank.write_mmio(offset, len, data);
+    }
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (!hit && trans.is_write()) ctx.outcome = access_outcome::ignored;
+}
+
+access_outcome refuse(access_context& ctx, access_outcome outcome, const register_def& reg, bool is_write,
+                      std::string why) {
+    ctx.outcome = outcome;
+    ctx.detail = std::move(why);
+    if (outcome == access_outcome::trap_el1 || outcome == access_outcome::trap_el2 ||
+        outcome == access_outcome::trap_el3)
+        ctx.syndrome = reg.sysreg ? sysreg_trap_syndrome(*reg.sysreg, is_write) : 0;
+    else if (outcome == access_outcome::undefined)
+        ctx.syndrome = uint64_t(1) << 25; // EC 0x00 (unknown reason), IL = 1
+    return outcome;
+}
+
+} // namespace pmusim

@@ -1,0 +1,86 @@
+#pragma once
+// The base of every counter unit (AMU, DSU CLUSTERPMU, CMN-600, POWER9 IMC) and
+// of the CPU control registers: one TLM target socket for register accesses,
+// which arrive already gated, plus what the platform, the gate and the
+// testbench need to know about the unit.
+#include <optional>
+#include <ostream>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+#include "models/access_context.h"
+#include "models/register_bank.h"
+#include "models/soc.h"
+
+namespace pmusim {
+
+struct address_window {
+    std::string name; // "dsu0", "cmn0.cfg", ...
+    uint64_t base = 0;
+    uint64_t size = 0;
+};
+
+// A memory-mapped register resolved by name ("dsu0.PMCR").
+struct mmio_register {
+    const register_def* def = nullptr;
+    uint64_t address = 0; // absolute bus address
+};
+
+// Something the waveform and the run summary can sample.
+struct observable {
+    std::string name; // "cpu0.amu.AMEVCNTR00"
+    unsigned width;   // bits
+    std::function<uint64_t()> value;
+};
+
+class unit : public sc_core::sc_module {
+public:
+    tlm_utils::simple_target_socket<unit> registers_in; // register accesses from the system bus
+
+    unit(const sc_core::sc_module_name& name, soc& system);
+
+    virtual std::string type() const = 0;
+    virtual const register_table& table() const = 0;
+
+    // Address windows this unit decodes (absolute bus addresses).
+    virtual std::vector<address_window> mmio_windows() const { return {}; }
+    // System registers this unit implements on CPU `cpu`.
+    virtual std::vector<const register_def*> sysregs(unsigned cpu) const { (void)cpu; return {}; }
+    // The access rule for a system-register access, asked by the gate before the
+    // access reaches the unit. Sets ctx.outcome/syndrome/detail when refused.
+    virtual access_outcome sysreg_rule(access_context& ctx, const register_def& reg, bool is_write);
+    // A memory-mapped register by its name in this unit (for `INSTANCE.REG`).
+    virtual std::optional<mmio_register> find_mmio_register(const std::string& name) const;
+
+    virtual void reset(bool cold) { (void)cold; }
+    // `inject UNIT[.NODE] EVENT COUNT [over D]`: false with `error` set when refused.
+    virtual bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
+                        std::string& error);
+    // Register accesses the firmware profile performs at boot on this unit, as
+    // sequence statements (run at time 0 before the user's sequence).
+    virtual std::vector<std::string> firmware_boot(const std::string& profile) { (void)profile; return {}; }
+    virtual void report(std::ostream& out) { (void)out; }
+    virtual void observables(std::vector<observable>& out) { (void)out; }
+
+protected:
+    soc& system_;
+    // Register access after gating. Implementations set the TLM response and ctx.outcome.
+    virtual void access(tlm::tlm_generic_payload& trans, access_context& ctx) = 0;
+    // Serves an access from a bank: system registers by encoding, memory-mapped by
+    // offset from `window_base`, 4- or 8-byte aligned; anything else is a bus error.
+    void serve_from_bank(register_bank& bank, tlm::tlm_generic_payload& trans, access_context& ctx,
+                         uint64_t window_base = 0);
+
+private:
+    void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
+};
+
+// Helpers for the common system-register trap rules.
+access_outcome refuse(access_context& ctx, access_outcome outcome, const register_def& reg, bool is_write,
+                      std::string why);
+
+} // namespace pmusim

@@ -1,0 +1,210 @@
+// The `pmusim` command: run a sequence, serve the sequence language on stdin,
+// print register references, list platform parameters, or (no arguments) run
+// the built-in demo. Exit codes: 0 ok, 1 an expectation failed, 2 bad input,
+// 3 model error (docs/sequence-language.md).
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <systemc>
+
+#include "models/input_error.h"
+#include "tb/demo_scenario.h"
+#include "tb/platform.h"
+#include "tb/register_docs.h"
+#include "tb/sequence_parser.h"
+#include "tb/sequence_runner.h"
+#include "tb/unit_factory.h"
+
+using namespace pmusim;
+
+int sc_main(int, char**) { return 0; } // libsystemc references it; pmusim has its own main
+
+namespace {
+
+struct run_options {
+    std::string file;
+    std::string platform;
+    std::string log_json;
+    std::string junit;
+    std::string vcd;
+    bool quiet = false;
+};
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw input_error(path, 0, "cannot read the file");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Runs statements (or serves stdin) on a platform; returns the exit code.
+int simulate(const std::vector<seq::statement>& statements, const std::string& source_name,
+             const std::string& platform_name, const run_options& opt, bool serve) {
+    platform_config cfg = load_platform(platform_name);
+    std::ofstream json_out;
+    run_recorder rec;
+    rec.log = opt.quiet || serve ? nullptr : &std::cout;
+    if (!opt.log_json.empty()) {
+        rec.json = std::make_unique<std::ofstream>(opt.log_json);
+        if (!*rec.json) throw input_error(opt.log_json, 0, "cannot write the JSON log");
+    }
+    platform p(cfg);
+    sequence_runner runner("runner", p, rec);
+    if (!opt.vcd.empty()) {
+        std::vector<observable> signals;
+        for (unit* u : p.units()) u->observables(signals);
+        for (auto& [name, line] : p.system().irq_lines) {
+            interrupt_line* l = line.get();
+            signals.push_back({"irq." + name, 1, [l] { return uint64_t(l->level()); }});
+        }
+        rec.vcd = std::make_unique<vcd_writer>(std::move(signals));
+    }
+    if (serve) runner.serve(std::cin, std::cout);
+    else runner.load(statements);
+    if (!serve) {
+        rec.line(fmt::format("pmusim: {} on platform {} (firmware profile {})", source_name, cfg.name,
+                             to_string(cfg.firmware.profile)));
+        for (const auto& u : p.unmodelled_units()) rec.line("  note: unit " + u + " is not modelled yet");
+    }
+    sc_core::sc_start();
+    int status = runner.exit_status();
+    if (!runner.error_message().empty()) std::cerr << runner.error_message() << '\n';
+    if (!serve && rec.log) {
+        std::ostringstream report;
+        for (unit* u : p.units()) u->report(report);
+        if (!report.str().empty()) rec.line(report.str());
+        unsigned passed = 0, failed = 0;
+        for (const auto& e : rec.expectations()) (e.passed ? passed : failed)++;
+        rec.line(fmt::format("== {} statements, simulated {}, expectations: {} passed, {} failed ==",
+                             runner.statements_executed(), format_time(now_fs()), passed, failed));
+    }
+    if (!opt.junit.empty()) {
+        std::ofstream j(opt.junit);
+        rec.write_junit(j, source_name, double(now_fs()) / double(fs_per_second));
+    }
+    if (!opt.vcd.empty() && rec.vcd) {
+        std::ofstream v(opt.vcd);
+        rec.vcd->write(v, "pmusim");
+    }
+    return status;
+}
+
+int run_file(const run_options& opt) {
+    auto statements = seq::parse_sequence(read_file(opt.file), opt.file);
+    std::string platform_name = opt.platform;
+    if (platform_name.empty()) {
+        platform_name = "arm-default";
+        if (!statements.empty())
+            if (auto* d = std::get_if<seq::platform_decl>(&statements.front().body)) platform_name = d->name;
+    }
+    return simulate(statements, opt.file, platform_name, opt, false);
+}
+
+int regs_command(const std::string& format, const std::string& unit_filter, const std::string& out_dir) {
+    auto tables = all_register_tables();
+    if (!unit_filter.empty()) {
+        std::vector<const register_table*> picked;
+        for (auto* t : tables)
+            if (t->unit == unit_filter) picked.push_back(t);
+        if (picked.empty()) {
+            std::string known;
+            for (auto* t : tables) known += (known.empty() ? "" : ", ") + t->unit;
+            throw input_error("", 0, fmt::format("--unit {}: unknown unit; expected one of {}", unit_filter, known));
+        }
+        tables = picked;
+    }
+    if (format == "markdown") {
+        for (auto* t : tables) {
+            std::string text = registers_markdown(*t);
+            if (out_dir.empty()) {
+                std::cout << text;
+            } else {
+                std::ofstream f(out_dir + "/" + t->unit + ".md");
+                if (!f) throw input_error(out_dir, 0, "cannot write into this directory");
+                f << text;
+            }
+        }
+    } else if (format == "c-header") {
+        std::cout << registers_c_header(tables);
+    } else {
+        std::cout << registers_json(tables);
+    }
+    return exit_ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DISPLAY);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING); // "stopped by user"
+    CLI::App app{"pmusim: cycle-exact models of hardware performance-counter units (Arm AMU, DSU "
+                 "CLUSTERPMU, CMN-600 PMU, POWER9 IMC)"};
+    app.set_version_flag("--version", "pmusim 0.1");
+    bool list_params = false, list_units = false;
+    std::string top_platform = "arm-default";
+    app.add_flag("--list-params", list_params, "print every platform parameter with type, value, default, meaning");
+    app.add_flag("--list-unit-types", list_units, "print every unit type and its parameters");
+    app.add_option("--platform", top_platform, "platform for --list-params (built-in name or YAML file)");
+
+    run_options ropt;
+    auto* run = app.add_subcommand("run", "run a sequence file against a platform");
+    run->add_option("file", ropt.file, "sequence file (.seq)")->required();
+    run->add_option("--platform", ropt.platform, "built-in platform name or YAML file (overrides the file's `platform`)");
+    run->add_option("--log-json", ropt.log_json, "write one JSON object per access to this file");
+    run->add_option("--junit", ropt.junit, "write JUnit XML to this file");
+    run->add_option("--vcd", ropt.vcd, "write counters, enables and interrupt lines as a VCD waveform");
+    run->add_flag("--quiet,-q", ropt.quiet, "print only failures and errors");
+
+    run_options sopt;
+    auto* serve = app.add_subcommand("serve", "speak the sequence language on stdin/stdout, one answer per line");
+    serve->add_option("--platform", sopt.platform, "built-in platform name or YAML file")->default_val("arm-default");
+
+    std::string regs_format = "markdown", regs_unit, regs_dir;
+    auto* regs = app.add_subcommand("regs", "print the register reference generated from the register tables");
+    regs->add_option("--format", regs_format, "markdown, c-header or json")
+        ->check(CLI::IsMember({"markdown", "c-header", "json"}));
+    regs->add_option("--unit", regs_unit, "only this unit's table");
+    regs->add_option("--output-dir", regs_dir, "markdown: write one UNIT.md per table into this directory");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        int code = app.exit(e);
+        return code == 0 ? 0 : exit_bad_input;
+    }
+
+    try {
+        if (list_params) {
+            register_all_units();
+            for (const auto& l : pmusim::list_params(load_platform(top_platform))) std::cout << l << '\n';
+            return exit_ok;
+        }
+        if (list_units) {
+            register_all_units();
+            for (const auto& l : list_unit_types()) std::cout << l << '\n';
+            return exit_ok;
+        }
+        if (*run) return run_file(ropt);
+        if (*serve) return simulate({}, "<stdin>", sopt.platform, sopt, true);
+        if (*regs) return regs_command(regs_format, regs_unit, regs_dir);
+        // No subcommand: the built-in demo scenario.
+        run_options demo;
+        auto statements = seq::parse_sequence(demo_scenario(), "demo.seq");
+        return simulate(statements, "demo.seq (built-in demo)", "arm-default", demo, false);
+    } catch (const input_error& e) {
+        std::cerr << "pmusim: " << e.what() << '\n';
+        return exit_bad_input;
+    } catch (const sc_core::sc_report& e) {
+        std::cerr << "pmusim: model error: " << e.what() << '\n';
+        return exit_model_error;
+    } catch (const std::exception& e) {
+        std::cerr << "pmusim: model error: " << e.what() << '\n';
+        return exit_model_error;
+    }
+}

@@ -1,0 +1,189 @@
+#include "tb/platform.h"
+
+#include <fmt/format.h>
+#include <regex>
+
+#include "tb/unit_factory.h"
+
+namespace pmusim {
+
+platform::platform(platform_config config) : config_(std::move(config)) {
+    init_time_resolution();
+    register_all_units();
+    system_.firmware_profile = to_string(config_.firmware.profile);
+    for (const auto& c : config_.clocks)
+        system_.clocks[c.name] = std::make_unique<clock_domain>(c.name, c.frequency_hz);
+    // `const` is the constant clock the AMU's constant counter follows; a platform
+    // without one (POWER) gets the timebase or the first clock in that role.
+    const clock_domain* const_clock = nullptr;
+    for (const char* n : {"const", "tb"})
+        if (!const_clock && system_.clocks.count(n)) const_clock = system_.clocks[n].get();
+    if (!const_clock && !system_.clocks.empty()) const_clock = system_.clocks.begin()->second.get();
+    for (const auto& c : config_.cpus) {
+        cpu_description d;
+        d.index = c.index;
+        d.cluster = c.cluster;
+        d.clock = c.clock;
+        d.power_arch = config_.arch == arch_kind::power;
+        d.amu_version = c.features.amu == amu_version::v1 ? 1 : c.features.amu == amu_version::v1p1 ? 2 : 0;
+        d.amu_aux_counters = c.features.amu_aux_counters;
+        d.amu_external_view = c.features.amu_external_view;
+        system_.cpus.push_back(d);
+        system_.cores.push_back(std::make_unique<core_model>(c.index, system_.clock(c.clock), *const_clock));
+    }
+    for (const auto& l : config_.irq_lines) system_.irq(l.name);
+
+    gate_ = std::make_unique<firmware_gate>("gate");
+    bus_ = std::make_unique<system_bus>("bus");
+    gate_->to_bus.bind(bus_->from_gate);
+
+    for (const auto& m : config_.memory) {
+        auto mem = std::make_unique<memory>(m.name.c_str(), m.size, m.endianness == endianness::big);
+        unsigned port = bus_->attach(mem->in);
+        bus_->map(m.name, m.base, m.size, port);
+        memory_bases_.emplace_back(m.base, mem.get());
+        memories_.push_back(std::move(mem));
+    }
+
+    controls_ = std::make_unique<cpu_controls>("cpu_controls", system_);
+    system_.controls = controls_.get();
+    attach_unit(*controls_);
+
+    for (const auto& [name, factory] : feature_factories())
+        for (auto& u : factory(system_, config_)) units_.push_back(std::move(u));
+    for (const auto& uc : config_.units) {
+        const unit_factory* f = find_unit_factory(uc.type);
+        if (!f) {
+            unmodelled_.push_back(uc.name + " (" + uc.type + ")");
+            continue;
+        }
+        units_.push_back((*f)(system_, uc, config_));
+    }
+    for (auto& u : units_) attach_unit(*u);
+}
+
+platform::~platform() = default;
+
+void platform::attach_unit(unit& u) {
+    unsigned port = bus_->attach(u.registers_in);
+    for (const auto& w : u.mmio_windows()) bus_->map(w.name, w.base, w.size, port, true);
+    if (sysreg_names_.size() < system_.cpus.size()) sysreg_names_.resize(system_.cpus.size());
+    for (unsigned cpu = 0; cpu < system_.cpus.size(); ++cpu)
+        for (const register_def* r : u.sysregs(cpu)) {
+            bus_->map_sysreg(cpu, r->sysreg->key(), port);
+            gate_->own_sysreg(cpu, *r, u);
+            sysreg_names_[cpu][r->name] = {&u, r};
+        }
+    unit_ptrs_.push_back(&u);
+}
+
+unit* platform::find_unit(const std::string& name) const {
+    for (unit* u : unit_ptrs_)
+        if (u->basename() == name) return u;
+    return nullptr;
+}
+
+std::optional<resolved_register> platform::resolve_register(const std::string& name, unsigned cpu) const {
+    resolved_register r;
+    auto dot = name.find('.');
+    if (dot != std::string::npos) {
+        unit* u = find_unit(name.substr(0, dot));
+        if (!u) return std::nullopt;
+        auto m = u->find_mmio_register(name.substr(dot + 1));
+        if (!m) return std::nullopt;
+        r.def = m->def;
+        r.owner = u;
+        r.address = m->address;
+        r.width = m->def->width;
+        r.display = name;
+        return r;
+    }
+    if (cpu >= sysreg_names_.size()) return std::nullopt;
+    r.system_register = true;
+    r.width = 64;
+    static const std::regex generic(R"(S([0-3])_([0-7])_C([0-9]|1[0-5])_C([0-9]|1[0-5])_([0-7]))");
+    std::smatch m;
+    if (std::regex_match(name, m, generic)) {
+        sysreg_encoding e{uint8_t(std::stoi(m[1])), uint8_t(std::stoi(m[2])), uint8_t(std::stoi(m[3])),
+                          uint8_t(std::stoi(m[4])), uint8_t(std::stoi(m[5]))};
+        r.key = e.key();
+        r.display = name;
+        if (const auto* o = gate_->sysreg_owner(cpu, r.key)) {
+            r.def = o->reg;
+            r.owner = o->owner_unit;
+            r.display = o->reg->name;
+        }
+        return r;
+    }
+    auto it = sysreg_names_[cpu].find(name);
+    if (it == sysreg_names_[cpu].end()) return std::nullopt;
+    r.owner = it->second.first;
+    r.def = it->second.second;
+    r.key = r.def->sysreg->key();
+    r.display = name;
+    return r;
+}
+
+std::vector<std::string> platform::register_names(unsigned cpu) const {
+    std::vector<std::string> out;
+    if (cpu < sysreg_names_.size())
+        for (const auto& [n, _] : sysreg_names_[cpu]) out.push_back(n);
+    return out;
+}
+
+clock_domain* platform::find_clock(const std::string& name) const {
+    auto it = system_.clocks.find(name);
+    if (it != system_.clocks.end()) return it->second.get();
+    if (name.rfind("cpu", 0) == 0 && name.size() > 3 && name.find_first_not_of("0123456789", 3) == std::string::npos) {
+        unsigned i = unsigned(std::stoul(name.substr(3)));
+        if (i < system_.cores.size()) return &system_.clock(system_.cpus[i].clock);
+    }
+    return nullptr;
+}
+
+interrupt_line* platform::find_irq(const std::string& name) const {
+    auto it = system_.irq_lines.find(name);
+    if (it != system_.irq_lines.end()) return it->second.get();
+    // A unit's instance name stands for its interrupt output.
+    if (const unit_config* u = config_.find_unit(name); u && !u->irq.empty()) {
+        auto l = system_.irq_lines.find(u->irq);
+        if (l != system_.irq_lines.end()) return l->second.get();
+    }
+    return nullptr;
+}
+
+memory* platform::memory_at(uint64_t address) const {
+    for (const auto& [base, m] : memory_bases_)
+        if (address >= base && address - base < m->size()) return m;
+    return nullptr;
+}
+
+std::optional<std::string> platform::param(const std::string& name) const {
+    // "cmn0.periphbase" is short for "units.cmn0.params.periphbase".
+    std::string wanted = name;
+    auto dot = name.find('.');
+    if (dot != std::string::npos && config_.find_unit(name.substr(0, dot)))
+        wanted = "units." + name.substr(0, dot) + ".params." + name.substr(dot + 1);
+    for (const auto& p : collect_params(config_))
+        if (p.path == wanted || p.path == name) return p.value;
+    return std::nullopt;
+}
+
+std::vector<std::string> platform::firmware_boot() const {
+    std::vector<std::string> out;
+    for (unit* u : unit_ptrs_)
+        for (auto& s : u->firmware_boot(system_.firmware_profile)) out.push_back(std::move(s));
+    return out;
+}
+
+void platform::reset(bool cold) {
+    fs_t now = now_fs();
+    if (cold)
+        for (auto& [n, c] : system_.clocks) c->reset(now);
+    for (auto& c : system_.cores) c->reset(now);
+    for (unit* u : unit_ptrs_) u->reset(cold);
+    if (cold)
+        for (auto& m : memories_) m->clear();
+}
+
+} // namespace pmusim

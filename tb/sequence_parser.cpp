@@ -1,0 +1,782 @@
+// Lexer and parser for the pmusim sequence language; see sequence_parser.h and
+// docs/sequence-language.md.
+#include "tb/sequence_parser.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <limits>
+
+namespace pmusim::seq {
+
+namespace {
+
+constexpr uint64_t u64_max = std::numeric_limits<uint64_t>::max();
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_hex_digit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+
+std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+std::string lower(std::string_view s) {
+    std::string r(s);
+    for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return r;
+}
+
+// "expected WHAT[ CONTEXT], found 'TOK'[ (DETAIL)]"
+[[noreturn]] void fail_expected(const std::string& file, unsigned line, std::string_view what,
+                                std::string_view context, std::string_view found,
+                                std::string_view detail = {}) {
+    std::string msg = "expected " + std::string(what);
+    if (!context.empty()) msg += " " + std::string(context);
+    msg += ", found " + std::string(found);
+    if (!detail.empty()) msg += " (" + std::string(detail) + ")";
+    throw input_error(file, line, msg);
+}
+
+// Checks a run of digits with '_' allowed only between two digits and returns
+// the digits without separators; nullopt if malformed or empty.
+std::optional<std::string> digit_run(std::string_view s, bool hex) {
+    if (s.empty()) return std::nullopt;
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        char c = s[i];
+        if (c == '_') {
+            if (i == 0 || i + 1 == s.size() || s[i + 1] == '_') return std::nullopt;
+            continue;
+        }
+        if (hex ? !is_hex_digit(c) : !is_digit(c)) return std::nullopt;
+        out += c;
+    }
+    return out;
+}
+
+// Accumulates digits in `base`; false on uint64 overflow.
+bool accumulate(std::string_view digits, unsigned base, uint64_t& out) {
+    uint64_t v = 0;
+    for (char c : digits) {
+        unsigned d = is_digit(c) ? unsigned(c - '0') : unsigned(std::tolower(static_cast<unsigned char>(c)) - 'a' + 10);
+        if (__builtin_mul_overflow(v, uint64_t{base}, &v)) return false;
+        if (__builtin_add_overflow(v, uint64_t{d}, &v)) return false;
+    }
+    out = v;
+    return true;
+}
+
+// A decimal "I" or "I.F" (separators removed); nullopt if malformed.
+struct decimal {
+    std::string int_digits;
+    std::string frac_digits; // trailing zeros stripped
+};
+
+std::optional<decimal> parse_decimal(std::string_view s) {
+    size_t dot = s.find('.');
+    decimal d;
+    auto i = digit_run(s.substr(0, dot), false);
+    if (!i) return std::nullopt;
+    d.int_digits = *i;
+    if (dot != std::string_view::npos) {
+        auto f = digit_run(s.substr(dot + 1), false);
+        if (!f) return std::nullopt;
+        d.frac_digits = *f;
+        while (!d.frac_digits.empty() && d.frac_digits.back() == '0') d.frac_digits.pop_back();
+    }
+    return d;
+}
+
+enum class scale_result { ok, not_integral, overflow };
+
+// value * 10^exp10 as an exact integer.
+scale_result scale(const decimal& d, unsigned exp10, uint64_t& out) {
+    if (d.frac_digits.size() > exp10) return scale_result::not_integral;
+    std::string all = d.int_digits + d.frac_digits + std::string(exp10 - d.frac_digits.size(), '0');
+    return accumulate(all, 10, out) ? scale_result::ok : scale_result::overflow;
+}
+
+// Splits "1.5GHz" into ("1.5", "GHz").
+std::pair<std::string_view, std::string_view> split_unit(std::string_view tok) {
+    size_t n = 0;
+    while (n < tok.size() && (is_digit(tok[n]) || tok[n] == '.' || tok[n] == '_')) ++n;
+    return {tok.substr(0, n), tok.substr(n)};
+}
+
+struct unit_def {
+    std::string_view name;
+    unsigned exp10;
+};
+constexpr std::array<unit_def, 6> time_units{{{"fs", 0}, {"ps", 3}, {"ns", 6}, {"us", 9}, {"ms", 12}, {"s", 15}}};
+constexpr std::array<unit_def, 4> freq_units{{{"Hz", 0}, {"kHz", 3}, {"MHz", 6}, {"GHz", 9}}};
+
+bool is_ident_char(char c, std::string_view extra) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || extra.find(c) != std::string_view::npos;
+}
+bool is_ident(std::string_view s, std::string_view extra) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) { return is_ident_char(c, extra); });
+}
+// Dotted name with no empty segment: "cmn0.periphbase".
+bool is_dotted_name(std::string_view s) {
+    if (!is_ident(s, ".") || s.front() == '.' || s.back() == '.') return false;
+    return s.find("..") == std::string_view::npos;
+}
+bool is_reg_name(std::string_view s) { return is_ident(s, "_.<>"); }
+bool is_workload_key(std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || is_digit(c) || c == '_';
+    });
+}
+
+std::string hex(uint64_t v) {
+    static const char digits[] = "0123456789abcdef";
+    if (v == 0) return "0x0";
+    std::string r;
+    while (v) r.insert(r.begin(), digits[v & 0xF]), v >>= 4;
+    return "0x" + r;
+}
+
+std::string duration_text(uint64_t fs) {
+    for (auto it = time_units.rbegin(); it != time_units.rend(); ++it) {
+        uint64_t div = 1;
+        for (unsigned i = 0; i < it->exp10; ++i) div *= 10;
+        if (fs % div == 0 && (fs != 0 || it->exp10 == 0)) return std::to_string(fs / div) + std::string(it->name);
+    }
+    return std::to_string(fs) + "fs";
+}
+
+std::string frequency_text(uint64_t hz) {
+    for (auto it = freq_units.rbegin(); it != freq_units.rend(); ++it) {
+        uint64_t div = 1;
+        for (unsigned i = 0; i < it->exp10; ++i) div *= 10;
+        if (hz % div == 0) return std::to_string(hz / div) + std::string(it->name);
+    }
+    return std::to_string(hz) + "Hz";
+}
+
+const char* const keyword_list =
+    "platform, as, read, write, read32, read64, write32, write64, run, power, freq, workload, "
+    "inject, expect, wait, reset, print, param, echo";
+
+// ---------------------------------------------------------------------------
+// One line
+// ---------------------------------------------------------------------------
+
+struct token {
+    std::string_view text;
+    size_t end; // offset just past the token in the line
+};
+
+class line_parser {
+public:
+    line_parser(std::string_view line, const std::string& file, unsigned line_no)
+        : file_(file), line_no_(line_no) {
+        size_t hash = line.find('#');
+        code_ = line.substr(0, hash);
+        size_t i = 0;
+        while (i < code_.size()) {
+            while (i < code_.size() && is_space(code_[i])) ++i;
+            size_t b = i;
+            while (i < code_.size() && !is_space(code_[i])) ++i;
+            if (i > b) toks_.push_back({code_.substr(b, i - b), i});
+        }
+    }
+
+    bool blank() const { return toks_.empty(); }
+
+    statement_body parse() {
+        std::string_view kw = next("a statement keyword (" + std::string(keyword_list) + ")");
+        if (kw == "platform") return parse_platform();
+        if (kw == "as") return parse_as();
+        if (kw == "read") return parse_reg_read();
+        if (kw == "write") return parse_reg_write();
+        if (kw == "read32" || kw == "read64") return parse_mem_read(kw == "read32" ? 32 : 64);
+        if (kw == "write32" || kw == "write64") return parse_mem_write(kw == "write32" ? 32 : 64);
+        if (kw == "run") return parse_run();
+        if (kw == "power") return parse_power();
+        if (kw == "freq") return parse_freq();
+        if (kw == "workload") return parse_workload();
+        if (kw == "inject") return parse_inject();
+        if (kw == "expect") return parse_expect();
+        if (kw == "wait") return parse_wait();
+        if (kw == "reset") return parse_reset();
+        if (kw == "print") return parse_print();
+        if (kw == "param") return parse_param();
+        if (kw == "echo") return parse_echo();
+        pos_ = 0;
+        fail("a statement keyword (" + std::string(keyword_list) + ")", quote(kw));
+    }
+
+private:
+    // ---- token access -------------------------------------------------------
+    bool at_end() const { return pos_ >= toks_.size(); }
+    std::string_view peek() const { return at_end() ? std::string_view{} : toks_[pos_].text; }
+    std::string found() const { return at_end() ? "end of line" : quote(toks_[pos_].text); }
+
+    // "after 'tokens consumed so far'", or "at the start of the line".
+    std::string context() const {
+        if (pos_ == 0) return "at the start of the line";
+        std::string s;
+        for (size_t i = 0; i < pos_ && i < toks_.size(); ++i) {
+            if (i) s += ' ';
+            s += toks_[i].text;
+        }
+        return "after " + quote(s);
+    }
+
+    [[noreturn]] void fail(std::string_view what, std::string_view found_text, std::string_view detail = {}) const {
+        fail_expected(file_, line_no_, what, context(), found_text, detail);
+    }
+
+    // Next token, or an error naming `what` at end of line.
+    std::string_view next(std::string_view what) {
+        if (at_end()) fail(what, "end of line");
+        return toks_[pos_++].text;
+    }
+    // Consumes `word` if it is next.
+    bool accept(std::string_view word) {
+        if (!at_end() && toks_[pos_].text == word) return ++pos_, true;
+        return false;
+    }
+    void expect_end(std::string_view alternatives = {}) const {
+        if (at_end()) return;
+        std::string what = alternatives.empty() ? "end of line" : std::string(alternatives) + " or end of line";
+        fail(what, found());
+    }
+
+    // ---- operands -----------------------------------------------------------
+    uint64_t number(std::string_view what = "a number") {
+        if (at_end()) fail(what, "end of line");
+        uint64_t v = parse_number(peek(), file_, line_no_, context());
+        ++pos_;
+        return v;
+    }
+    uint64_t duration() {
+        if (at_end()) fail("a duration (e.g. 10us)", "end of line");
+        uint64_t v = parse_duration_fs(peek(), file_, line_no_, context());
+        ++pos_;
+        return v;
+    }
+    // A number for a data operand ("value" or "mask") of a width-bit access.
+    uint64_t value_of_width(unsigned width, std::string_view noun) {
+        std::string what = "a " + std::string(noun);
+        if (width == 32 && !at_end()) {
+            std::string ctx = context();
+            std::string_view tok = peek();
+            uint64_t v = number(what);
+            if (v > 0xFFFF'FFFFu)
+                fail_expected(file_, line_no_, "a 32-bit " + std::string(noun), ctx, quote(tok),
+                              "read32/write32 data must fit in 32 bits");
+            return v;
+        }
+        return number(what);
+    }
+    unsigned cpu_index() {
+        std::string_view t = peek();
+        bool ok = t.size() > 3 && t.substr(0, 3) == "cpu" &&
+                  std::all_of(t.begin() + 3, t.end(), is_digit) && !(t.size() > 4 && t[3] == '0');
+        uint64_t idx = 0;
+        if (ok) ok = accumulate(t.substr(3), 10, idx) && idx <= std::numeric_limits<unsigned>::max();
+        if (!ok) fail("cpuN (cpu followed by a decimal index, e.g. cpu0)", found());
+        ++pos_;
+        return static_cast<unsigned>(idx);
+    }
+    std::string name(std::string_view what, bool (*valid)(std::string_view)) {
+        if (at_end() || !valid(peek())) fail(what, found());
+        return std::string(toks_[pos_++].text);
+    }
+    std::string reg() { return name("a register name (letters, digits, _ . < >)", is_reg_name); }
+    std::string clock() { return name("a clock name (e.g. cpu0, const, dsu0, cmn0, tb)", is_dotted_name); }
+    std::string irq_line() { return name("an interrupt line name", is_dotted_name); }
+    irq_level level() {
+        if (accept("high")) return irq_level::high;
+        if (accept("low")) return irq_level::low;
+        fail("high or low", found());
+    }
+
+    std::optional<access_outcome> outcome() {
+        if (!accept("->")) return std::nullopt;
+        const char* what = "an outcome (ok, trap el1, trap el2, trap el3, undefined, error, ignored)";
+        std::string_view t = peek();
+        if (t == "ok") return ++pos_, access_outcome::ok;
+        if (t == "undefined") return ++pos_, access_outcome::undefined;
+        if (t == "error") return ++pos_, access_outcome::error;
+        if (t == "ignored") return ++pos_, access_outcome::ignored;
+        if (t == "trap") {
+            ++pos_;
+            if (accept("el1")) return access_outcome::trap_el1;
+            if (accept("el2")) return access_outcome::trap_el2;
+            if (accept("el3")) return access_outcome::trap_el3;
+            fail("el1, el2 or el3", found());
+        }
+        fail(what, found());
+    }
+
+    // [== VALUE [mask M]] [-> OUTCOME] for read and read32/read64.
+    void read_tail(unsigned width, std::optional<value_check>& check, std::optional<access_outcome>& out) {
+        if (accept("==")) {
+            value_check c;
+            c.value = value_of_width(width, "value");
+            if (accept("mask")) {
+                c.mask = value_of_width(width, "mask");
+                c.has_mask = true;
+            }
+            check = c;
+        }
+        if (peek() == "mask")
+            fail(check ? "'-> OUTCOME' or end of line" : "'== VALUE', '-> OUTCOME' or end of line", found(),
+                 check ? "mask given twice" : "'mask M' is only allowed after '== VALUE'");
+        size_t arrow = pos_;
+        out = outcome();
+        if (check && out && *out != access_outcome::ok) {
+            pos_ = arrow + 1;
+            fail("ok", quote(to_string(*out)), "a value check '== VALUE' needs a read that succeeds");
+        }
+        if (out) expect_end();
+        else if (!check) expect_end("'== VALUE', '-> OUTCOME'");
+        else expect_end(check->has_mask ? "'-> OUTCOME'" : "'mask M', '-> OUTCOME'");
+    }
+
+    // ---- statements ---------------------------------------------------------
+    platform_decl parse_platform() {
+        platform_decl s{std::string(next("a platform name or path"))};
+        expect_end();
+        return s;
+    }
+
+    statement_body parse_as() {
+        if (at_end()) fail("cpuN or debug", "end of line");
+        if (accept("debug")) {
+            as_debug s;
+            if (accept("secure")) s.security = security_state::secure;
+            else if (accept("nonsecure")) s.security = security_state::nonsecure;
+            expect_end(s.security ? "" : "secure, nonsecure");
+            return s;
+        }
+        if (peek().substr(0, 3) != "cpu") fail("cpuN or debug", found());
+        as_cpu s;
+        s.cpu = cpu_index();
+        while (!at_end()) {
+            std::string_view w = peek();
+            bool arm_word = w == "el0" || w == "el1" || w == "el2" || w == "el3" || w == "secure" ||
+                            w == "nonsecure" || w == "guest";
+            bool power_word = w == "user" || w == "os" || w == "hv";
+            if (!arm_word && !power_word)
+                fail("el0, el1, el2, el3, secure, nonsecure, guest, user, os, hv or end of line", found());
+            const char* no_mix = "a POWER privilege user/os/hv cannot be combined with an Arm EL, security state or guest";
+            if (arm_word && s.privilege) fail("end of line", found(), no_mix);
+            if (power_word && (s.el || s.security || s.guest))
+                fail("an Arm word (el0-el3, secure, nonsecure, guest) or end of line", found(), no_mix);
+            if (power_word) {
+                if (s.privilege) fail("end of line", found(), "one privilege at most");
+                s.privilege = w == "user" ? power_privilege::user : w == "os" ? power_privilege::os : power_privilege::hv;
+            } else if (w[0] == 'e') {
+                if (s.el) fail("secure, nonsecure, guest or end of line", found(), "at most one exception level");
+                unsigned el = unsigned(w[2] - '0');
+                if (el == 3 && s.security == security_state::nonsecure)
+                    fail("el0, el1 or el2 with nonsecure", found(), "EL3 is always Secure");
+                if (el == 3 && s.guest) fail("el0, el1 or el2 with guest", found(), "EL3 cannot be a guest");
+                s.el = el;
+            } else if (w == "guest") {
+                if (s.guest) fail("guest at most once", found());
+                if (s.el == 3u) fail("no guest with el3", found(), "EL3 cannot be a guest");
+                s.guest = true;
+            } else {
+                if (s.security) fail("at most one of secure, nonsecure", found());
+                if (w == "nonsecure" && s.el == 3u) fail("secure or no security word with el3", found(), "EL3 is always Secure");
+                s.security = w == "secure" ? security_state::secure : security_state::nonsecure;
+            }
+            ++pos_;
+        }
+        return s;
+    }
+
+    reg_read parse_reg_read() {
+        reg_read s;
+        s.reg = reg();
+        read_tail(64, s.check, s.outcome);
+        return s;
+    }
+
+    reg_write parse_reg_write() {
+        reg_write s;
+        s.reg = reg();
+        s.value = number();
+        s.outcome = outcome();
+        expect_end(s.outcome ? "" : "'-> OUTCOME'");
+        return s;
+    }
+
+    mem_read parse_mem_read(unsigned width) {
+        mem_read s;
+        s.width = width;
+        s.address = number("an address");
+        read_tail(width, s.check, s.outcome);
+        return s;
+    }
+
+    mem_write parse_mem_write(unsigned width) {
+        mem_write s;
+        s.width = width;
+        s.address = number("an address");
+        s.value = value_of_width(width, "value");
+        s.outcome = outcome();
+        expect_end(s.outcome ? "" : "'-> OUTCOME'");
+        return s;
+    }
+
+    statement_body parse_run() {
+        std::string_view t = peek();
+        if (at_end() || !is_digit(t[0])) fail("a cycle count (N cycles) or a duration (e.g. 10us)", found());
+        bool plain = (t.size() > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) ||
+                     std::all_of(t.begin(), t.end(), [](char c) { return is_digit(c) || c == '_'; });
+        if (!plain) {
+            run_time s{duration()};
+            expect_end();
+            return s;
+        }
+        run_cycles s;
+        s.cycles = number();
+        if (!accept("cycles"))
+            fail("'cycles'", found(), "for a duration write the unit right after the number, e.g. 10us");
+        if (accept("of")) s.clock = clock();
+        expect_end(s.clock ? "" : "'of CLOCK'");
+        return s;
+    }
+
+    set_power parse_power() {
+        set_power s;
+        s.cpu = cpu_index();
+        if (accept("run")) s.state = cpu_power_state::run;
+        else if (accept("wfi")) s.state = cpu_power_state::wfi;
+        else if (accept("wfe")) s.state = cpu_power_state::wfe;
+        else if (accept("off")) s.state = cpu_power_state::off;
+        else fail("run, wfi, wfe or off", found());
+        expect_end();
+        return s;
+    }
+
+    set_freq parse_freq() {
+        set_freq s;
+        s.clock = clock();
+        if (at_end()) fail("a frequency (e.g. 1.5GHz)", "end of line");
+        s.hz = parse_frequency_hz(peek(), file_, line_no_, context());
+        ++pos_;
+        expect_end();
+        return s;
+    }
+
+    set_workload parse_workload() {
+        set_workload s;
+        s.cpu = cpu_index();
+        if (at_end()) fail("KEY=RATE (e.g. inst=1)", "end of line");
+        while (!at_end()) {
+            std::string_view t = peek();
+            size_t eq = t.find('=');
+            if (eq == std::string_view::npos) fail("KEY=RATE (e.g. inst=1)", found());
+            std::string_view key = t.substr(0, eq);
+            if (!is_workload_key(key)) fail("KEY=RATE with KEY made of a-z, 0-9 and _", found());
+            for (auto& kv : s.rates)
+                if (kv.first == key) fail("each workload key at most once", found(), "duplicate key " + quote(key));
+            rational r = parse_rate(t.substr(eq + 1), file_, line_no_, "for " + quote(key) + " " + context());
+            s.rates.emplace_back(std::string(key), r);
+            ++pos_;
+        }
+        return s;
+    }
+
+    inject_events parse_inject() {
+        inject_events s;
+        std::string target = name("UNIT or UNIT.NODE (e.g. cmn0.xp3)", is_dotted_name);
+        size_t dot = target.find('.');
+        s.unit = target.substr(0, dot);
+        if (dot != std::string::npos) s.node = target.substr(dot + 1);
+        s.event = name("an event (a number or a name)", is_reg_name);
+        s.count = number("a count");
+        if (accept("over")) s.over_fs = duration();
+        expect_end(s.over_fs ? "" : "'over DURATION'");
+        return s;
+    }
+
+    expect_irq parse_expect() {
+        if (!accept("irq")) fail("'irq'", found());
+        expect_irq s;
+        s.line = irq_line();
+        s.level = level();
+        expect_end();
+        return s;
+    }
+
+    wait_irq parse_wait() {
+        if (!accept("irq")) fail("'irq'", found());
+        wait_irq s;
+        s.line = irq_line();
+        s.level = level();
+        if (accept("timeout")) s.timeout_fs = duration();
+        expect_end(s.timeout_fs ? "" : "'timeout DURATION'");
+        return s;
+    }
+
+    do_reset parse_reset() {
+        do_reset s;
+        if (accept("cold")) s.kind = reset_kind::cold;
+        else if (accept("warm")) s.kind = reset_kind::warm;
+        else fail("cold or warm", found());
+        expect_end();
+        return s;
+    }
+
+    print_reg parse_print() {
+        print_reg s{reg()};
+        expect_end();
+        return s;
+    }
+
+    print_param parse_param() {
+        print_param s{name("a parameter name (e.g. cmn0.periphbase)", is_dotted_name)};
+        expect_end();
+        return s;
+    }
+
+    echo_text parse_echo() {
+        std::string_view rest = code_.substr(toks_[0].end);
+        while (!rest.empty() && is_space(rest.front())) rest.remove_prefix(1);
+        while (!rest.empty() && is_space(rest.back())) rest.remove_suffix(1);
+        pos_ = toks_.size();
+        return echo_text{std::string(rest)};
+    }
+
+    const std::string& file_;
+    unsigned line_no_;
+    std::string_view code_; // the line without its comment
+    std::vector<token> toks_;
+    size_t pos_ = 0;
+};
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+// Value helpers
+// ---------------------------------------------------------------------------
+
+uint64_t parse_number(std::string_view tok, const std::string& file, unsigned line, std::string_view context) {
+    bool hex = tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X');
+    auto digits = digit_run(hex ? tok.substr(2) : tok, hex);
+    if (!digits) fail_expected(file, line, "a number", context, quote(tok));
+    uint64_t v = 0;
+    if (!accumulate(*digits, hex ? 16 : 10, v))
+        fail_expected(file, line, "a number that fits in 64 bits", context, quote(tok), "overflow");
+    return v;
+}
+
+uint64_t parse_duration_fs(std::string_view tok, const std::string& file, unsigned line, std::string_view context) {
+    const char* what = "a duration (a number followed by fs, ps, ns, us, ms or s)";
+    auto [num, unit] = split_unit(tok);
+    auto d = parse_decimal(num);
+    if (!d) fail_expected(file, line, what, context, quote(tok));
+    if (unit.empty()) fail_expected(file, line, what, context, quote(tok), "no time unit");
+    auto u = std::find_if(time_units.begin(), time_units.end(), [&](const unit_def& x) { return x.name == unit; });
+    if (u == time_units.end()) fail_expected(file, line, what, context, quote(tok), "unknown time unit " + quote(unit));
+    uint64_t fs = 0;
+    switch (scale(*d, u->exp10, fs)) {
+    case scale_result::ok: return fs;
+    case scale_result::not_integral:
+        fail_expected(file, line, "a duration that is a whole number of femtoseconds", context, quote(tok));
+    case scale_result::overflow:
+        fail_expected(file, line, "a duration of at most 2^64-1 fs (about 5.1 hours)", context, quote(tok), "overflow");
+    }
+    return 0;
+}
+
+uint64_t parse_frequency_hz(std::string_view tok, const std::string& file, unsigned line, std::string_view context) {
+    const char* what = "a frequency (a number followed by Hz, kHz, MHz or GHz)";
+    auto [num, unit] = split_unit(tok);
+    auto d = parse_decimal(num);
+    if (!d) fail_expected(file, line, what, context, quote(tok));
+    if (unit.empty()) fail_expected(file, line, what, context, quote(tok), "no frequency unit");
+    std::string lu = lower(unit);
+    auto u = std::find_if(freq_units.begin(), freq_units.end(), [&](const unit_def& x) { return lower(x.name) == lu; });
+    if (u == freq_units.end())
+        fail_expected(file, line, what, context, quote(tok), "unknown frequency unit " + quote(unit));
+    uint64_t hz = 0;
+    switch (scale(*d, u->exp10, hz)) {
+    case scale_result::ok: break;
+    case scale_result::not_integral:
+        fail_expected(file, line, "a frequency that is a whole number of Hz", context, quote(tok));
+    case scale_result::overflow:
+        fail_expected(file, line, "a frequency that fits in 64 bits of Hz", context, quote(tok), "overflow");
+    }
+    if (hz == 0) fail_expected(file, line, "a frequency greater than zero", context, quote(tok));
+    return hz;
+}
+
+rational parse_rate(std::string_view tok, const std::string& file, unsigned line, std::string_view context) {
+    const char* what = "a rate (p/q, an integer or a decimal such as 0.25)";
+    size_t slash = tok.find('/');
+    if (slash != std::string_view::npos) {
+        std::string_view p = tok.substr(0, slash), q = tok.substr(slash + 1);
+        bool p_ok = !p.empty() && is_digit(p[0]), q_ok = !q.empty() && is_digit(q[0]);
+        if (!p_ok || !q_ok) fail_expected(file, line, what, context, quote(tok));
+        // Reuse parse_number's errors but name the whole token.
+        uint64_t n = 0, d = 0;
+        try {
+            n = parse_number(p, file, line);
+            d = parse_number(q, file, line);
+        } catch (const input_error& e) {
+            fail_expected(file, line, what, context, quote(tok), e.message());
+        }
+        if (d == 0) fail_expected(file, line, "a rate with a non-zero denominator", context, quote(tok));
+        return rational(n, d);
+    }
+    bool hex = tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X');
+    if (hex) {
+        try {
+            return rational(parse_number(tok, file, line));
+        } catch (const input_error& e) {
+            fail_expected(file, line, what, context, quote(tok), e.message());
+        }
+    }
+    auto dec = parse_decimal(tok);
+    if (!dec) fail_expected(file, line, what, context, quote(tok));
+    if (dec->frac_digits.size() > 19)
+        fail_expected(file, line, what, context, quote(tok), "more than 19 decimal places");
+    uint64_t n = 0;
+    if (!accumulate(dec->int_digits + dec->frac_digits, 10, n))
+        fail_expected(file, line, "a rate that fits in 64 bits", context, quote(tok), "overflow");
+    uint64_t den = 1;
+    for (size_t i = 0; i < dec->frac_digits.size(); ++i) den *= 10;
+    return rational(n, den);
+}
+
+// ---------------------------------------------------------------------------
+// Parsing
+// ---------------------------------------------------------------------------
+
+std::optional<statement> parse_line(std::string_view line, const std::string& file, unsigned line_no) {
+    line_parser p(line, file, line_no);
+    if (p.blank()) return std::nullopt;
+    return statement{file, line_no, p.parse()};
+}
+
+std::vector<statement> parse_sequence(std::string_view text, const std::string& file) {
+    std::vector<statement> out;
+    unsigned line_no = 0;
+    size_t start = 0;
+    while (start <= text.size()) {
+        size_t nl = text.find('\n', start);
+        std::string_view line = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+        ++line_no;
+        if (auto s = parse_line(line, file, line_no)) {
+            if (std::holds_alternative<platform_decl>(s->body) && !out.empty())
+                throw input_error(file, line_no,
+                                  "expected 'platform' only as the first statement of the file, found it after "
+                                  "the statement at line " + std::to_string(out.front().line));
+            out.push_back(std::move(*s));
+        }
+        if (nl == std::string_view::npos) break;
+        start = nl + 1;
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------
+// Printing
+// ---------------------------------------------------------------------------
+
+namespace {
+
+std::string outcome_suffix(const std::optional<access_outcome>& o) {
+    return o ? " -> " + std::string(to_string(*o)) : std::string();
+}
+std::string check_text(const std::optional<value_check>& c) {
+    if (!c) return {};
+    std::string s = " == " + hex(c->value);
+    if (c->has_mask) s += " mask " + hex(c->mask);
+    return s;
+}
+std::string security_text(security_state s) { return s == security_state::secure ? "secure" : "nonsecure"; }
+std::string level_text(irq_level l) { return l == irq_level::high ? "high" : "low"; }
+
+struct printer {
+    std::string operator()(const platform_decl& s) const { return "platform " + s.name; }
+    std::string operator()(const as_cpu& s) const {
+        std::string r = "as cpu" + std::to_string(s.cpu);
+        if (s.el) r += " el" + std::to_string(*s.el);
+        if (s.security) r += " " + security_text(*s.security);
+        if (s.guest) r += " guest";
+        if (s.privilege)
+            r += s.privilege == power_privilege::user ? " user" : s.privilege == power_privilege::os ? " os" : " hv";
+        return r;
+    }
+    std::string operator()(const as_debug& s) const {
+        return s.security ? "as debug " + security_text(*s.security) : std::string("as debug");
+    }
+    std::string operator()(const reg_read& s) const { return "read " + s.reg + check_text(s.check) + outcome_suffix(s.outcome); }
+    std::string operator()(const reg_write& s) const {
+        return "write " + s.reg + " " + hex(s.value) + outcome_suffix(s.outcome);
+    }
+    std::string operator()(const mem_read& s) const {
+        return "read" + std::to_string(s.width) + " " + hex(s.address) + check_text(s.check) + outcome_suffix(s.outcome);
+    }
+    std::string operator()(const mem_write& s) const {
+        return "write" + std::to_string(s.width) + " " + hex(s.address) + " " + hex(s.value) + outcome_suffix(s.outcome);
+    }
+    std::string operator()(const run_cycles& s) const {
+        return "run " + std::to_string(s.cycles) + " cycles" + (s.clock ? " of " + *s.clock : std::string());
+    }
+    std::string operator()(const run_time& s) const { return "run " + duration_text(s.duration_fs); }
+    std::string operator()(const set_power& s) const {
+        static const char* names[] = {"run", "wfi", "wfe", "off"};
+        return "power cpu" + std::to_string(s.cpu) + " " + names[static_cast<int>(s.state)];
+    }
+    std::string operator()(const set_freq& s) const { return "freq " + s.clock + " " + frequency_text(s.hz); }
+    std::string operator()(const set_workload& s) const {
+        std::string r = "workload cpu" + std::to_string(s.cpu);
+        for (auto& kv : s.rates) r += " " + kv.first + "=" + kv.second.str();
+        return r;
+    }
+    std::string operator()(const inject_events& s) const {
+        std::string r = "inject " + s.unit + (s.node ? "." + *s.node : std::string()) + " " + s.event + " " +
+                        std::to_string(s.count);
+        if (s.over_fs) r += " over " + duration_text(*s.over_fs);
+        return r;
+    }
+    std::string operator()(const expect_irq& s) const { return "expect irq " + s.line + " " + level_text(s.level); }
+    std::string operator()(const wait_irq& s) const {
+        std::string r = "wait irq " + s.line + " " + level_text(s.level);
+        if (s.timeout_fs) r += " timeout " + duration_text(*s.timeout_fs);
+        return r;
+    }
+    std::string operator()(const do_reset& s) const { return s.kind == reset_kind::cold ? "reset cold" : "reset warm"; }
+    std::string operator()(const print_reg& s) const { return "print " + s.reg; }
+    std::string operator()(const print_param& s) const { return "param " + s.name; }
+    std::string operator()(const echo_text& s) const { return s.text.empty() ? "echo" : "echo " + s.text; }
+};
+
+struct keyword_of {
+    std::string_view operator()(const platform_decl&) const { return "platform"; }
+    std::string_view operator()(const as_cpu&) const { return "as"; }
+    std::string_view operator()(const as_debug&) const { return "as"; }
+    std::string_view operator()(const reg_read&) const { return "read"; }
+    std::string_view operator()(const reg_write&) const { return "write"; }
+    std::string_view operator()(const mem_read& s) const { return s.width == 32 ? "read32" : "read64"; }
+    std::string_view operator()(const mem_write& s) const { return s.width == 32 ? "write32" : "write64"; }
+    std::string_view operator()(const run_cycles&) const { return "run"; }
+    std::string_view operator()(const run_time&) const { return "run"; }
+    std::string_view operator()(const set_power&) const { return "power"; }
+    std::string_view operator()(const set_freq&) const { return "freq"; }
+    std::string_view operator()(const set_workload&) const { return "workload"; }
+    std::string_view operator()(const inject_events&) const { return "inject"; }
+    std::string_view operator()(const expect_irq&) const { return "expect"; }
+    std::string_view operator()(const wait_irq&) const { return "wait"; }
+    std::string_view operator()(const do_reset&) const { return "reset"; }
+    std::string_view operator()(const print_reg&) const { return "print"; }
+    std::string_view operator()(const print_param&) const { return "param"; }
+    std::string_view operator()(const echo_text&) const { return "echo"; }
+};
+
+} // namespace
+
+std::string to_string(const statement_body& body) { return std::visit(printer{}, body); }
+std::string_view keyword(const statement_body& body) { return std::visit(keyword_of{}, body); }
+
+} // namespace pmusim::seq

@@ -1,0 +1,233 @@
+#pragma once
+// Lexer and parser for the pmusim sequence language (docs/sequence-language.md).
+// Pure C++17, no SystemC: text in, AST out. Execution is the runner's job.
+//
+// Every error throws pmusim::input_error(file, line, message); the message says
+// what was expected and what was found, e.g.
+//   tests/x.seq:12: expected a number after 'write AMCR_EL0', found 'foo'
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "models/access_outcome.h"
+#include "models/input_error.h"
+#include "models/rational.h"
+
+namespace pmusim::seq {
+
+// ---------------------------------------------------------------------------
+// Value helpers, shared with the YAML loaders.
+//
+// Each takes the token alone (no surrounding whitespace), the file and line to
+// name in an error, and an optional `context` that is inserted after
+// "expected ..." in the message. Write it as a phrase such as
+// "after 'write AMCR_EL0'" or "for 'clocks.cpu0'"; empty means no context.
+// All of them throw input_error on anything malformed or out of range.
+// ---------------------------------------------------------------------------
+
+// Decimal or 0x/0X hex, with '_' allowed between digits ("0xFFFF_FFFF",
+// "1_000_000"). No sign. Must fit uint64 (overflow is an error).
+uint64_t parse_number(std::string_view tok, const std::string& file, unsigned line,
+                      std::string_view context = {});
+
+// Decimal integer or decimal fraction ('_' allowed between digits) immediately
+// followed by one of fs ps ns us ms s (exact case): "10us", "1.5ns", "250ms".
+// Returns femtoseconds; the value must be a whole number of fs and fit uint64.
+uint64_t parse_duration_fs(std::string_view tok, const std::string& file, unsigned line,
+                           std::string_view context = {});
+
+// Decimal integer or fraction followed by Hz kHz MHz GHz (any letter case):
+// "1.5GHz" -> 1500000000. Must be a whole, non-zero number of Hz that fits uint64.
+uint64_t parse_frequency_hz(std::string_view tok, const std::string& file, unsigned line,
+                            std::string_view context = {});
+
+// Non-negative rate: "p/q" (each a parse_number, q != 0), an integer, or a
+// decimal fraction ("0.25" -> 1/4, at most 19 significant decimal places).
+rational parse_rate(std::string_view tok, const std::string& file, unsigned line,
+                    std::string_view context = {});
+
+// ---------------------------------------------------------------------------
+// AST
+// ---------------------------------------------------------------------------
+
+enum class security_state { secure, nonsecure };
+enum class power_privilege { user, os, hv }; // POWER problem state, supervisor, hypervisor
+enum class cpu_power_state { run, wfi, wfe, off };
+enum class irq_level { low, high };
+enum class reset_kind { cold, warm };
+
+// A read-value expectation: passes when (value_read & mask) == (value & mask).
+struct value_check {
+    uint64_t value = 0;
+    uint64_t mask = ~uint64_t{0}; // all ones when no "mask M" was written
+    bool has_mask = false;        // "mask M" was written
+};
+
+// platform NAME|PATH -- kept verbatim; only valid as the first statement of a file.
+struct platform_decl {
+    std::string name;
+};
+
+// as cpuN [el0..el3] [secure|nonsecure] [guest]   or   as cpuN [user|os|hv]
+// Unwritten words stay empty/false; the runner applies the defaults (Arm: EL1,
+// Non-secure, EL3 implies Secure, not a guest). The parser guarantees that
+// `privilege` is never set together with el/security/guest, and rejects
+// "el3 nonsecure" and "el3 guest".
+struct as_cpu {
+    unsigned cpu = 0;
+    std::optional<unsigned> el;               // 0..3
+    std::optional<security_state> security;
+    bool guest = false;
+    std::optional<power_privilege> privilege; // POWER only
+};
+
+// as debug [secure|nonsecure] -- the external debugger.
+struct as_debug {
+    std::optional<security_state> security;
+};
+
+// read REG [== VALUE [mask M]] [-> OUTCOME]
+// `outcome` is empty when no "-> OUTCOME" was written (a sequence file then
+// expects ok; `pmusim serve` just reports what happened). A value check is
+// only accepted together with an empty or ok outcome.
+struct reg_read {
+    std::string reg;
+    std::optional<value_check> check;
+    std::optional<access_outcome> outcome;
+};
+
+// write REG VALUE [-> OUTCOME]
+struct reg_write {
+    std::string reg;
+    uint64_t value = 0;
+    std::optional<access_outcome> outcome;
+};
+
+// read32|read64 ADDR [== VALUE [mask M]] [-> OUTCOME]. For width 32, value and
+// mask fit in 32 bits (checked by the parser).
+struct mem_read {
+    unsigned width = 64; // 32 or 64
+    uint64_t address = 0;
+    std::optional<value_check> check;
+    std::optional<access_outcome> outcome;
+};
+
+// write32|write64 ADDR VALUE [-> OUTCOME]. For width 32, value fits in 32 bits.
+struct mem_write {
+    unsigned width = 64;
+    uint64_t address = 0;
+    uint64_t value = 0;
+    std::optional<access_outcome> outcome;
+};
+
+// run N cycles [of CLOCK] -- empty clock means the current CPU's clock.
+struct run_cycles {
+    uint64_t cycles = 0;
+    std::optional<std::string> clock;
+};
+
+// run DURATION
+struct run_time {
+    uint64_t duration_fs = 0;
+};
+
+// power cpuN run|wfi|wfe|off
+struct set_power {
+    unsigned cpu = 0;
+    cpu_power_state state = cpu_power_state::run;
+};
+
+// freq CLOCK FREQUENCY
+struct set_freq {
+    std::string clock;
+    uint64_t hz = 0;
+};
+
+// workload cpuN KEY=RATE ... -- keys unique, in the order written.
+struct set_workload {
+    unsigned cpu = 0;
+    std::vector<std::pair<std::string, rational>> rates;
+};
+
+// inject UNIT[.NODE] EVENT COUNT [over DURATION]
+// Split at the first '.': "cmn0.xp3.port1" -> unit "cmn0", node "xp3.port1".
+struct inject_events {
+    std::string unit;
+    std::optional<std::string> node;
+    std::string event; // as written: a number ("0x11") or a name ("L1D_CACHE")
+    uint64_t count = 0;
+    std::optional<uint64_t> over_fs;
+};
+
+// expect irq LINE high|low
+struct expect_irq {
+    std::string line;
+    irq_level level = irq_level::high;
+};
+
+// wait irq LINE high|low [timeout DURATION]
+// Without "timeout", the runner uses default_wait_timeout_fs.
+struct wait_irq {
+    std::string line;
+    irq_level level = irq_level::high;
+    std::optional<uint64_t> timeout_fs;
+};
+inline constexpr uint64_t default_wait_timeout_fs = 1'000'000'000'000'000; // 1 s
+
+// reset cold|warm
+struct do_reset {
+    reset_kind kind = reset_kind::cold;
+};
+
+// print REG
+struct print_reg {
+    std::string reg;
+};
+
+// param NAME (e.g. cmn0.periphbase)
+struct print_param {
+    std::string name;
+};
+
+// echo TEXT... -- the rest of the line (up to any '#'), trimmed, inner spacing kept.
+struct echo_text {
+    std::string text;
+};
+
+using statement_body =
+    std::variant<platform_decl, as_cpu, as_debug, reg_read, reg_write, mem_read, mem_write,
+                 run_cycles, run_time, set_power, set_freq, set_workload, inject_events,
+                 expect_irq, wait_irq, do_reset, print_reg, print_param, echo_text>;
+
+struct statement {
+    std::string file;
+    unsigned line = 0; // 1-based
+    statement_body body;
+};
+
+// ---------------------------------------------------------------------------
+// Parsing
+// ---------------------------------------------------------------------------
+
+// Whole file ('\n' or "\r\n" line ends; lines numbered from 1). Stops at the
+// first error by throwing. Enforces that `platform` appears only as the first
+// statement.
+std::vector<statement> parse_sequence(std::string_view text, const std::string& file);
+
+// One line (any '\n' or '\r' is treated as whitespace). nullopt for a blank or
+// comment-only line. Accepts `platform` (the position rule is parse_sequence's).
+std::optional<statement> parse_line(std::string_view line, const std::string& file,
+                                    unsigned line_no);
+
+// Canonical text of a statement, e.g. "read PMCR_EL0 == 0x41 mask 0xff -> ok".
+// Numbers are printed in hex (values, addresses, masks) or decimal (counts,
+// cpu indices); durations in the largest exact unit; parse_line of the result
+// gives back an equal statement. For logs and diagnostics.
+std::string to_string(const statement_body& body);
+std::string_view keyword(const statement_body& body); // "read", "write32", "as", ...
+
+} // namespace pmusim::seq

@@ -1,0 +1,450 @@
+#include "tb/sequence_runner.h"
+
+#include <cstring>
+#include <fmt/format.h>
+#include <iostream>
+
+#include "models/input_error.h"
+
+namespace pmusim {
+
+using namespace sc_core;
+
+namespace {
+
+template <class... Ts> struct overloaded : Ts... { using Ts::operator()...; };
+template <class... Ts> overloaded(Ts...) -> overloaded<Ts...>;
+
+std::string serve_word(access_outcome o) {
+    switch (o) {
+    case access_outcome::ok: return "OK";
+    case access_outcome::trap_el1: return "TRAP el1";
+    case access_outcome::trap_el2: return "TRAP el2";
+    case access_outcome::trap_el3: return "TRAP el3";
+    case access_outcome::undefined: return "UNDEFINED";
+    case access_outcome::error: return "ERROR";
+    case access_outcome::ignored: return "IGNORED";
+    }
+    return "ERROR";
+}
+
+} // namespace
+
+sequence_runner::sequence_runner(const sc_module_name& name, platform& p, run_recorder& recorder)
+    : sc_module(name), to_gate("to_gate"), platform_(p), rec_(recorder) {
+    to_gate.bind(p.gate().from_initiators);
+    ctx_.initiator = initiator_kind::cpu;
+    ctx_.cpu = 0;
+    ctx_.is_power = p.config().arch == arch_kind::power;
+    ctx_.el = 1;
+    ctx_.privilege = power_privilege::supervisor;
+    for (auto& [name, line] : p.system().irq_lines) {
+        interrupt_line* l = line.get();
+        l->on_edge([this, l](bool level, fs_t t) {
+            irq_events_.push_back(fmt::format("{} {}@{}", l->name(), level ? "high" : "low", format_time(t)));
+            rec_.line(fmt::format("[{}] irq {} {}", format_time(t), l->name(), level ? "high" : "low"));
+            nlohmann::json j{{"time_fs", t}, {"time", format_time(t)}, {"op", "irq"}, {"line", l->name()},
+                             {"level", level ? "high" : "low"}};
+            rec_.access(j);
+            if (rec_.vcd) rec_.vcd->sample(t);
+        });
+    }
+    SC_HAS_PROCESS(sequence_runner);
+    SC_THREAD(thread);
+}
+
+void sequence_runner::load(std::vector<seq::statement> statements) { statements_ = std::move(statements); }
+
+void sequence_runner::serve(std::istream& in, std::ostream& out) {
+    serve_in_ = &in;
+    serve_out_ = &out;
+}
+
+std::string sequence_runner::where(const seq::statement& s) const { return fmt::format("{}:{}", s.file, s.line); }
+
+std::string sequence_runner::time_note() const {
+    fs_t t = now_fs();
+    std::string note = "at " + format_time(t);
+    if (ctx_.initiator == initiator_kind::cpu && ctx_.cpu < platform_.system().cores.size())
+        note += fmt::format(" (cpu{} cycle {})", ctx_.cpu, platform_.system().core(ctx_.cpu).clock().edges_at(t));
+    return note;
+}
+
+void sequence_runner::sample() {
+    if (rec_.vcd) rec_.vcd->sample(now_fs());
+}
+
+void sequence_runner::run_firmware_boot() {
+    unsigned n = 0;
+    access_context saved = ctx_;
+    for (const auto& text : platform_.firmware_boot()) {
+        auto st = seq::parse_line(text, "firmware:" + platform_.system().firmware_profile, ++n);
+        if (!st) continue;
+        result r = execute(*st);
+        if (r.v != verdict::ok) throw model_error(fmt::format("firmware boot step '{}' failed: {}", text, r.message));
+    }
+    ctx_ = saved;
+}
+
+void sequence_runner::thread() {
+    try {
+        run_firmware_boot();
+        if (serve_in_) {
+            std::string text;
+            unsigned line_no = 0;
+            while (std::getline(*serve_in_, text)) {
+                ++line_no;
+                std::optional<seq::statement> st;
+                try {
+                    st = seq::parse_line(text, "<stdin>", line_no);
+                } catch (const input_error& e) {
+                    *serve_out_ << "ERR " << e.message() << std::endl;
+                    continue;
+                }
+                if (!st) continue;
+                irq_events_.clear();
+                result r = execute(*st);
+                std::string answer = r.answer;
+                if (!irq_events_.empty() && r.v == verdict::ok)
+                    for (const auto& e : irq_events_) answer += " irq " + e;
+                *serve_out_ << answer << std::endl;
+            }
+        } else {
+            for (const auto& st : statements_) {
+                result r = execute(st);
+                if (r.v == verdict::bad_input) {
+                    status_ = exit_bad_input;
+                    error_ = r.message;
+                    break;
+                }
+                if (r.v == verdict::failed) status_ = exit_failed;
+            }
+        }
+    } catch (const input_error& e) {
+        status_ = exit_bad_input;
+        error_ = e.what();
+    } catch (const std::exception& e) {
+        status_ = exit_model_error;
+        error_ = std::string("model error: ") + e.what();
+    }
+    sample();
+    sc_stop();
+}
+
+sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool system_register, uint64_t address,
+                                                           unsigned bytes, uint64_t value, const std::string& target,
+                                                           const seq::statement& s) {
+    tlm::tlm_generic_payload trans;
+    uint8_t data[8] = {};
+    std::memcpy(data, &value, 8);
+    trans.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    trans.set_address(address);
+    trans.set_data_ptr(data);
+    trans.set_data_length(bytes);
+    trans.set_streaming_width(bytes);
+    trans.set_byte_enable_ptr(nullptr);
+    trans.set_dmi_allowed(false);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    access_context ctx = ctx_;
+    ctx.path = system_register ? access_path::system_register : access_path::memory_mapped;
+    ctx.outcome = access_outcome::ok;
+    trans.set_extension(&ctx);
+    sc_time delay = to_sc_time(platform_.config().latency.register_access_fs);
+    to_gate->b_transport(trans, delay);
+    trans.clear_extension(&ctx);
+
+    access_result r{access_outcome::ok, 0, ctx.detail, ctx.syndrome};
+    switch (trans.get_response_status()) {
+    case tlm::TLM_OK_RESPONSE: r.outcome = ctx.outcome == access_outcome::ignored ? access_outcome::ignored : access_outcome::ok; break;
+    case tlm::TLM_COMMAND_ERROR_RESPONSE: r.outcome = ctx.outcome; break;
+    default: r.outcome = access_outcome::error;
+    }
+    if (!is_write && r.outcome == access_outcome::ok) {
+        uint64_t v = 0;
+        std::memcpy(&v, data, bytes);
+        r.value = v;
+    }
+    if (r.outcome == access_outcome::error && r.detail.empty())
+        r.detail = fmt::format("bus error ({})", trans.get_response_string());
+
+    nlohmann::json j{{"time_fs", now_fs()},
+                     {"time", format_time(now_fs())},
+                     {"file", s.file},
+                     {"line", s.line},
+                     {"context", ctx_.describe()},
+                     {"op", is_write ? "write" : "read"},
+                     {"target", target},
+                     {"outcome", std::string(to_string(r.outcome))}};
+    j[system_register ? "encoding" : "address"] =
+        system_register ? sysreg_encoding::from_key(uint32_t(address)).generic_name() : fmt::format("{:#x}", address);
+    if (is_write || r.outcome == access_outcome::ok) j["value"] = fmt::format("{:#x}", is_write ? value : r.value);
+    if (r.syndrome) j["syndrome"] = fmt::format("{:#x}", r.syndrome);
+    if (!r.detail.empty()) j["detail"] = r.detail;
+    rec_.access(j);
+    if (delay > SC_ZERO_TIME) wait(delay);
+    return r;
+}
+
+sequence_runner::result sequence_runner::check_outcome(const seq::statement& s, const std::string& what,
+                                                       access_outcome expected, const access_result& r,
+                                                       bool explicit_expectation) {
+    result res;
+    res.answer = serve_word(r.outcome);
+    if (r.outcome == expected) {
+        if (explicit_expectation)
+            rec_.expectation({s.file, s.line, seq::to_string(s.body), true, "", now_fs()});
+        return res;
+    }
+    res.v = verdict::failed;
+    res.message = fmt::format("{}: {}: expected outcome {}, got {}{} {}", where(s), what, to_string(expected),
+                              to_string(r.outcome), r.detail.empty() ? "" : " (" + r.detail + ")", time_note());
+    rec_.expectation({s.file, s.line, seq::to_string(s.body), false, res.message, now_fs()});
+    rec_.line("FAIL " + res.message);
+    if (!serve_out_) std::cerr << res.message << '\n';
+    res.answer = (r.outcome == access_outcome::ok ? std::string("FAIL ") : serve_word(r.outcome) + " FAIL ") + res.message;
+    if (serve_out_) res.answer = "FAIL " + res.message;
+    return res;
+}
+
+sequence_runner::result sequence_runner::read_register(const seq::statement& s, const std::string& name,
+                                                       const std::optional<seq::value_check>& check,
+                                                       const std::optional<access_outcome>& expected, bool print) {
+    unsigned cpu = ctx_.cpu;
+    auto reg = platform_.resolve_register(name, cpu);
+    if (!reg)
+        return {verdict::bad_input, fmt::format("ERR unknown register '{}'", name),
+                fmt::format("{}: unknown register '{}' for {}: expected a system register of this CPU "
+                            "(e.g. {}), a generic S<op0>_<op1>_C<n>_C<m>_<op2> name, or INSTANCE.REG",
+                            where(s), name, ctx_.describe(),
+                            platform_.register_names(cpu).empty() ? "none" : platform_.register_names(cpu).front())};
+    if (ctx_.initiator != initiator_kind::cpu && reg->system_register)
+        return {verdict::bad_input, "ERR system registers need a CPU context",
+                fmt::format("{}: {} is a system register; only `as cpuN` can access it", where(s), name)};
+    unsigned bytes = reg->width / 8;
+    access_result r = bus_access(false, reg->system_register, reg->system_register ? reg->key : reg->address, bytes, 0,
+                                 reg->display, s);
+    result res = check_outcome(s, "read " + reg->display, expected.value_or(access_outcome::ok), r, expected.has_value());
+    if (res.v != verdict::ok) return res;
+    std::string decoded = reg->def ? decode_fields(*reg->def, r.value) : "";
+    if (r.outcome == access_outcome::ok) res.answer = fmt::format("OK {:#x}", r.value);
+    if (r.outcome != access_outcome::ok)
+        rec_.line(fmt::format("[{}] {} read {} -> {}", format_time(now_fs()), ctx_.describe(), reg->display,
+                              to_string(r.outcome)));
+    else if (print || !check)
+        rec_.line(fmt::format("[{}] {} read {} = {:#x}{}", format_time(now_fs()), ctx_.describe(), reg->display,
+                              r.value, print && !decoded.empty() ? "  (" + decoded + ")" : ""));
+    if (check && r.outcome == access_outcome::ok) {
+        bool ok = (r.value & check->mask) == (check->value & check->mask);
+        if (!ok) {
+            res.v = verdict::failed;
+            std::string exp_dec = reg->def ? decode_fields(*reg->def, check->value) : "";
+            res.message = fmt::format("{}: read {}: expected {:#x}{}{}, got {:#x}{} {}", where(s), reg->display,
+                                      check->value, check->has_mask ? fmt::format(" mask {:#x}", check->mask) : "",
+                                      exp_dec.empty() ? "" : " (" + exp_dec + ")", r.value,
+                                      decoded.empty() ? "" : " (" + decoded + ")", time_note());
+            res.answer = "FAIL " + res.message;
+            rec_.line("FAIL " + res.message);
+            if (!serve_out_) std::cerr << res.message << '\n';
+        }
+        rec_.expectation({s.file, s.line, seq::to_string(s.body), ok, res.message, now_fs()});
+    }
+    return res;
+}
+
+sequence_runner::result sequence_runner::execute(const seq::statement& s) {
+    ++executed_;
+    sample();
+    auto bad = [&](std::string msg) {
+        return result{verdict::bad_input, "ERR " + msg, fmt::format("{}: {}", where(s), msg)};
+    };
+    auto cpu_ok = [&](unsigned cpu) { return cpu < platform_.system().cores.size(); };
+    auto no_cpu = [&](unsigned cpu) {
+        return bad(fmt::format("no cpu{} on platform {} (it has cpu0..cpu{})", cpu, platform_.config().name,
+                               platform_.system().cores.size() - 1));
+    };
+    result done;
+    done.answer = "OK";
+
+    result out = std::visit(
+        overloaded{
+            [&](const seq::platform_decl&) { return done; },
+            [&](const seq::as_cpu& a) -> result {
+                if (!cpu_ok(a.cpu)) return no_cpu(a.cpu);
+                bool power = platform_.config().arch == arch_kind::power;
+                if (power && (a.el || a.security || a.guest))
+                    return bad("POWER CPUs take a privilege (user|os|hv), not an exception level");
+                if (!power && a.privilege) return bad("Arm CPUs take an exception level (el0..el3), not user|os|hv");
+                ctx_ = access_context{};
+                ctx_.initiator = initiator_kind::cpu;
+                ctx_.cpu = a.cpu;
+                ctx_.is_power = power;
+                ctx_.el = a.el.value_or(1);
+                ctx_.secure = a.security ? *a.security == seq::security_state::secure : ctx_.el == 3;
+                ctx_.guest = a.guest;
+                if (a.privilege)
+                    ctx_.privilege = *a.privilege == seq::power_privilege::user ? power_privilege::problem
+                                   : *a.privilege == seq::power_privilege::os   ? power_privilege::supervisor
+                                                                                : power_privilege::hypervisor;
+                else
+                    ctx_.privilege = power_privilege::supervisor;
+                return done;
+            },
+            [&](const seq::as_debug& a) -> result {
+                ctx_ = access_context{};
+                ctx_.initiator = initiator_kind::debugger;
+                ctx_.secure = a.security && *a.security == seq::security_state::secure;
+                return done;
+            },
+            [&](const seq::reg_read& r) { return read_register(s, r.reg, r.check, r.outcome, false); },
+            [&](const seq::print_reg& r) { return read_register(s, r.reg, std::nullopt, std::nullopt, true); },
+            [&](const seq::reg_write& w) -> result {
+                auto reg = platform_.resolve_register(w.reg, ctx_.cpu);
+                if (!reg) return bad(fmt::format("unknown register '{}' for {}", w.reg, ctx_.describe()));
+                if (ctx_.initiator != initiator_kind::cpu && reg->system_register)
+                    return bad(fmt::format("{} is a system register; only `as cpuN` can access it", w.reg));
+                if (reg->width < 64 && (w.value >> reg->width) != 0)
+                    return bad(fmt::format("value {:#x} does not fit the {}-bit register {}", w.value, reg->width,
+                                           reg->display));
+                access_result r = bus_access(true, reg->system_register, reg->system_register ? reg->key : reg->address,
+                                             reg->width / 8, w.value, reg->display, s);
+                return check_outcome(s, fmt::format("write {} {:#x}", reg->display, w.value),
+                                     w.outcome.value_or(access_outcome::ok), r, w.outcome.has_value());
+            },
+            [&](const seq::mem_read& m) -> result {
+                unsigned bytes = m.width / 8;
+                access_result r = bus_access(false, false, m.address, bytes, 0, fmt::format("{:#x}", m.address), s);
+                std::string what = fmt::format("read{} {:#x}", m.width, m.address);
+                result res = check_outcome(s, what, m.outcome.value_or(access_outcome::ok), r, m.outcome.has_value());
+                if (res.v != verdict::ok) return res;
+                if (r.outcome == access_outcome::ok) res.answer = fmt::format("OK {:#x}", r.value);
+                if (m.check && r.outcome == access_outcome::ok) {
+                    bool ok = (r.value & m.check->mask) == (m.check->value & m.check->mask);
+                    if (!ok) {
+                        res.v = verdict::failed;
+                        res.message = fmt::format("{}: {}: expected {:#x}, got {:#x} {}", where(s), what,
+                                                  m.check->value, r.value, time_note());
+                        res.answer = "FAIL " + res.message;
+                        rec_.line("FAIL " + res.message);
+                        if (!serve_out_) std::cerr << res.message << '\n';
+                    }
+                    rec_.expectation({s.file, s.line, seq::to_string(s.body), ok, res.message, now_fs()});
+                }
+                return res;
+            },
+            [&](const seq::mem_write& m) -> result {
+                access_result r = bus_access(true, false, m.address, m.width / 8, m.value,
+                                             fmt::format("{:#x}", m.address), s);
+                return check_outcome(s, fmt::format("write{} {:#x}", m.width, m.address),
+                                     m.outcome.value_or(access_outcome::ok), r, m.outcome.has_value());
+            },
+            [&](const seq::run_cycles& r) -> result {
+                // Without `of`, the current CPU's clock (cpu0's while `as debug`).
+                unsigned cpu = ctx_.initiator == initiator_kind::cpu ? ctx_.cpu : 0;
+                std::string name = r.clock ? *r.clock : fmt::format("cpu{}", cpu);
+                clock_domain* c = platform_.find_clock(name);
+                if (!c) return bad(fmt::format("unknown clock '{}'", name));
+                if (r.cycles == 0) return done;
+                fs_t target = c->time_after_edges(now_fs(), r.cycles);
+                if (target == fs_never) return bad(fmt::format("clock {} is stopped (0 Hz)", name));
+                wait(to_sc_time(target - now_fs()));
+                return done;
+            },
+            [&](const seq::run_time& r) -> result {
+                if (r.duration_fs) wait(to_sc_time(r.duration_fs));
+                return done;
+            },
+            [&](const seq::set_power& p) -> result {
+                if (!cpu_ok(p.cpu)) return no_cpu(p.cpu);
+                static const power_state map[] = {power_state::run, power_state::wfi, power_state::wfe, power_state::off};
+                platform_.system().core(p.cpu).set_power(map[int(p.state)], now_fs());
+                return done;
+            },
+            [&](const seq::set_freq& f) -> result {
+                clock_domain* c = platform_.find_clock(f.clock);
+                if (!c) return bad(fmt::format("unknown clock '{}'", f.clock));
+                c->set_frequency(f.hz, now_fs());
+                return done;
+            },
+            [&](const seq::set_workload& w) -> result {
+                if (!cpu_ok(w.cpu)) return no_cpu(w.cpu);
+                core_model& core = platform_.system().core(w.cpu);
+                std::map<std::string, rational> rates;
+                for (const auto& [k, r] : w.rates) {
+                    if (!core.has_event(k) || core_model::is_fixed_key(k)) {
+                        std::string keys;
+                        for (const auto& key : core.event_keys())
+                            if (!core_model::is_fixed_key(key)) keys += (keys.empty() ? "" : ", ") + key;
+                        return bad(fmt::format("unknown workload key '{}': expected one of {}", k, keys));
+                    }
+                    rates[k] = r;
+                }
+                core.set_workload(rates, now_fs());
+                return done;
+            },
+            [&](const seq::inject_events& i) -> result {
+                unit* u = platform_.find_unit(i.unit);
+                if (!u) return bad(fmt::format("unknown unit '{}'", i.unit));
+                std::string error;
+                if (!u->inject(i.node.value_or(""), i.event, i.count, i.over_fs.value_or(0), error)) return bad(error);
+                return done;
+            },
+            [&](const seq::expect_irq& e) -> result {
+                interrupt_line* l = platform_.find_irq(e.line);
+                if (!l) return bad(fmt::format("unknown interrupt line '{}'", e.line));
+                bool want = e.level == seq::irq_level::high;
+                bool ok = l->level() == want;
+                result res = done;
+                if (!ok) {
+                    res.v = verdict::failed;
+                    res.message = fmt::format("{}: interrupt {} expected {}, is {} {}", where(s), e.line,
+                                              want ? "high" : "low", l->level() ? "high" : "low", time_note());
+                    res.answer = "FAIL " + res.message;
+                    rec_.line("FAIL " + res.message);
+                    if (!serve_out_) std::cerr << res.message << '\n';
+                }
+                rec_.expectation({s.file, s.line, seq::to_string(s.body), ok, res.message, now_fs()});
+                return res;
+            },
+            [&](const seq::wait_irq& w) -> result {
+                interrupt_line* l = platform_.find_irq(w.line);
+                if (!l) return bad(fmt::format("unknown interrupt line '{}'", w.line));
+                bool want = w.level == seq::irq_level::high;
+                fs_t deadline = now_fs() + w.timeout_fs.value_or(seq::default_wait_timeout_fs);
+                while (l->level() != want && now_fs() < deadline) wait(to_sc_time(deadline - now_fs()), l->changed_event());
+                result res = done;
+                bool ok = l->level() == want;
+                if (!ok) {
+                    res.v = verdict::failed;
+                    res.message = fmt::format("{}: interrupt {} did not go {} before the timeout {}", where(s), w.line,
+                                              want ? "high" : "low", time_note());
+                    res.answer = "FAIL " + res.message;
+                    rec_.line("FAIL " + res.message);
+                    if (!serve_out_) std::cerr << res.message << '\n';
+                }
+                rec_.expectation({s.file, s.line, seq::to_string(s.body), ok, res.message, now_fs()});
+                return res;
+            },
+            [&](const seq::do_reset& r) -> result {
+                platform_.reset(r.kind == seq::reset_kind::cold);
+                run_firmware_boot();
+                return done;
+            },
+            [&](const seq::print_param& p) -> result {
+                auto v = platform_.param(p.name);
+                if (!v) return bad(fmt::format("unknown parameter '{}' (see pmusim --list-params)", p.name));
+                rec_.line(fmt::format("param {} = {}", p.name, *v));
+                result res = done;
+                res.answer = "OK " + *v;
+                return res;
+            },
+            [&](const seq::echo_text& e) -> result {
+                rec_.line(e.text);
+                return done;
+            },
+        },
+        s.body);
+    sample();
+    return out;
+}
+
+} // namespace pmusim

@@ -1,0 +1,79 @@
+#pragma once
+// Executes sequence-language statements against a platform, as an initiator on
+// the firmware gate. Used by `pmusim run` (a whole file, then the simulation
+// stops) and `pmusim serve` (one statement per line from a stream, one answer
+// line each, as QEMU's qtest protocol does).
+#include <iosfwd>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
+
+#include "models/access_context.h"
+#include "tb/platform.h"
+#include "tb/run_recorder.h"
+#include "tb/sequence_parser.h"
+
+namespace pmusim {
+
+// Exit codes of `pmusim run` (docs/sequence-language.md).
+enum exit_code : int { exit_ok = 0, exit_failed = 1, exit_bad_input = 2, exit_model_error = 3 };
+
+class sequence_runner : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket<sequence_runner> to_gate;
+
+    sequence_runner(const sc_core::sc_module_name& name, platform& p, run_recorder& recorder);
+
+    // Before sc_start: the statements of one file (run mode) ...
+    void load(std::vector<seq::statement> statements);
+    // ... or a stream to serve (serve mode).
+    void serve(std::istream& in, std::ostream& out);
+
+    int exit_status() const { return status_; }
+    const std::string& error_message() const { return error_; }
+    unsigned statements_executed() const { return executed_; }
+
+    // The result of one statement.
+    enum class verdict { ok, failed, bad_input };
+    struct result {
+        verdict v = verdict::ok;
+        std::string answer;  // serve-protocol answer: "OK", "OK 0x10", "TRAP el2", "FAIL ...", "ERR ..."
+        std::string message; // for failures and bad input: what went wrong
+    };
+    // Executes one statement now (inside the runner's thread).
+    result execute(const seq::statement& s);
+
+private:
+    void thread();
+    void run_firmware_boot();
+    struct access_result {
+        access_outcome outcome;
+        uint64_t value;
+        std::string detail;
+        uint64_t syndrome;
+    };
+    access_result bus_access(bool is_write, bool system_register, uint64_t address, unsigned bytes, uint64_t value,
+                             const std::string& target, const seq::statement& s);
+    result check_outcome(const seq::statement& s, const std::string& what, access_outcome expected,
+                         const access_result& r, bool explicit_expectation);
+    result read_register(const seq::statement& s, const std::string& reg, const std::optional<seq::value_check>& check,
+                         const std::optional<access_outcome>& expected, bool print);
+    std::string where(const seq::statement& s) const;
+    std::string time_note() const;
+    void sample();
+
+    platform& platform_;
+    run_recorder& rec_;
+    access_context ctx_;
+    std::vector<seq::statement> statements_;
+    std::istream* serve_in_ = nullptr;
+    std::ostream* serve_out_ = nullptr;
+    std::vector<std::string> irq_events_; // edges since the last serve answer
+    int status_ = exit_ok;
+    std::string error_;
+    unsigned executed_ = 0;
+};
+
+} // namespace pmusim
