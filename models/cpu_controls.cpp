@@ -35,7 +35,7 @@ register_table make_table() {
           {"TCPAC", 31, 1, fa::rw, ""}},
          "Architectural Feature Trap Register (EL3)"},
         {"CPTR_EL2", enc(3, 4, 1, 1, 2), {}, 64, 0x33ff,
-         {{"RES1_LOW", 0, 8, fa::res1, ""}, {"RES1_9", 9, 1, fa::res1, ""}, {"TFP", 10, 1, fa::rw, ""},
+         {{"RES1_LOW", 0, 10, fa::res1, "RES1 ([8] is TZ, RES1 without SVE)"}, {"TFP", 10, 1, fa::rw, ""},
           {"RES1_12", 12, 2, fa::res1, ""}, {"TTA", 20, 1, fa::rw, ""},
           {"TAM", 30, 1, fa::rw, "1 traps EL0/EL1 AMU register accesses to EL2"},
           {"TCPAC", 31, 1, fa::rw, ""}},

@@ -1205,6 +1205,7 @@ std::vector<param_listing> collect_params(const platform_config& p) {
             add(b + "threads", "integer 1..4", std::to_string(c.threads), "4",
                 "SMT width of the core (thread " + std::to_string(c.thread) + " of it)");
         }
+        if (!arm) continue; // the AMU is an Arm feature; POWER CPUs always have none
         add(b + "features.amu", "choice none|v1|v1p1", to_string(c.features.amu), "none",
             "Activity Monitors extension version");
         add(b + "features.amu_aux_counters", "integer 0..16", std::to_string(c.features.amu_aux_counters), "0",

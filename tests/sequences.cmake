@@ -1,0 +1,17 @@
+# Every tests/sequences/**/*.seq file is a ctest test: `pmusim run --quiet FILE`.
+# A file's expected exit code is given by a comment line `# expect-exit: N`
+# (0 when absent): 1 for sequences whose expectations must fail, 2 for input
+# that must be refused.
+file(GLOB_RECURSE PMUSIM_SEQUENCE_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/sequences/*.seq)
+foreach(seq_file ${PMUSIM_SEQUENCE_TESTS})
+  file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR}/tests/sequences ${seq_file})
+  file(STRINGS ${seq_file} exit_line REGEX "^# expect-exit: [0-9]+")
+  set(expected 0)
+  if(exit_line)
+    string(REGEX REPLACE "^# expect-exit: ([0-9]+).*" "\\1" expected "${exit_line}")
+  endif()
+  add_test(NAME "seq: ${rel}"
+    COMMAND ${CMAKE_SOURCE_DIR}/tests/expect_exit.sh ${expected} $<TARGET_FILE:pmusim> run --quiet ${seq_file}
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties("seq: ${rel}" PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 120)
+endforeach()
