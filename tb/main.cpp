@@ -45,8 +45,8 @@ std::string read_file(const std::string& path) {
 // Runs statements (or serves stdin) on a platform; returns the exit code.
 int simulate(const std::vector<seq::statement>& statements, const std::string& source_name,
              const std::string& platform_name, const run_options& opt, bool serve) {
+    register_all_units(); // unit parameter schemas must be known before a platform is validated
     platform_config cfg = load_platform(platform_name);
-    std::ofstream json_out;
     run_recorder rec;
     rec.log = opt.quiet || serve ? nullptr : &std::cout;
     if (!opt.log_json.empty()) {

@@ -176,7 +176,7 @@ TEST_CASE("config: built-in power9-default loads with the expected shape") {
     CHECK(p.find_memory("homer")->size == 4u << 20);
 }
 
-TEST_CASE("config: embedded built-in platforms equal platforms/*.yaml") {
+TEST_CASE("config: embedded built-in platforms equal the platform files") {
     REQUIRE(builtin_platforms().size() == 2);
     CHECK(builtin_platform_names() == "arm-default, power9-default");
     for (const auto& b : builtin_platforms()) {
@@ -200,7 +200,7 @@ TEST_CASE("config: a platform file loads by path") {
 // Values, defaults, accessors
 // ---------------------------------------------------------------------------
 
-TEST_CASE("config: numbers, frequencies, sizes and durations are exact") {
+TEST_CASE("config: numbers / frequencies / sizes and durations are exact") {
     platform_config p = parse_platform(R"(name: values
 arch: arm
 clocks:
@@ -262,7 +262,7 @@ clocks:
                    4, "clocks[0].frequency: expected a frequency like 2GHz, found '1.0000000001Hz'");
 }
 
-TEST_CASE("config: unit params take defaults, keep lines and convert") {
+TEST_CASE("config: unit params take defaults / keep lines and convert") {
     platform_config p = parse_platform(arm_head + R"(units:
   - name: dsu0
     type: dsu_clusterpmu
@@ -374,7 +374,7 @@ TEST_CASE("config: built-in unit types are registered as placeholders") {
     CHECK(find_unit_type("power9_imc")->find_param("chips")->default_value == "1");
 }
 
-TEST_CASE("config: list_params names every knob with value, type and default") {
+TEST_CASE("config: list_params names every knob with value / type and default") {
     platform_config p = load_platform("arm-default");
     std::vector<param_listing> all = collect_params(p);
     auto find = [&](const std::string& path) -> const param_listing* {

@@ -142,7 +142,7 @@ TEST_CASE("parser: frequency not a whole number of Hz is an error", "[parser]") 
     line_error("freq cpu0 0.5Hz", {"whole number of Hz", "after 'freq cpu0'"});
 }
 
-TEST_CASE("parser: frequency bad unit, zero or overflow is an error", "[parser]") {
+TEST_CASE("parser: frequency bad unit / zero or overflow is an error", "[parser]") {
     error_of([&] { parse_frequency_hz("3THz", kFile, 8); }, {"expected a frequency", "unknown frequency unit 'THz'"}, 8);
     error_of([&] { parse_frequency_hz("100", kFile, 8); }, {"expected a frequency", "no frequency unit"}, 8);
     error_of([&] { parse_frequency_hz("fast", kFile, 8); }, {"expected a frequency", "found 'fast'"}, 8);
@@ -547,7 +547,7 @@ TEST_CASE("parser: expect irq and wait irq", "[parser]") {
     line_error("wait 5ms", {"expected 'irq' after 'wait'", "found '5ms'"});
 }
 
-TEST_CASE("parser: reset, print, param, echo", "[parser]") {
+TEST_CASE("parser: reset / print / param / echo", "[parser]") {
     CHECK(as<do_reset>("reset cold").kind == reset_kind::cold);
     CHECK(as<do_reset>("reset warm").kind == reset_kind::warm);
     line_error("reset", {"expected cold or warm after 'reset'", "found end of line"});
