@@ -1,0 +1,96 @@
+// Every field access type, hooks, and memory-mapped halves of 64-bit registers.
+#include <catch2/catch.hpp>
+
+#include "models/register_bank.h"
+
+using namespace pmusim;
+
+namespace {
+register_table make_table() {
+    using fa = field_access;
+    register_table t;
+    t.unit = "test";
+    t.registers = {
+        {"MIXED", sysreg_encoding{3, 0, 15, 0, 0}, 0x0, 32, 0x8000'0000,
+         {{"RW", 0, 4, fa::rw, ""}, {"RO", 4, 4, fa::ro, ""}, {"WO", 8, 4, fa::wo, ""},
+          {"W1C", 12, 4, fa::w1c, ""}, {"W1S", 16, 4, fa::w1s, ""}, {"RAZ", 20, 4, fa::raz_wi, ""},
+          {"RC", 24, 4, fa::read_clear, ""}, {"RES1", 31, 1, fa::res1, ""}},
+         ""},
+        {"WIDE", std::nullopt, 0x8, 64, 0, {}, ""},
+        {"PLAIN", std::nullopt, 0x10, 32, 0x5, {}, ""},
+    };
+    return t;
+}
+} // namespace
+
+TEST_CASE("registers: each field access type on write and read") {
+    static const register_table t = make_table();
+    register_bank b("u0", t);
+    auto& r = b["MIXED"];
+    r.value = 0x0F0F'0F00 | 0x8000'0000; // W1C=0xF, RC=0xF, RO=0xF at reset-like state
+    r.value = 0x0F00F0F0;                // RC=0xF W1C=0xF RO=0xF
+    b.write(r, 0xFFFF'FFFF);
+    // RW takes 0xF, RO keeps 0xF, WO stores 0xF, W1C clears, W1S sets, RAZ ignored, RC ignored on write.
+    CHECK((r.value & 0xF) == 0xF);
+    CHECK(((r.value >> 4) & 0xF) == 0xF);
+    CHECK(((r.value >> 8) & 0xF) == 0xF);
+    CHECK(((r.value >> 12) & 0xF) == 0x0);
+    CHECK(((r.value >> 16) & 0xF) == 0xF);
+    CHECK(((r.value >> 20) & 0xF) == 0x0);
+    CHECK(((r.value >> 24) & 0xF) == 0xF);
+    uint64_t v = b.read(r);
+    CHECK(((v >> 8) & 0xF) == 0);   // WO reads as zero
+    CHECK(((v >> 20) & 0xF) == 0);  // RAZ
+    CHECK(((v >> 24) & 0xF) == 0xF); // RC returns the value ...
+    CHECK(((b.read(r) >> 24) & 0xF) == 0); // ... and clears it
+    CHECK((v >> 31) == 1);           // RES1 reads one
+    b.write(r, 0x0000'2000);         // W1C of one bit
+    b.write(r, 0);
+    CHECK(((r.value >> 16) & 0xF) == 0xF); // W1S unaffected by zeros
+}
+
+TEST_CASE("registers: hooks see the written value and supply reads") {
+    static const register_table t = make_table();
+    register_bank b("u0", t);
+    uint64_t seen_written = 0, seen_new = 0;
+    b["PLAIN"].on_write([&](const write_event& e) { seen_written = e.written; seen_new = e.new_value; });
+    b.write(b["PLAIN"], 0x1234'5678'9);
+    CHECK(seen_written == 0x2345'6789); // truncated to the 32-bit width
+    CHECK(seen_new == 0x2345'6789);
+    b["PLAIN"].on_read([] { return 42; });
+    CHECK(b.read(b["PLAIN"]) == 42);
+    b.reset();
+    CHECK(b["PLAIN"].value == 0x5);
+}
+
+TEST_CASE("registers: memory-mapped halves of a 64-bit register") {
+    static const register_table t = make_table();
+    register_bank b("u0", t);
+    CHECK(b.write_mmio(0x8, 8, 0x1111'2222'3333'4444));
+    CHECK(b.write_mmio(0xC, 4, 0xAAAA'BBBB));
+    uint64_t d = 0;
+    CHECK(b.read_mmio(0x8, 4, d));
+    CHECK(d == 0x3333'4444);
+    CHECK(b.read_mmio(0xC, 4, d));
+    CHECK(d == 0xAAAA'BBBB);
+    CHECK(b.read_mmio(0x8, 8, d));
+    CHECK(d == 0xAAAA'BBBB'3333'4444);
+    CHECK_FALSE(b.read_mmio(0x14, 4, d)); // nothing there
+    CHECK(b.find_sysreg(sysreg_encoding{3, 0, 15, 0, 0}.key()) == &b["MIXED"]);
+}
+
+TEST_CASE("registers: field decode for messages") {
+    static const register_table t = make_table();
+    CHECK(decode_fields(*t.find("MIXED"), 0x0000'0013) == "RW=0x3 RO=0x1 WO=0x0 W1C=0x0 W1S=0x0 RAZ=0x0 RC=0x0");
+    CHECK(sysreg_encoding{3, 3, 13, 2, 0}.generic_name() == "S3_3_C13_C2_0");
+    auto e = sysreg_encoding::from_key(sysreg_encoding{3, 3, 13, 2, 0}.key());
+    CHECK((e.op0 == 3 && e.op1 == 3 && e.crn == 13 && e.crm == 2 && e.op2 == 0));
+}
+
+TEST_CASE("registers: trap syndrome for MRS and MSR") {
+    // AMCNTENSET0_EL0 = S3_3_C13_C2_5: EC 0x18, IL, Op0=3 Op2=5 Op1=3 CRn=13 Rt=0 CRm=2, read -> Direction 1.
+    sysreg_encoding amcntenset0{3, 3, 13, 2, 5};
+    uint64_t iss = (3u << 20) | (5u << 17) | (3u << 14) | (13u << 10) | (2u << 1) | 1u;
+    CHECK(sysreg_trap_syndrome(amcntenset0, false) == ((0x18ull << 26) | (1ull << 25) | iss));
+    CHECK(sysreg_trap_syndrome(amcntenset0, true) == ((0x18ull << 26) | (1ull << 25) | (iss & ~1ull)));
+}
