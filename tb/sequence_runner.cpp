@@ -190,9 +190,16 @@ sequence_runner::result sequence_runner::check_outcome(const seq::statement& s, 
                                                        bool explicit_expectation) {
     result res;
     res.answer = serve_word(r.outcome);
+    // Serving without `-> OUTCOME`, the answer just reports what happened.
+    if (serve_out_ && !explicit_expectation) {
+        if (r.outcome != access_outcome::ok) res.v = verdict::failed;
+        return res;
+    }
     if (r.outcome == expected) {
-        if (explicit_expectation)
+        if (explicit_expectation) {
             rec_.expectation({s.file, s.line, seq::to_string(s.body), true, "", now_fs()});
+            res.answer = "OK"; // an expected outcome, met
+        }
         return res;
     }
     res.v = verdict::failed;

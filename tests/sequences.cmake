@@ -15,3 +15,18 @@ foreach(seq_file ${PMUSIM_SEQUENCE_TESTS})
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties("seq: ${rel}" PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 120)
 endforeach()
+
+# `pmusim serve` driven by a client that is not C++.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME "serve: python client walks registers"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/serve/serve_client.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("serve: python client walks registers" PROPERTIES TIMEOUT 60)
+endif()
+if(Python3_FOUND)
+  add_test(NAME "outputs: json log, junit, vcd and determinism"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/outputs/check_outputs.py $<TARGET_FILE:pmusim>
+            tests/outputs/run_outputs.seq
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties("outputs: json log, junit, vcd and determinism" PROPERTIES TIMEOUT 60)
+endif()

@@ -1,0 +1,141 @@
+#pragma once
+// The Arm Activity Monitors Unit (FEAT_AMUv1, FEAT_AMUv1p1), one per CPU that
+// has the feature, modelled as a single pmusim unit named `amu` that serves
+// every AMU CPU through ctx.cpu (docs/amu.md).
+//
+//   group 0: AMEVCNTR0<0..3>_EL0 over the core's `cycles`, `const_cycles`,
+//            `inst`, `mem_stall` event streams;
+//   group 1: AMEVCNTR1<n>_EL0, n < cpus[].amu_aux_counters, over injected
+//            events (`inject amu.cpuN auxN COUNT [over D]`).
+// Counters are 64-bit lazy_counters: never ticked, exact at every instant.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/lazy_counter.h"
+#include "models/unit.h"
+
+namespace pmusim {
+
+// ---------------------------------------------------------------------------
+// Register table (all registers of the architecture; a CPU exposes a subset).
+// ---------------------------------------------------------------------------
+const register_table& amu_table();
+
+// What kind of AMU register a table entry is, for the access rules.
+enum class amu_reg_class : uint8_t {
+    counter_or_control, // AMCR, AMCNTENSET/CLR0/1, AMEVCNTR0/1<n>, AMEVTYPER1<n>: MSR only at the highest EL
+    id,                 // AMCFGR, AMCGCR, AMCG1IDR, AMEVTYPER0<n>: no MSR form
+    userenr,            // AMUSERENR_EL0
+    voffset,            // AMEVCNTVOFF0<n>_EL2, AMEVCNTVOFF1<n>_EL2
+};
+const char* to_string(amu_reg_class c);
+
+struct amu_reg_info {
+    amu_reg_class cls = amu_reg_class::id;
+    enum kind_t : uint8_t { other, cnt0, cnt1, type0, type1, voff0, voff1, enset0, enclr0, enset1, enclr1, amcr, amcg1idr } kind = other;
+    unsigned index = 0; // n of the array registers
+};
+const amu_reg_info& amu_info(const register_def& def);
+
+// ---------------------------------------------------------------------------
+// Access rules (ARMARM D24.6 access pseudocode, M.a.a; plus the KVM policy).
+// ---------------------------------------------------------------------------
+struct amu_access {
+    amu_reg_class cls = amu_reg_class::counter_or_control;
+    bool write = false;
+    unsigned el = 0;
+    bool kvm_guest = false;   // a guest EL0/EL1 access under a KVM-like hypervisor (guest && !HCR_EL2.AMVOFFEN)
+    bool en = false;          // AMUSERENR_EL0.EN
+    bool el2_enabled = false; // EL2 enabled in the current security state
+    bool tge = false;         // HCR_EL2.TGE
+    bool cptr_el2_tam = false;
+    bool cptr_el3_tam = false;
+    bool scr_amvoffen = false; // SCR_EL3.AMVOFFEN
+};
+
+// A three-valued match: don't care, must be 0, must be 1.
+enum class amu_tri : int8_t { any = -1, no = 0, yes = 1 };
+
+struct amu_trap_row {
+    const char* id;
+    unsigned classes; // bit per amu_reg_class
+    unsigned els;     // bit per EL
+    amu_tri write, kvm_guest, en, el2_enabled, tge, cptr_el2_tam, cptr_el3_tam, scr_amvoffen;
+    access_outcome outcome;
+    const char* why;
+    bool matches(const amu_access& a) const;
+};
+
+// The rows in priority order; the first matching row decides. The last row matches everything.
+const std::vector<amu_trap_row>& amu_trap_table();
+const amu_trap_row& amu_decide(const amu_access& a);
+
+// ---------------------------------------------------------------------------
+// Linux's frequency-invariance arithmetic (arch/arm64/kernel/topology.c).
+// ---------------------------------------------------------------------------
+// arch_max_freq_scale = (ref_rate << 20) / max_rate  (both in Hz, truncating).
+uint64_t linux_amu_max_freq_scale(uint64_t const_rate_hz, uint64_t max_rate_hz);
+// scale = min(((d_core * max_freq_scale) >> 10) / d_const, 1024); 0 when Linux
+// skips the update (a counter did not advance: d_core or d_const is 0).
+uint64_t linux_amu_freq_scale(uint64_t d_core, uint64_t d_const, uint64_t max_freq_scale);
+
+// ---------------------------------------------------------------------------
+// The unit.
+// ---------------------------------------------------------------------------
+class amu_unit : public unit {
+public:
+    amu_unit(const sc_core::sc_module_name& name, soc& system);
+
+    std::string type() const override { return "amu"; }
+    const register_table& table() const override { return amu_table(); }
+    std::vector<const register_def*> sysregs(unsigned cpu) const override;
+    access_outcome sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) override;
+    void reset(bool cold) override;
+    bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
+                std::string& error) override;
+    std::vector<std::string> firmware_boot(const std::string& profile) override;
+    void report(std::ostream& out) override;
+    void observables(std::vector<observable>& out) override;
+
+    // For tests and tools: the physical value of a counter now, and the enables.
+    bool has_amu(unsigned cpu) const { return cpu < cpus_.size() && cpus_[cpu] != nullptr; }
+    uint64_t counter(unsigned cpu, unsigned group, unsigned n);
+    uint16_t enables(unsigned cpu, unsigned group) const;
+    // Whether register `def` exists on `cpu` (version and aux-counter count).
+    bool implemented(unsigned cpu, const register_def& def) const;
+
+    static constexpr uint64_t aux_event_base = 0x0300; // AMEVTYPER1<n>.evtCount = 0x300 + n (IMP DEF choice)
+
+protected:
+    void access(tlm::tlm_generic_payload& trans, access_context& ctx) override;
+
+private:
+    struct cpu_amu {
+        unsigned cpu = 0;
+        unsigned version = 0; // 1 AMUv1, 2 AMUv1p1
+        unsigned aux = 0;     // implemented group-1 counters (0..16)
+        std::unique_ptr<register_bank> bank;
+        std::array<lazy_counter, 4> g0;
+        std::array<lazy_counter, 16> g1;
+        std::array<injected_events, 16> aux_in;
+        uint16_t en0 = 0, en1 = 0;
+        // TF-A's save area for power-down (psci_suspend_pwrdown_start/finish).
+        bool saved = false;
+        std::array<uint64_t, 4> saved_g0{};
+        std::array<uint64_t, 16> saved_g1{};
+        uint16_t aux_mask() const { return uint16_t(aux >= 16 ? 0xffff : (1u << aux) - 1); }
+    };
+
+    void amu_reset(cpu_amu& c, fs_t now);
+    void apply_enables(cpu_amu& c, fs_t now);
+    void on_power(cpu_amu& c, power_state from, power_state to);
+    uint64_t adjust_read(cpu_amu& c, const register_def& def, uint64_t value, const access_context& ctx) const;
+    bool tf_a() const { return system_.firmware_profile == "tf-a"; }
+
+    std::vector<std::unique_ptr<cpu_amu>> cpus_; // by CPU index; null for CPUs without the AMU
+};
+
+} // namespace pmusim
