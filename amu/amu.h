@@ -26,8 +26,9 @@ const register_table& amu_table();
 
 // What kind of AMU register a table entry is, for the access rules.
 enum class amu_reg_class : uint8_t {
-    counter_or_control, // AMCR, AMCNTENSET/CLR0/1, AMEVCNTR0/1<n>, AMEVTYPER1<n>: MSR only at the highest EL
-    id,                 // AMCFGR, AMCGCR, AMCG1IDR, AMEVTYPER0<n>: no MSR form
+    counter_or_control, // AMCR, AMCNTENSET/CLR0/1, AMEVCNTR0/1<n>: MSR only at the highest EL
+    id,                 // AMCFGR, AMCGCR, AMCG1IDR, AMEVTYPER0<n>, and AMEVTYPER1<n> (pmusim's aux
+                        // events are fixed, so MSR is UNDEFINED at every EL): no MSR form
     userenr,            // AMUSERENR_EL0
     voffset,            // AMEVCNTVOFF0<n>_EL2, AMEVCNTVOFF1<n>_EL2
 };

@@ -124,7 +124,7 @@ built make() {
              {{"RES0", 16, 48, fa::res0, ""},
               {"evtCount", 0, 16, fa::ro, "fixed IMPLEMENTATION DEFINED event (pmusim: 0x300 + n); writes UNDEFINED"}},
              fmt::format("Activity Monitors Event Type Register 1{} (exists if n < amu_aux_counters)", n)},
-            cc, amu_reg_info::type1, n);
+            id, amu_reg_info::type1, n); // fixed events: no MSR form, like the id registers
     for (unsigned n : {0u, 2u, 3u})
         add({fmt::format("AMEVCNTVOFF0{}_EL2", n), el2(8, uint8_t(n)), {}, 64, 0,
              {{"VOffset", 0, 64, fa::rw, "subtracted from EL0/EL1 reads of AMEVCNTR0" + std::to_string(n) +

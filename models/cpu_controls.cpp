@@ -60,10 +60,10 @@ register_table make_table() {
          {{"PWREN", 7, 1, fa::rw, ""},
           {"CLUSTERPMUEN", 12, 1, fa::rw, "CLUSTERPM* registers write-accessible from EL1"}},
          "Auxiliary Control Register (EL2), DynamIQ cores"},
-        {"ID_AA64PFR0_EL1", enc(3, 0, 0, 4, 0), {}, 64, 0x0000000000000011ULL,
+        {"ID_AA64PFR0_EL1", enc(3, 0, 0, 4, 0), {}, 64, 0x1111,
          {{"EL0", 0, 4, fa::ro, "AArch64 at EL0"}, {"EL1", 4, 4, fa::ro, ""}, {"EL2", 8, 4, fa::ro, ""},
           {"EL3", 12, 4, fa::ro, ""}, {"AMU", 44, 4, fa::ro, "0 none, 1 AMUv1, 2 AMUv1p1"}},
-         "AArch64 Processor Feature Register 0 (per CPU; KVM hides AMU from guests)"},
+         "AArch64 Processor Feature Register 0: EL0-EL3 AArch64; AMU [47:44] per CPU from the platform; KVM hides the AMU from guests"},
     };
     return t;
 }

@@ -30,3 +30,8 @@ if(Python3_FOUND)
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties("outputs: json log, junit, vcd and determinism" PROPERTIES TIMEOUT 60)
 endif()
+if(Python3_FOUND)
+  add_test(NAME "docs: register reference matches the tables"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/docs/check_register_docs.py $<TARGET_FILE:pmusim>
+            ${CMAKE_SOURCE_DIR}/docs/registers)
+endif()

@@ -1,0 +1,141 @@
+#pragma once
+// The Arm DynamIQ Shared Unit cluster PMU (CLUSTERPMU): one per DSU cluster,
+// seen through the cores' CLUSTERPM*_EL1 system registers and through the
+// memory-mapped (Debug APB) CLUSTERPMU frame. Both views are one state.
+// docs/dsu.md describes the model; ../shared/reference/dsu.md the facts.
+#include <array>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/event_source.h"
+#include "models/lazy_counter.h"
+#include "models/unit.h"
+
+namespace pmusim {
+
+enum class dsu_variant { original, dsu110, dsu120 };
+const char* to_string(dsu_variant v);
+
+// The unit's register table for a variant (system registers and memory-mapped
+// frame in one table; the names differ: CLUSTERPMCR_EL1 vs PMCR).
+const register_table& dsu_table(dsu_variant v);
+
+// One implemented event.
+struct dsu_event_info {
+    uint16_t code;
+    const char* mnemonic;   // TRM name
+    const char* perf_name;  // Linux arm_dsu_pmu sysfs name or lower-case mnemonic
+    std::vector<const char*> keys;   // core workload keys summed (empty for clock events)
+    std::vector<uint16_t> parts;     // events whose injections also count here
+    bool clock_event;                // counts DSU clock edges (CYCLES, BUS_CYCLES)
+};
+const std::vector<dsu_event_info>& dsu_events();
+// Event code by number ("0x2b", "43") or name (perf or mnemonic, any case); -1 if unknown.
+int dsu_event_code(const std::string& text);
+// CLUSTERPMCEID0/1 for the implemented events.
+uint32_t dsu_ceid(unsigned word);
+
+struct dsu_options {
+    dsu_variant variant = dsu_variant::dsu110;
+    unsigned counters = 6;
+    bool filter_reading_b = false; // PMEVTYPER S/NS reading (docs/dsu.md); false = reading A
+    bool irq_needs_enable = false; // nCLUSTERPMUIRQ also needs PMCR.E
+    bool software_lock = false;    // PMLAR/PMLSR implemented (memory-mapped CPU accesses)
+    bool mdcr_el1_alias = false;   // CLUSTERPMMDCR also at op1=0 (Linux header's CLUSTERPMMDCR_EL1)
+};
+
+class dsu_clusterpmu : public unit {
+public:
+    SC_HAS_PROCESS(dsu_clusterpmu);
+    dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system, dsu_options options, std::string clock,
+                   std::vector<unsigned> cpus, std::string irq, uint64_t base, uint64_t size);
+
+    std::string type() const override { return "dsu_clusterpmu"; }
+    const register_table& table() const override { return dsu_table(opt_.variant); }
+    std::vector<address_window> mmio_windows() const override;
+    std::vector<const register_def*> sysregs(unsigned cpu) const override;
+    access_outcome sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) override;
+    void reset(bool cold) override;
+    bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
+                std::string& error) override;
+    std::vector<std::string> firmware_boot(const std::string& profile) override;
+    void report(std::ostream& out) override;
+    void observables(std::vector<observable>& out) override;
+
+    const dsu_options& options() const { return opt_; }
+    bool cluster_powered() const;
+    uint32_t overflow_flags(); // PMOVS after catching up to now
+    bool irq_level() const { return irq_ ? irq_->level() : irq_state_; }
+
+protected:
+    void access(tlm::tlm_generic_payload& trans, access_context& ctx) override;
+
+private:
+    struct event_feed {
+        const dsu_event_info* info = nullptr;
+        summed_source secure, nonsecure, all;
+        injected_events injected;
+    };
+    // External (memory-mapped) access conditions; ok, ignored (writes) or error.
+    access_outcome external_rule(const access_context& ctx, const register_def& def, bool is_write,
+                                 std::string& why) const;
+    void bind_hooks();
+    void collect();     // overflow wraps up to now -> PMOVS
+    void apply();       // counter sources and enables from the registers
+    void update_irq();
+    void reschedule();
+    void changed() { collect(); apply(); update_irq(); reschedule(); }
+    void on_overflow();
+    void power_down();  // the cluster lost power: the PMU state is lost
+    void state_reset();
+    void capture();     // snapshot (PMSSCR.SS)
+    const event_source* source_for(unsigned n) const;
+    uint32_t impl_mask() const;
+    uint32_t event_mask() const { return opt_.counters >= 32 ? 0x7fffffffu : ((1u << opt_.counters) - 1); }
+    bool has_cc() const { return opt_.variant != dsu_variant::dsu120; }
+    uint64_t pmcr_value() const;
+    uint64_t pmcfgr_value() const;
+    uint64_t read_counter(unsigned n);
+    void write_counter(unsigned n, uint64_t v);
+
+    dsu_options opt_;
+    const clock_domain& clock_;
+    std::vector<unsigned> cpus_;
+    interrupt_line* irq_ = nullptr;
+    bool irq_state_ = false;
+    uint64_t base_, size_;
+    std::unique_ptr<register_bank> bank_;
+
+    clock_edges cycles_;
+    std::vector<std::unique_ptr<filtered_source>> filtered_;
+    std::vector<std::unique_ptr<event_feed>> feeds_;
+    event_feed* feed(uint16_t code) const;
+
+    // State
+    std::array<lazy_counter, 31> ctr_;
+    lazy_counter cc_{64};
+    std::array<uint32_t, 31> evtype_{};
+    bool e_ = false, x_ = false, fzo_ = false;
+    uint32_t cnten_ = 0, inten_ = 0, ovs_ = 0, selr_ = 0;
+    uint64_t mdcr_ = 0;
+    // Snapshot
+    std::array<uint64_t, 31> cntsr_{};
+    uint64_t ccntsr_ = 0;
+    uint32_t ovssr_ = 0, ssrr_ = 0;
+    bool nc_ = true;
+    uint32_t claim_ = 0;
+    bool slk_ = true;
+    // Model inputs (control page): cluster OS lock, double lock, authentication signals.
+    bool oslk_ = false, dlk_ = false;
+    uint32_t auth_ = 0xF; // DBGEN, NIDEN, SPIDEN, SPNIDEN
+    bool was_powered_ = true;
+
+    sc_core::sc_event overflow_event_;
+};
+
+// Builds a dsu_clusterpmu from a platform unit entry (registered by register_dsu_units).
+std::unique_ptr<unit> make_dsu_clusterpmu(soc& system, const struct unit_config& u);
+
+} // namespace pmusim
