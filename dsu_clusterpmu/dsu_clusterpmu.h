@@ -136,6 +136,7 @@ private:
 };
 
 // Builds a dsu_clusterpmu from a platform unit entry (registered by register_dsu_units).
-std::unique_ptr<unit> make_dsu_clusterpmu(soc& system, const struct unit_config& u);
+struct unit_config;
+std::unique_ptr<unit> make_dsu_clusterpmu(soc& system, const unit_config& u);
 
 } // namespace pmusim

@@ -1,0 +1,331 @@
+// The AMU unit: per-CPU register banks, lazy counters, access rules, TF-A
+// bring-up and power-down save/restore (docs/amu.md).
+#include "amu/amu.h"
+
+#include <cstring>
+#include <fmt/format.h>
+
+#include "models/cpu_controls.h"
+#include "models/input_error.h"
+
+namespace pmusim {
+
+namespace {
+constexpr uint64_t amcr_cg1rz = 1ULL << 17;
+const char* const g0_keys[4] = {"cycles", "const_cycles", "inst", "mem_stall"};
+} // namespace
+
+amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system) : unit(name, system) {
+    cpus_.resize(system.cpus.size());
+    for (const auto& d : system.cpus) {
+        if (d.amu_version == 0 || d.power_arch) continue;
+        auto c = std::make_unique<cpu_amu>();
+        c->cpu = d.index;
+        c->version = d.amu_version;
+        c->aux = std::min(d.amu_aux_counters, 16u);
+        c->bank = std::make_unique<register_bank>(fmt::format("cpu{}.amu", d.index), table());
+        core_model& core = system.core(d.index);
+        fs_t now = now_fs();
+        for (unsigned n = 0; n < 4; ++n) c->g0[n].set_source(&core.events(g0_keys[n]), now);
+        for (unsigned n = 0; n < 16; ++n) c->g1[n].set_source(&c->aux_in[n], now);
+
+        cpu_amu* cp = c.get();
+        register_bank& b = *c->bank;
+        for (unsigned n = 0; n < 4; ++n) {
+            auto& r = b[fmt::format("AMEVCNTR0{}_EL0", n)];
+            r.on_read([cp, n] { return cp->g0[n].read(now_fs()); });
+            r.on_write([cp, n](const write_event& e) { cp->g0[n].write(e.written, now_fs()); });
+        }
+        for (unsigned n = 0; n < 16; ++n) {
+            auto& r = b[fmt::format("AMEVCNTR1{}_EL0", n)];
+            r.on_read([cp, n] { return cp->g1[n].read(now_fs()); });
+            r.on_write([cp, n](const write_event& e) { cp->g1[n].write(e.written, now_fs()); });
+        }
+        b["AMCNTENSET0_EL0"].on_read([cp] { return uint64_t(cp->en0); });
+        b["AMCNTENCLR0_EL0"].on_read([cp] { return uint64_t(cp->en0); });
+        b["AMCNTENSET1_EL0"].on_read([cp] { return uint64_t(cp->en1); });
+        b["AMCNTENCLR1_EL0"].on_read([cp] { return uint64_t(cp->en1); });
+        b["AMCNTENSET0_EL0"].on_write([this, cp](const write_event& e) {
+            cp->en0 |= uint16_t(e.written & 0xf);
+            apply_enables(*cp, now_fs());
+        });
+        b["AMCNTENCLR0_EL0"].on_write([this, cp](const write_event& e) {
+            cp->en0 &= uint16_t(~e.written & 0xf);
+            apply_enables(*cp, now_fs());
+        });
+        b["AMCNTENSET1_EL0"].on_write([this, cp](const write_event& e) {
+            cp->en1 |= uint16_t(e.written & cp->aux_mask());
+            apply_enables(*cp, now_fs());
+        });
+        b["AMCNTENCLR1_EL0"].on_write([this, cp](const write_event& e) {
+            cp->en1 &= uint16_t(~e.written & cp->aux_mask());
+            apply_enables(*cp, now_fs());
+        });
+        auto& amcr = b["AMCR_EL0"];
+        amcr.on_write([cp, &amcr](const write_event&) {
+            if (cp->version < 2) amcr.value &= ~amcr_cg1rz; // CG1RZ is RES0 on AMUv1
+        });
+        core.on_power_change([this, cp](power_state from, power_state to) { on_power(*cp, from, to); });
+        amu_reset(*c, now);
+        cpus_[d.index] = std::move(c);
+    }
+}
+
+bool amu_unit::implemented(unsigned cpu, const register_def& def) const {
+    if (!has_amu(cpu)) return false;
+    const cpu_amu& c = *cpus_[cpu];
+    const amu_reg_info& i = amu_info(def);
+    bool v1p1 = c.version >= 2;
+    switch (i.kind) {
+    case amu_reg_info::amcg1idr: return v1p1;
+    case amu_reg_info::voff0: return v1p1;
+    case amu_reg_info::voff1: return v1p1 && i.index < c.aux;
+    case amu_reg_info::enset1:
+    case amu_reg_info::enclr1: return c.aux > 0;
+    case amu_reg_info::cnt1:
+    case amu_reg_info::type1: return i.index < c.aux;
+    default: return true;
+    }
+}
+
+std::vector<const register_def*> amu_unit::sysregs(unsigned cpu) const {
+    std::vector<const register_def*> out;
+    if (!has_amu(cpu)) return out;
+    for (const auto& r : table().registers)
+        if (implemented(cpu, r)) out.push_back(&r);
+    return out;
+}
+
+void amu_unit::amu_reset(cpu_amu& c, fs_t now) {
+    register_bank& b = *c.bank;
+    b.reset();
+    const unsigned aux = c.aux;
+    b["AMCFGR_EL0"].value = (uint64_t(aux > 0 ? 1 : 0) << 28) | (1ULL << 24) | (0x3FULL << 8) | uint64_t(3 + aux);
+    b["AMCGCR_EL0"].value = (uint64_t(aux) << 8) | 4;
+    b["AMCG1IDR_EL0"].value = c.version >= 2 ? (uint64_t(c.aux_mask()) << 16) | c.aux_mask() : 0;
+    c.en0 = c.en1 = 0;
+    for (auto& k : c.g0) k.write(0, now);
+    for (auto& k : c.g1) k.write(0, now);
+    apply_enables(c, now);
+}
+
+void amu_unit::apply_enables(cpu_amu& c, fs_t now) {
+    // None of the counters increments in WFI, WFE or off. The core's streams are
+    // already 0 then; the gate matters for injected auxiliary events.
+    bool running = system_.core(c.cpu).power() == power_state::run;
+    for (unsigned n = 0; n < 4; ++n) c.g0[n].set_enabled(running && ((c.en0 >> n) & 1), now);
+    for (unsigned n = 0; n < 16; ++n) c.g1[n].set_enabled(running && n < c.aux && ((c.en1 >> n) & 1), now);
+}
+
+void amu_unit::on_power(cpu_amu& c, power_state from, power_state to) {
+    fs_t now = now_fs();
+    if (to == power_state::off) {
+        if (tf_a()) {
+            // TF-A psci_suspend_pwrdown_start (amu.c): AMCNTENCLR0_EL0 = 0xF,
+            // AMCNTENCLR1_EL0 = aux mask, then read AMEVCNTR0<0..3> and AMEVCNTR1<n> at EL3.
+            register_bank& b = *c.bank;
+            b.write(b["AMCNTENCLR0_EL0"], 0xf);
+            if (c.aux) b.write(b["AMCNTENCLR1_EL0"], c.aux_mask());
+            for (unsigned n = 0; n < 4; ++n) c.saved_g0[n] = b.read(b[fmt::format("AMEVCNTR0{}_EL0", n)]);
+            for (unsigned n = 0; n < c.aux; ++n) c.saved_g1[n] = b.read(b[fmt::format("AMEVCNTR1{}_EL0", n)]);
+            c.saved = true;
+        }
+        amu_reset(c, now); // the AMU is in the core power domain: its state is lost
+        return;
+    }
+    if (from == power_state::off && tf_a() && c.saved) {
+        // TF-A psci_suspend_pwrdown_finish + warm-boot amu_init_el3 + el3_exit, at EL3:
+        // write the counters back while disabled, then AMCNTENSET0 = 0x3, AMCNTENSET1 =
+        // aux mask, AMCR_EL0 = CG1RZ (AMUv1p1), and AMCNTENSET0 = 0xF on the exit to NS.
+        register_bank& b = *c.bank;
+        for (unsigned n = 0; n < 4; ++n) b.write(b[fmt::format("AMEVCNTR0{}_EL0", n)], c.saved_g0[n]);
+        for (unsigned n = 0; n < c.aux; ++n) b.write(b[fmt::format("AMEVCNTR1{}_EL0", n)], c.saved_g1[n]);
+        b.write(b["AMCNTENSET0_EL0"], 0x3);
+        if (c.aux) b.write(b["AMCNTENSET1_EL0"], c.aux_mask());
+        if (c.version >= 2) b.write(b["AMCR_EL0"], amcr_cg1rz);
+        b.write(b["AMCNTENSET0_EL0"], 0xf);
+        c.saved = false;
+        return;
+    }
+    apply_enables(c, now);
+}
+
+void amu_unit::reset(bool cold) {
+    (void)cold; // warm and cold resets both reset the AMU (its reset is the core's reset in pmusim)
+    fs_t now = now_fs();
+    for (auto& c : cpus_)
+        if (c) {
+            c->saved = false;
+            for (auto& i : c->aux_in) i = injected_events();
+            for (unsigned n = 0; n < 16; ++n) c->g1[n].set_source(&c->aux_in[n], now);
+            amu_reset(*c, now);
+        }
+}
+
+access_outcome amu_unit::sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) {
+    if (!has_amu(ctx.cpu) || !implemented(ctx.cpu, reg))
+        return refuse(ctx, access_outcome::undefined, reg, is_write, reg.name + " is not implemented on cpu" + std::to_string(ctx.cpu));
+    const cpu_controls& k = *system_.controls;
+    const unsigned cpu = ctx.cpu;
+    amu_access a;
+    a.cls = amu_info(reg).cls;
+    a.write = is_write;
+    a.el = ctx.el;
+    a.kvm_guest = ctx.guest && ctx.el <= 1 && !k.bit(cpu, "HCR_EL2", ctl::hcr_amvoffen);
+    a.en = (*cpus_[cpu]->bank)["AMUSERENR_EL0"].value & 1;
+    a.el2_enabled = k.el2_enabled(cpu, ctx.secure);
+    a.tge = k.bit(cpu, "HCR_EL2", ctl::hcr_tge);
+    a.cptr_el2_tam = k.bit(cpu, "CPTR_EL2", ctl::cptr_tam);
+    a.cptr_el3_tam = k.bit(cpu, "CPTR_EL3", ctl::cptr_tam);
+    a.scr_amvoffen = k.bit(cpu, "SCR_EL3", ctl::scr_amvoffen);
+    const amu_trap_row& row = amu_decide(a);
+    if (row.outcome == access_outcome::ok) return access_outcome::ok;
+    return refuse(ctx, row.outcome, reg, is_write, fmt::format("{} {} at EL{}: {} [rule {}]", is_write ? "MSR" : "MRS",
+                                                                reg.name, ctx.el, row.why, row.id));
+}
+
+uint64_t amu_unit::adjust_read(cpu_amu& c, const register_def& def, uint64_t value, const access_context& ctx) const {
+    const amu_reg_info& i = amu_info(def);
+    if (i.kind != amu_reg_info::cnt0 && i.kind != amu_reg_info::cnt1) return value;
+    if (ctx.el >= 3) return value; // physical at the highest EL
+    const register_bank& b = *c.bank;
+    bool cg1rz = c.version >= 2 && (const_cast<register_bank&>(b)["AMCR_EL0"].value & amcr_cg1rz);
+    if (i.kind == amu_reg_info::cnt1 && cg1rz) return 0;
+    // AMUv1p1 virtual offsets: EL0/EL1 reads with HCR_EL2.AMVOFFEN = SCR_EL3.AMVOFFEN = 1,
+    // EL2 enabled and {E2H,TGE} != {1,1}. Counter 1 (CNT_CYCLES) has no offset.
+    if (c.version < 2 || ctx.el > 1) return value;
+    const cpu_controls& k = *system_.controls;
+    if (!k.bit(c.cpu, "HCR_EL2", ctl::hcr_amvoffen) || !k.bit(c.cpu, "SCR_EL3", ctl::scr_amvoffen)) return value;
+    if (!k.el2_enabled(c.cpu, ctx.secure)) return value;
+    if (k.bit(c.cpu, "HCR_EL2", ctl::hcr_e2h) && k.bit(c.cpu, "HCR_EL2", ctl::hcr_tge)) return value;
+    if (i.kind == amu_reg_info::cnt0 && i.index == 1) return value;
+    std::string off = fmt::format("AMEVCNTVOFF{}{}_EL2", i.kind == amu_reg_info::cnt0 ? 0 : 1, i.index);
+    return value - const_cast<register_bank&>(b)[off].value;
+}
+
+void amu_unit::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
+    auto undefined = [&](std::string why) {
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        ctx.outcome = access_outcome::undefined;
+        ctx.syndrome = uint64_t(1) << 25;
+        ctx.detail = std::move(why);
+    };
+    if (ctx.path != access_path::system_register) {
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        ctx.outcome = access_outcome::error;
+        ctx.detail = "the AMU external (memory-mapped) view is not modelled";
+        return;
+    }
+    if (!has_amu(ctx.cpu)) return undefined(fmt::format("cpu{} has no AMU", ctx.cpu));
+    cpu_amu& c = *cpus_[ctx.cpu];
+    register_bank::reg* r = c.bank->find_sysreg(uint32_t(trans.get_address()));
+    if (!r || !implemented(ctx.cpu, *r->def)) return undefined("AMU encoding not implemented on this CPU");
+    const unsigned len = std::min<unsigned>(trans.get_data_length(), 8);
+    uint64_t data = 0;
+    if (trans.is_read()) {
+        data = adjust_read(c, *r->def, c.bank->read(*r), ctx);
+        std::memcpy(trans.get_data_ptr(), &data, len);
+    } else {
+        std::memcpy(&data, trans.get_data_ptr(), len);
+        c.bank->write(*r, data);
+    }
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    ctx.outcome = access_outcome::ok;
+}
+
+bool amu_unit::inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
+                      std::string& error) {
+    unsigned cpu = 0;
+    if (node.size() < 4 || node.rfind("cpu", 0) != 0 || node.find_first_not_of("0123456789", 3) != std::string::npos) {
+        error = fmt::format("inject amu: expected a node cpuN (inject amu.cpu0 aux0 COUNT), found '{}'", node);
+        return false;
+    }
+    cpu = unsigned(std::stoul(node.substr(3)));
+    if (!has_amu(cpu)) {
+        error = fmt::format("inject amu.{}: cpu{} has no AMU", node, cpu);
+        return false;
+    }
+    cpu_amu& c = *cpus_[cpu];
+    std::string idx = event.rfind("aux", 0) == 0 ? event.substr(3) : event;
+    if (idx.empty() || idx.size() > 2 || idx.find_first_not_of("0123456789") != std::string::npos) {
+        error = fmt::format("inject amu.{}: expected an auxiliary counter event auxN or N, found '{}'", node, event);
+        return false;
+    }
+    unsigned n = unsigned(std::stoul(idx));
+    if (n >= c.aux) {
+        error = fmt::format("inject amu.{}: cpu{} has {} auxiliary counters, no aux{}", node, cpu, c.aux, n);
+        return false;
+    }
+    c.aux_in[n].add(count, now_fs(), over);
+    return true;
+}
+
+std::vector<std::string> amu_unit::firmware_boot(const std::string& profile) {
+    std::vector<std::string> out;
+    if (profile != "tf-a") return out; // "none": no firmware support, counters stay disabled and read 0
+    const cpu_controls& k = *system_.controls;
+    const uint64_t tam = 1ULL << ctl::cptr_tam;
+    for (const auto& cp : cpus_) {
+        if (!cp) continue;
+        const cpu_amu& c = *cp;
+        const unsigned i = c.cpu;
+        out.push_back(fmt::format("as cpu{} el3", i));
+        out.push_back(fmt::format("write CPTR_EL3 {:#x}", k.value(i, "CPTR_EL3") & ~tam)); // amu_enable_per_world (NS)
+        out.push_back(fmt::format("as cpu{} el2", i));
+        out.push_back(fmt::format("write CPTR_EL2 {:#x}", k.value(i, "CPTR_EL2") & ~tam)); // amu_init_el2_unused
+        if (c.version >= 2)
+            out.push_back(fmt::format("write HCR_EL2 {:#x}", k.value(i, "HCR_EL2") & ~(1ULL << ctl::hcr_amvoffen)));
+        out.push_back(fmt::format("as cpu{} el3", i));
+        out.push_back("write AMCNTENSET0_EL0 0x3"); // amu_init_el3: Pn_ALWAYS_ON
+        if (c.aux) out.push_back(fmt::format("write AMCNTENSET1_EL0 {:#x}", c.aux_mask())); // plat_amu_aux_enables
+        if (c.version >= 2) {
+            out.push_back(fmt::format("write AMCR_EL0 {:#x}", amcr_cg1rz)); // AMU_RESTRICT_COUNTERS=1
+            out.push_back(fmt::format("write SCR_EL3 {:#x}", k.value(i, "SCR_EL3") | (1ULL << ctl::scr_amvoffen)));
+        }
+        out.push_back("write AMCNTENSET0_EL0 0xf"); // el3_exit: restore_el3_runtime_regs
+    }
+    return out;
+}
+
+uint64_t amu_unit::counter(unsigned cpu, unsigned group, unsigned n) {
+    if (!has_amu(cpu)) throw model_error(fmt::format("cpu{} has no AMU", cpu));
+    cpu_amu& c = *cpus_[cpu];
+    if (group == 0 && n < 4) return c.g0[n].read(now_fs());
+    if (group == 1 && n < c.aux) return c.g1[n].read(now_fs());
+    throw model_error(fmt::format("cpu{} has no AMU counter {}{}", cpu, group, n));
+}
+
+uint16_t amu_unit::enables(unsigned cpu, unsigned group) const {
+    if (!has_amu(cpu)) return 0;
+    return group == 0 ? cpus_[cpu]->en0 : cpus_[cpu]->en1;
+}
+
+void amu_unit::report(std::ostream& out) {
+    bool first = true;
+    for (auto& cp : cpus_) {
+        if (!cp) continue;
+        cpu_amu& c = *cp;
+        if (!first) out << '\n';
+        first = false;
+        out << fmt::format("amu cpu{} (AMUv1{}): AMCNTENSET0={:#x}", c.cpu, c.version >= 2 ? "p1" : "", c.en0);
+        if (c.aux) out << fmt::format(" AMCNTENSET1={:#x}", c.en1);
+        for (unsigned n = 0; n < 4; ++n) out << fmt::format(" AMEVCNTR0{}={}", n, c.g0[n].read(now_fs()));
+        for (unsigned n = 0; n < c.aux; ++n) out << fmt::format(" AMEVCNTR1{}={}", n, c.g1[n].read(now_fs()));
+    }
+}
+
+void amu_unit::observables(std::vector<observable>& out) {
+    for (auto& cp : cpus_) {
+        if (!cp) continue;
+        cpu_amu* c = cp.get();
+        std::string p = fmt::format("cpu{}.amu.", c->cpu);
+        out.push_back({p + "AMCNTENSET0", 4, [c] { return uint64_t(c->en0); }});
+        if (c->aux) out.push_back({p + "AMCNTENSET1", 16, [c] { return uint64_t(c->en1); }});
+        for (unsigned n = 0; n < 4; ++n)
+            out.push_back({p + fmt::format("AMEVCNTR0{}", n), 64, [c, n] { return c->g0[n].read(now_fs()); }});
+        for (unsigned n = 0; n < c->aux; ++n)
+            out.push_back({p + fmt::format("AMEVCNTR1{}", n), 64, [c, n] { return c->g1[n].read(now_fs()); }});
+    }
+}
+
+} // namespace pmusim

@@ -1,0 +1,480 @@
+#include "dsu_clusterpmu/dsu_clusterpmu.h"
+
+#include <cstring>
+#include <fmt/format.h>
+
+#include "models/cpu_controls.h"
+#include "models/input_error.h"
+
+namespace pmusim {
+
+dsu_clusterpmu::dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system, dsu_options options,
+                               std::string clock, std::vector<unsigned> cpus, std::string irq, uint64_t base,
+                               uint64_t size)
+    : unit(name, system), opt_(options), clock_(system.clock(clock)), cpus_(std::move(cpus)), base_(base),
+      size_(size), cycles_(clock_) {
+    if (!irq.empty()) irq_ = &system.irq(irq);
+    bank_ = std::make_unique<register_bank>(basename(), table());
+    const unsigned width = opt_.variant == dsu_variant::original ? 32 : 64;
+    for (auto& c : ctr_) c.set_width(width, 0);
+
+    // Event feeds: per event, Secure and Non-secure sums over the cluster's cores.
+    for (const auto& info : dsu_events()) {
+        auto f = std::make_unique<event_feed>();
+        f->info = &info;
+        feeds_.push_back(std::move(f));
+    }
+    for (auto& f : feeds_) {
+        if (f->info->clock_event) {
+            f->all.add(cycles_);
+            continue;
+        }
+        for (unsigned cpu : cpus_) {
+            core_model& core = system.core(cpu);
+            for (const char* key : f->info->keys) {
+                const rate_stream& s = core.declare_event(key);
+                filtered_.push_back(std::make_unique<filtered_source>(s, security_filter::secure_only));
+                f->secure.add(*filtered_.back());
+                filtered_.push_back(std::make_unique<filtered_source>(s, security_filter::nonsecure_only));
+                f->nonsecure.add(*filtered_.back());
+            }
+        }
+        // Injected events are attributed to Non-secure; a part's injections count in the whole.
+        f->nonsecure.add(f->injected);
+        for (uint16_t p : f->info->parts) f->nonsecure.add(feed(p)->injected);
+        f->all.add(f->secure);
+        f->all.add(f->nonsecure);
+    }
+    // Any change of a source's future moves the next overflow instant.
+    auto listener = [this] { reschedule(); };
+    clock_.on_change(listener);
+    for (unsigned cpu : cpus_) {
+        core_model& core = system.core(cpu);
+        core.clock().on_change(listener);
+        for (const auto& info : dsu_events())
+            for (const char* key : info.keys) core.events(key).on_change(listener);
+        core.on_power_change([this](power_state, power_state) {
+            bool powered = cluster_powered();
+            if (was_powered_ && !powered) power_down();
+            was_powered_ = powered;
+        });
+    }
+    for (auto& f : feeds_) f->injected.on_change(listener);
+
+    bind_hooks();
+    state_reset();
+
+    SC_METHOD(on_overflow);
+    sensitive << overflow_event_;
+    dont_initialize();
+}
+
+dsu_clusterpmu::event_feed* dsu_clusterpmu::feed(uint16_t code) const {
+    for (const auto& f : feeds_)
+        if (f->info->code == code) return f.get();
+    return nullptr;
+}
+
+std::vector<address_window> dsu_clusterpmu::mmio_windows() const {
+    if (!size_) return {};
+    return {{basename(), base_, size_}};
+}
+
+std::vector<const register_def*> dsu_clusterpmu::sysregs(unsigned cpu) const {
+    std::vector<const register_def*> out;
+    if (std::find(cpus_.begin(), cpus_.end(), cpu) == cpus_.end()) return out;
+    for (const auto& r : table().registers) {
+        if (!r.sysreg) continue;
+        if (r.name == "CLUSTERPMMDCR_EL1" && !opt_.mdcr_el1_alias) continue;
+        out.push_back(&r);
+    }
+    return out;
+}
+
+bool dsu_clusterpmu::cluster_powered() const {
+    for (unsigned cpu : cpus_)
+        if (system_.core(cpu).power() != power_state::off) return true;
+    return false;
+}
+
+uint32_t dsu_clusterpmu::impl_mask() const { return event_mask() | (has_cc() ? 0x80000000u : 0); }
+
+// ---------------------------------------------------------------------------
+// Access rules
+// ---------------------------------------------------------------------------
+
+access_outcome dsu_clusterpmu::sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) {
+    const unsigned cpu = ctx.cpu;
+    const cpu_controls& c = *system_.controls;
+    const bool el2 = c.el2_enabled(cpu, ctx.secure);
+    const bool tidcp = el2 && c.bit(cpu, "HCR_EL2", ctl::hcr_tidcp);
+    if (ctx.el == 0)
+        return refuse(ctx, access_outcome::undefined, reg, is_write, reg.name + " is UNDEFINED at EL0");
+    if (reg.name.rfind("CLUSTERPMMDCR", 0) == 0) {
+        if (ctx.el == 3) return access_outcome::ok;
+        if (ctx.el == 1 && tidcp)
+            return refuse(ctx, access_outcome::trap_el2, reg, is_write, "HCR_EL2.TIDCP=1 traps EL1 to EL2");
+        return refuse(ctx, access_outcome::undefined, reg, is_write, reg.name + " is accessible at EL3 only");
+    }
+    if (ctx.el == 1 && tidcp)
+        return refuse(ctx, access_outcome::trap_el2, reg, is_write, "HCR_EL2.TIDCP=1 traps EL1 to EL2");
+    if (!is_write) return access_outcome::ok; // reads are not gated by CLUSTERPMUEN
+    if (ctx.el == 1 && el2 && !c.bit(cpu, "ACTLR_EL2", ctl::actlr_clusterpmuen))
+        return refuse(ctx, access_outcome::trap_el2, reg, is_write,
+                      "ACTLR_EL2.CLUSTERPMUEN=0 traps EL1 writes to EL2");
+    if (ctx.el <= 2 && !c.bit(cpu, "ACTLR_EL3", ctl::actlr_clusterpmuen))
+        return refuse(ctx, access_outcome::trap_el3, reg, is_write,
+                      fmt::format("ACTLR_EL3.CLUSTERPMUEN=0 traps EL{} writes to EL3", ctx.el));
+    return access_outcome::ok;
+}
+
+access_outcome dsu_clusterpmu::external_rule(const access_context& ctx, const register_def& def, bool is_write,
+                                             std::string& why) const {
+    const uint64_t off = *def.offset;
+    if (off >= 0x1000) return access_outcome::ok; // model control page
+    if (!cluster_powered()) {
+        why = "cluster powered down";
+        return access_outcome::error;
+    }
+    if (def.name == "PMAUTHSTATUS") return access_outcome::ok;
+    if (dlk_) {
+        why = "double lock set";
+        return access_outcome::error;
+    }
+    if (oslk_) {
+        why = "OS lock set";
+        return access_outcome::error;
+    }
+    const bool dbgen = auth_ & 1, niden = auth_ & 2, spiden = auth_ & 4, spniden = auth_ & 8;
+    const bool ns_allowed = (dbgen || niden) && !(mdcr_ & 2);
+    const bool s_allowed = (dbgen || niden) && (spiden || spniden);
+    if (ctx.secure ? !s_allowed : !ns_allowed) {
+        why = ctx.secure ? "external Secure PMU access not allowed (authentication)"
+                         : "external Non-secure PMU access not allowed (EPMAD or authentication)";
+        return access_outcome::error;
+    }
+    if (def.name == "PMLAR" || def.name == "PMLSR") return access_outcome::ok;
+    // The software lock applies to memory-mapped accesses from the system side, not to the debugger.
+    if (opt_.software_lock && slk_ && ctx.initiator != initiator_kind::debugger && is_write) {
+        why = "software lock set (PMLSR.SLK=1)";
+        return access_outcome::ignored;
+    }
+    return access_outcome::ok;
+}
+
+void dsu_clusterpmu::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
+    collect();
+    if (ctx.path == access_path::memory_mapped) {
+        uint64_t offset = trans.get_address() - base_;
+        register_bank::reg* r = bank_->find_offset(offset);
+        if (r) {
+            std::string why;
+            access_outcome o = external_rule(ctx, *r->def, trans.is_write(), why);
+            if (o == access_outcome::error) {
+                std::memset(trans.get_data_ptr(), 0, trans.get_data_length());
+                trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+                ctx.outcome = access_outcome::error;
+                ctx.detail = basename() + std::string(": ") + why;
+                return;
+            }
+            if (o == access_outcome::ignored) {
+                trans.set_response_status(tlm::TLM_OK_RESPONSE);
+                ctx.outcome = access_outcome::ignored;
+                ctx.detail = basename() + std::string(": ") + why;
+                return;
+            }
+        }
+    }
+    serve_from_bank(*bank_, trans, ctx, base_);
+}
+
+// ---------------------------------------------------------------------------
+// Registers
+// ---------------------------------------------------------------------------
+
+uint64_t dsu_clusterpmu::pmcr_value() const {
+    uint64_t v = uint64_t(e_) | (uint64_t(opt_.counters) << 11);
+    if (opt_.variant == dsu_variant::original) v |= 0x40;
+    if (opt_.variant == dsu_variant::dsu110 && x_) v |= 0x10;
+    if (opt_.variant == dsu_variant::dsu120 && fzo_) v |= 0x200;
+    if (opt_.variant != dsu_variant::dsu120) v |= 0x41000000u;
+    return v;
+}
+
+uint64_t dsu_clusterpmu::pmcfgr_value() const {
+    const bool d120 = opt_.variant == dsu_variant::dsu120;
+    uint64_t n = d120 ? opt_.counters - 1 : opt_.counters;
+    uint64_t size = opt_.variant == dsu_variant::original ? 31 : 63;
+    return n | (size << 8) | (uint64_t(has_cc()) << 14) | (uint64_t(opt_.variant == dsu_variant::dsu110) << 16) |
+           (uint64_t(d120) << 21) | (1u << 22);
+}
+
+uint64_t dsu_clusterpmu::read_counter(unsigned n) {
+    if (n >= opt_.counters) return 0;
+    return ctr_[n].read(now_fs());
+}
+
+void dsu_clusterpmu::write_counter(unsigned n, uint64_t v) {
+    if (n >= opt_.counters) return;
+    ctr_[n].write(v, now_fs());
+}
+
+void dsu_clusterpmu::bind_hooks() {
+    register_bank& b = *bank_;
+    auto hook = [&](const std::string& name, std::function<uint64_t()> rd, std::function<void(uint64_t)> wr) {
+        register_bank::reg* r = b.find(name);
+        if (!r) return;
+        r->on_read(std::move(rd));
+        if (wr) r->on_write([this, wr](const write_event& e) { wr(e.written); changed(); });
+        else r->on_write([](const write_event&) {});
+    };
+    auto ro = std::function<void(uint64_t)>();
+
+    auto pmcr_w = [this](uint64_t v) {
+        e_ = v & 1;
+        if (v & 2)
+            for (unsigned n = 0; n < opt_.counters; ++n) ctr_[n].write(0, now_fs());
+        if ((v & 4) && has_cc()) cc_.write(0, now_fs());
+        if (opt_.variant == dsu_variant::dsu110) x_ = v & 0x10;
+        if (opt_.variant == dsu_variant::dsu120) fzo_ = v & 0x200;
+    };
+    for (const char* n : {"CLUSTERPMCR_EL1", "PMCR"}) hook(n, [this] { return pmcr_value(); }, pmcr_w);
+    struct pair {
+        const char *set, *clr;
+        uint32_t dsu_clusterpmu::*field;
+    };
+    for (const pair& p : {pair{"CLUSTERPMCNTENSET_EL1", "CLUSTERPMCNTENCLR_EL1", &dsu_clusterpmu::cnten_},
+                          pair{"PMCNTENSET", "PMCNTENCLR", &dsu_clusterpmu::cnten_},
+                          pair{"CLUSTERPMINTENSET_EL1", "CLUSTERPMINTENCLR_EL1", &dsu_clusterpmu::inten_},
+                          pair{"PMINTENSET", "PMINTENCLR", &dsu_clusterpmu::inten_},
+                          pair{"CLUSTERPMOVSSET_EL1", "CLUSTERPMOVSCLR_EL1", &dsu_clusterpmu::ovs_},
+                          pair{"PMOVSSET", "PMOVSCLR", &dsu_clusterpmu::ovs_}}) {
+        auto f = p.field;
+        hook(p.set, [this, f] { return uint64_t(this->*f); }, [this, f](uint64_t v) { this->*f |= uint32_t(v) & impl_mask(); });
+        hook(p.clr, [this, f] { return uint64_t(this->*f); }, [this, f](uint64_t v) { this->*f &= ~(uint32_t(v) & impl_mask()); });
+    }
+    hook("CLUSTERPMSELR_EL1", [this] { return uint64_t(selr_); }, [this](uint64_t v) { selr_ = uint32_t(v & 0x1f); });
+    auto cc_r = [this]() -> uint64_t { return has_cc() ? cc_.read(now_fs()) : 0; };
+    auto cc_w = [this](uint64_t v) { if (has_cc()) cc_.write(v, now_fs()); };
+    hook("CLUSTERPMCCNTR_EL1", cc_r, cc_w);
+    hook("PMCCNTR", cc_r, cc_w);
+    hook("CLUSTERPMXEVTYPER_EL1", [this]() -> uint64_t { return selr_ < opt_.counters ? evtype_[selr_] : 0; },
+         [this](uint64_t v) { if (selr_ < opt_.counters) evtype_[selr_] = uint32_t(v) & 0xA000FFFFu; });
+    hook("CLUSTERPMXEVCNTR_EL1", [this] { return read_counter(selr_); }, [this](uint64_t v) { write_counter(selr_, v); });
+    for (unsigned n = 0; n < 31; ++n) {
+        hook(fmt::format("PMEVCNTR{}", n), [this, n] { return read_counter(n); }, [this, n](uint64_t v) { write_counter(n, v); });
+        hook(fmt::format("PMEVTYPER{}", n), [this, n]() -> uint64_t { return n < opt_.counters ? evtype_[n] : 0; },
+             [this, n](uint64_t v) { if (n < opt_.counters) evtype_[n] = uint32_t(v) & 0xA000FFFFu; });
+        hook(fmt::format("PMEVCNTSR{}", n), [this, n]() -> uint64_t { return n < opt_.counters ? cntsr_[n] : 0; }, ro);
+    }
+    for (const char* n : {"CLUSTERPMMDCR_EL3", "CLUSTERPMMDCR_EL1"})
+        hook(n, [this] { return mdcr_; }, [this](uint64_t v) { mdcr_ = v & 3; });
+    hook("CLUSTERPMCEID0_EL1", [] { return uint64_t(dsu_ceid(0)); }, ro);
+    hook("CLUSTERPMCEID1_EL1", [] { return uint64_t(dsu_ceid(1)); }, ro);
+    hook("PMCEID0", [] { return uint64_t(dsu_ceid(0)); }, ro);
+    hook("PMCEID1", [] { return uint64_t(dsu_ceid(1)); }, ro);
+    hook("PMCFGR", [this] { return pmcfgr_value(); }, ro);
+    // Snapshot
+    hook("PMSSSR", [this] { return uint64_t(nc_); }, ro);
+    hook("PMOVSSR", [this] { return uint64_t(ovssr_); }, ro);
+    hook("PMCCNTSR", [this] { return ccntsr_; }, ro);
+    hook("PMSSCR", [] { return uint64_t(0); }, [this](uint64_t v) { if (v & 1) capture(); });
+    hook("PMSSRR", [this] { return uint64_t(ssrr_); }, [this](uint64_t v) { ssrr_ = uint32_t(v) & impl_mask(); });
+    // Identification, claim, lock
+    hook("PMCLAIMSET", [] { return uint64_t(0xF); }, [this](uint64_t v) { claim_ |= uint32_t(v) & 0xF; });
+    hook("PMCLAIMCLR", [this] { return uint64_t(claim_); }, [this](uint64_t v) { claim_ &= ~(uint32_t(v) & 0xF); });
+    hook("PMLAR", [] { return uint64_t(0); }, [this](uint64_t v) { if (opt_.software_lock) slk_ = v != 0xC5ACCE55u; });
+    hook("PMLSR", [this]() -> uint64_t { return opt_.software_lock ? (1u | (uint32_t(slk_) << 1)) : 0; }, ro);
+    hook("PMAUTHSTATUS", [this]() -> uint64_t {
+        uint64_t sid = (auth_ & 0x5) ? 3 : 2; // SPIDEN or DBGEN... Secure invasive debug enabled
+        sid = ((auth_ & 1) && (auth_ & 4)) ? 3 : 2;
+        return (sid << 4) | (sid << 6);
+    }, ro);
+    hook("PMDEVAFF0", [this]() -> uint64_t { return uint64_t(system_.cpus.at(cpus_.front()).cluster) << 8; }, ro);
+    // Model control page
+    hook("CTL_OSLOCK", [this] { return uint64_t(oslk_); }, [this](uint64_t v) { oslk_ = v & 1; });
+    hook("CTL_DLOCK", [this] { return uint64_t(dlk_); }, [this](uint64_t v) { dlk_ = v & 1; });
+    hook("CTL_AUTH", [this] { return uint64_t(auth_); }, [this](uint64_t v) { auth_ = uint32_t(v) & 0xF; });
+    hook("CTL_PWRSTAT", [this] { return uint64_t(cluster_powered()); }, ro);
+}
+
+void dsu_clusterpmu::capture() {
+    const fs_t now = now_fs();
+    for (unsigned n = 0; n < opt_.counters; ++n) cntsr_[n] = ctr_[n].read(now);
+    ccntsr_ = has_cc() ? cc_.read(now) : 0;
+    ovssr_ = ovs_;
+    nc_ = false;
+    for (unsigned n = 0; n < opt_.counters; ++n)
+        if (ssrr_ & (1u << n)) {
+            ctr_[n].write(0, now);
+            ovs_ &= ~(1u << n);
+        }
+    if ((ssrr_ & 0x80000000u) && has_cc()) {
+        cc_.write(0, now);
+        ovs_ &= ~0x80000000u;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Counting and overflow
+// ---------------------------------------------------------------------------
+
+const event_source* dsu_clusterpmu::source_for(unsigned n) const {
+    const uint32_t t = evtype_[n];
+    event_feed* f = feed(uint16_t(t & 0xFFFF));
+    if (!f) return nullptr;
+    if (f->info->clock_event) return &f->all; // not attributed to a security state
+    const bool s = t >> 31 & 1, ns = t >> 29 & 1, spme = mdcr_ & 1;
+    const bool count_s = !s && spme;
+    const bool count_ns = opt_.filter_reading_b ? !ns : (ns == s);
+    if (count_s && count_ns) return &f->all;
+    if (count_s) return &f->secure;
+    if (count_ns) return &f->nonsecure;
+    return nullptr;
+}
+
+void dsu_clusterpmu::collect() {
+    const fs_t now = now_fs();
+    for (unsigned n = 0; n < opt_.counters; ++n)
+        if (ctr_[n].take_overflows(now)) ovs_ |= 1u << n;
+    if (has_cc() && cc_.take_overflows(now)) ovs_ |= 0x80000000u;
+}
+
+void dsu_clusterpmu::apply() {
+    const fs_t now = now_fs();
+    const bool frozen = fzo_ && (ovs_ & event_mask());
+    for (unsigned n = 0; n < 31; ++n) {
+        if (n >= opt_.counters) {
+            ctr_[n].set_enabled(false, now);
+            continue;
+        }
+        const event_source* src = source_for(n);
+        if (ctr_[n].source() != src) ctr_[n].set_source(src, now);
+        ctr_[n].set_enabled(e_ && (cnten_ >> n & 1) && !frozen, now);
+    }
+    if (cc_.source() != &cycles_) cc_.set_source(&cycles_, now);
+    cc_.set_enabled(has_cc() && e_ && (cnten_ >> 31 & 1), now);
+}
+
+void dsu_clusterpmu::update_irq() {
+    bool level = (ovs_ & inten_ & impl_mask()) != 0 && (!opt_.irq_needs_enable || e_);
+    irq_state_ = level;
+    if (irq_) irq_->set(level);
+}
+
+void dsu_clusterpmu::reschedule() {
+    if (!sc_core::sc_is_running()) return;
+    const fs_t now = now_fs();
+    std::optional<fs_t> next;
+    auto consider = [&](lazy_counter& c) {
+        auto t = c.next_overflow(now);
+        if (t && (!next || *t < *next)) next = t;
+    };
+    for (unsigned n = 0; n < opt_.counters; ++n) consider(ctr_[n]);
+    if (has_cc()) consider(cc_);
+    overflow_event_.cancel();
+    if (next) overflow_event_.notify(to_sc_time(*next > now ? *next - now : 0));
+}
+
+void dsu_clusterpmu::on_overflow() { changed(); }
+
+uint32_t dsu_clusterpmu::overflow_flags() {
+    collect();
+    return ovs_;
+}
+
+void dsu_clusterpmu::state_reset() {
+    const fs_t now = now_fs();
+    for (auto& c : ctr_) c.write(0, now), c.take_overflows(now);
+    cc_.write(0, now);
+    cc_.take_overflows(now);
+    evtype_.fill(0);
+    e_ = x_ = fzo_ = false;
+    cnten_ = inten_ = ovs_ = selr_ = 0;
+    mdcr_ = 0;
+    cntsr_.fill(0);
+    ccntsr_ = 0;
+    ovssr_ = ssrr_ = 0;
+    nc_ = true;
+    claim_ = 0;
+    slk_ = true;
+    apply();
+    update_irq();
+    reschedule();
+}
+
+void dsu_clusterpmu::power_down() { state_reset(); }
+
+void dsu_clusterpmu::reset(bool cold) {
+    (void)cold;
+    state_reset();
+    oslk_ = dlk_ = false;
+    auth_ = 0xF;
+    was_powered_ = cluster_powered();
+}
+
+// ---------------------------------------------------------------------------
+// Testbench interfaces
+// ---------------------------------------------------------------------------
+
+bool dsu_clusterpmu::inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
+                            std::string& error) {
+    if (!node.empty()) {
+        error = fmt::format("{} has no nodes (inject {} EVENT COUNT)", basename(), basename());
+        return false;
+    }
+    int code = dsu_event_code(event);
+    if (code < 0) {
+        std::string names;
+        for (const auto& e : dsu_events()) names += fmt::format("{}{} (0x{:x})", names.empty() ? "" : ", ", e.perf_name, e.code);
+        error = fmt::format("{}: unknown event '{}': expected one of {}", basename(), event, names);
+        return false;
+    }
+    event_feed* f = feed(uint16_t(code));
+    if (f->info->clock_event) {
+        error = fmt::format("{}: {} counts the DSU clock and cannot be injected", basename(), f->info->mnemonic);
+        return false;
+    }
+    collect();
+    f->injected.add(count, now_fs(), over);
+    changed();
+    return true;
+}
+
+std::vector<std::string> dsu_clusterpmu::firmware_boot(const std::string& profile) {
+    if (profile != "tf-a") return {};
+    // TF-A dsu_driver_init on each core of the cluster: clear SPME, ACTLR_EL3 |= PWREN|CLUSTERPMUEN,
+    // ACTLR_EL2 |= CLUSTERPMUEN. The sequence language has no read-modify-write, so the OR is
+    // taken over the controls' values when the profile is generated (reset values at boot).
+    std::vector<std::string> out;
+    for (unsigned cpu : cpus_) {
+        const uint64_t a3 = system_.controls->value(cpu, "ACTLR_EL3") | (1u << ctl::actlr_pwren) |
+                            (1u << ctl::actlr_clusterpmuen);
+        const uint64_t a2 = system_.controls->value(cpu, "ACTLR_EL2") | (1u << ctl::actlr_clusterpmuen);
+        out.push_back(fmt::format("as cpu{} el3", cpu));
+        out.push_back(fmt::format("write CLUSTERPMMDCR_EL3 {:#x}", mdcr_ & ~uint64_t(1)));
+        out.push_back(fmt::format("write ACTLR_EL3 {:#x}", a3));
+        out.push_back(fmt::format("write ACTLR_EL2 {:#x}", a2));
+    }
+    return out;
+}
+
+void dsu_clusterpmu::report(std::ostream& out) {
+    collect();
+    const fs_t now = now_fs();
+    out << fmt::format("{} ({} {}, N={}): PMCR.E={} CNTEN={:#x} INTEN={:#x} OVS={:#x} irq={}\n", basename(), type(),
+                       to_string(opt_.variant), opt_.counters, e_, cnten_, inten_, ovs_, irq_level() ? "high" : "low");
+    for (unsigned n = 0; n < opt_.counters; ++n)
+        out << fmt::format("  counter {}: event {:#x} value {:#x}\n", n, evtype_[n] & 0xFFFF, ctr_[n].read(now));
+    if (has_cc()) out << fmt::format("  cycle counter: {:#x}\n", cc_.read(now));
+}
+
+void dsu_clusterpmu::observables(std::vector<observable>& out) {
+    for (unsigned n = 0; n < opt_.counters; ++n)
+        out.push_back({fmt::format("{}.PMEVCNTR{}", basename(), n), ctr_[n].width(),
+                       [this, n] { return ctr_[n].read(now_fs()); }});
+    if (has_cc()) out.push_back({std::string(basename()) + ".PMCCNTR", 64, [this] { return cc_.read(now_fs()); }});
+    out.push_back({std::string(basename()) + ".PMOVS", 32, [this] { return uint64_t(overflow_flags()); }});
+}
+
+} // namespace pmusim

@@ -1,0 +1,273 @@
+// The CLUSTERPMU register tables (one per DSU variant) and the event list.
+#include <algorithm>
+#include <cctype>
+#include <fmt/format.h>
+
+#include "dsu_clusterpmu/dsu_clusterpmu.h"
+
+namespace pmusim {
+
+const char* to_string(dsu_variant v) {
+    switch (v) {
+    case dsu_variant::original: return "original";
+    case dsu_variant::dsu110: return "dsu-110";
+    case dsu_variant::dsu120: return "dsu-120";
+    }
+    return "?";
+}
+
+const std::vector<dsu_event_info>& dsu_events() {
+    static const std::vector<dsu_event_info> events = {
+        {0x11, "CYCLES", "cycles", {}, {}, true},
+        {0x19, "BUS_ACCESS", "bus_access", {"bus_access_rd", "bus_access_wr"}, {0x60, 0x61}, false},
+        {0x1A, "MEMORY_ERROR", "memory_error", {"memory_error"}, {}, false},
+        {0x1D, "BUS_CYCLES", "bus_cycles", {}, {}, true},
+        {0x29, "L3D_CACHE_ALLOCATE", "l3d_cache_allocate", {"l3_allocate"}, {}, false},
+        {0x2A, "L3D_CACHE_REFILL", "l3d_cache_refill", {"l3_refill_rd", "l3_refill_wr"}, {0xA2, 0xA3}, false},
+        {0x2B, "L3D_CACHE", "l3d_cache", {"l3_access_rd", "l3_access_wr"}, {0xA0, 0xA1}, false},
+        {0x2C, "L3D_CACHE_WB", "l3d_cache_wb", {"l3_writeback"}, {}, false},
+        {0x60, "BUS_ACCESS_RD", "bus_access_rd", {"bus_access_rd"}, {}, false},
+        {0x61, "BUS_ACCESS_WR", "bus_access_wr", {"bus_access_wr"}, {}, false},
+        {0xA0, "L3D_CACHE_RD", "l3d_cache_rd", {"l3_access_rd"}, {}, false},
+        {0xA1, "L3D_CACHE_WR", "l3d_cache_wr", {"l3_access_wr"}, {}, false},
+        {0xA2, "L3D_CACHE_REFILL_RD", "l3d_cache_refill_rd", {"l3_refill_rd"}, {}, false},
+        {0xA3, "L3D_CACHE_REFILL_WR", "l3d_cache_refill_wr", {"l3_refill_wr"}, {}, false},
+    };
+    return events;
+}
+
+int dsu_event_code(const std::string& text) {
+    if (text.empty()) return -1;
+    std::string lower;
+    for (char c : text) lower += char(std::tolower(static_cast<unsigned char>(c)));
+    bool numeric = std::isdigit(static_cast<unsigned char>(lower[0])) != 0;
+    if (numeric) {
+        try {
+            size_t used = 0;
+            unsigned long v = std::stoul(lower, &used, 0);
+            if (used != lower.size()) return -1;
+            for (const auto& e : dsu_events())
+                if (e.code == v) return int(v);
+        } catch (...) {
+        }
+        return -1;
+    }
+    for (const auto& e : dsu_events()) {
+        std::string m;
+        for (const char* p = e.mnemonic; *p; ++p) m += char(std::tolower(static_cast<unsigned char>(*p)));
+        if (lower == e.perf_name || lower == m) return e.code;
+    }
+    return -1;
+}
+
+uint32_t dsu_ceid(unsigned word) {
+    uint32_t v = 0;
+    for (const auto& e : dsu_events())
+        if (e.code / 32 == word) v |= 1u << (e.code % 32);
+    return v;
+}
+
+namespace {
+
+using fa = field_access;
+
+register_def sreg(const std::string& name, uint8_t op1, uint8_t crm, uint8_t op2, uint64_t reset,
+                  std::vector<field_def> fields, const std::string& desc) {
+    register_def r;
+    r.name = name;
+    r.sysreg = sysreg_encoding{3, op1, 15, crm, op2};
+    r.width = 64;
+    r.reset = reset;
+    r.fields = std::move(fields);
+    r.description = desc;
+    return r;
+}
+
+register_def mreg(const std::string& name, uint64_t offset, unsigned width, uint64_t reset,
+                  std::vector<field_def> fields, const std::string& desc) {
+    register_def r;
+    r.name = name;
+    r.offset = offset;
+    r.width = width;
+    r.reset = reset;
+    r.fields = std::move(fields);
+    r.description = desc;
+    return r;
+}
+
+std::vector<field_def> bitmap_fields(const std::string& what) {
+    return {{"P", 0, 31, fa::rw, what + " of event counter n in bit n; bits [30:N] RAZ/WI"},
+            {"C", 31, 1, fa::rw, what + " of the cycle counter (RAZ/WI without one, DSU-120)"}};
+}
+
+register_table make_table(dsu_variant v) {
+    register_table t;
+    const bool orig = v == dsu_variant::original, d120 = v == dsu_variant::dsu120;
+    t.unit = v == dsu_variant::dsu110 ? "dsu_clusterpmu" : std::string("dsu_clusterpmu_") + (orig ? "original" : "dsu120");
+    t.title = fmt::format("DSU CLUSTERPMU ({} variant)", to_string(v));
+    t.summary = fmt::format(
+        "The DynamIQ Shared Unit cluster PMU, variant {}: {} event counters, {}. System registers "
+        "CLUSTERPM*_EL1 (op0=3, CRn=15) on every core of the cluster; the memory-mapped CLUSTERPMU "
+        "frame at the unit's base (4 KB, undocumented offsets RAZ/WI) and a model control page at "
+        "base+0x1000 (model inputs, not Arm registers). Both views are one state. Reset values are "
+        "those of the default platform (N=6); PMCR.N and the RAZ/WI bits follow the `counters` parameter. "
+        "See docs/dsu.md.",
+        to_string(v), orig ? "32-bit" : "64-bit",
+        d120 ? "no cycle counter (CLUSTERPMCCNTR_EL1 RAZ/WI)" : "a 64-bit cycle counter (index 31)");
+
+    std::vector<field_def> pmcr = {
+        {"E", 0, 1, fa::rw, "enable: counters count when E=1 and their CNTENSET bit is set"},
+        {"P", 1, 1, fa::wo, "write 1: reset every event counter to 0 (overflow flags unchanged); reads 0"},
+        {"C", 2, 1, fa::wo, "write 1: reset the cycle counter to 0 (overflow flag unchanged); reads 0"},
+    };
+    if (v == dsu_variant::dsu110) pmcr.push_back({"X", 4, 1, fa::rw, "export enable (stored, no effect)"});
+    if (orig) pmcr.push_back({"LC", 6, 1, fa::res1, "reads 1 (Linux CLUSTERPMCR_RES_VAL 0x40; UNVERIFIED)"});
+    if (d120) pmcr.push_back({"FZO", 9, 1, fa::rw, "freeze event counters while an event-counter overflow flag is set"});
+    pmcr.push_back({"N", 11, 5, fa::ro, "number of event counters (parameter `counters`)"});
+    pmcr.push_back({"IDCODE", 16, 8, fa::ro, "0"});
+    pmcr.push_back({"IMP", 24, 8, fa::ro, d120 ? "0 (software uses MIDR_EL1)" : "0x41 (Arm; UNVERIFIED)"});
+    const uint64_t pmcr_reset = (6u << 11) | (orig ? 0x40 : 0) | (d120 ? 0 : 0x41000000u);
+
+    const std::string sel = "the counter selected by CLUSTERPMSELR_EL1.SEL (RAZ/WI when SEL >= N)";
+    std::vector<field_def> evtype = {
+        {"evtCount", 0, 16, fa::rw, "event number (unimplemented numbers count nothing)"},
+        {"NS", 29, 1, fa::rw, "Non-secure filtering bit (reading per parameter filter_reading)"},
+        {"S", 31, 1, fa::rw, "Secure filtering bit: 1 = do not count Secure events (name UNVERIFIED)"},
+    };
+    t.registers = {
+        sreg("CLUSTERPMCR_EL1", 0, 5, 0, pmcr_reset, pmcr, "Cluster PMU control"),
+        sreg("CLUSTERPMCNTENSET_EL1", 0, 5, 1, 0, bitmap_fields("enable"), "Counter enable set (write 1 sets)"),
+        sreg("CLUSTERPMCNTENCLR_EL1", 0, 5, 2, 0, bitmap_fields("enable"), "Counter enable clear (write 1 clears)"),
+        sreg("CLUSTERPMOVSSET_EL1", 0, 5, 3, 0, bitmap_fields("overflow flag"), "Overflow flag set (write 1 sets)"),
+        sreg("CLUSTERPMOVSCLR_EL1", 0, 5, 4, 0, bitmap_fields("overflow flag"), "Overflow flag clear (write 1 clears)"),
+        sreg("CLUSTERPMSELR_EL1", 0, 5, 5, 0, {{"SEL", 0, 5, fa::rw, "counter selected for XEVTYPER/XEVCNTR"}},
+             "Counter selection"),
+        sreg("CLUSTERPMINTENSET_EL1", 0, 5, 6, 0, bitmap_fields("interrupt enable"), "Interrupt enable set"),
+        sreg("CLUSTERPMINTENCLR_EL1", 0, 5, 7, 0, bitmap_fields("interrupt enable"), "Interrupt enable clear"),
+        sreg("CLUSTERPMCCNTR_EL1", 0, 6, 0, 0, {},
+             d120 ? "Cycle counter: RAZ/WI (no cycle counter on DSU-120)" : "64-bit cycle counter (DSU clock edges)"),
+        sreg("CLUSTERPMXEVTYPER_EL1", 0, 6, 1, 0, evtype, "Event type of " + sel),
+        sreg("CLUSTERPMXEVCNTR_EL1", 0, 6, 2, 0, {}, std::string("Event counter value of ") + sel +
+             (orig ? "; 32-bit counters: bits [63:32] read 0, ignored on write" : "")),
+        sreg("CLUSTERPMMDCR_EL3", 6, 6, 3, 0,
+             {{"SPME", 0, 1, fa::rw, "0: event counting prohibited in Secure state"},
+              {"EPMAD", 1, 1, fa::rw, "1: Non-secure external debugger access to the PMU refused"}},
+             "Monitor debug configuration (EL3 only)"),
+        sreg("CLUSTERPMMDCR_EL1", 0, 6, 3, 0,
+             {{"SPME", 0, 1, fa::rw, "alias of CLUSTERPMMDCR_EL3.SPME"}, {"EPMAD", 1, 1, fa::rw, "alias"}},
+             "The Linux header's encoding op1=0 of CLUSTERPMMDCR (UNVERIFIED): implemented only with the "
+             "parameter mdcr_el1_alias=true, then with the same EL3-only rule"),
+        sreg("CLUSTERPMCEID0_EL1", 0, 6, 4, dsu_ceid(0), {{"CEID", 0, 32, fa::ro, "bit k: common event k implemented"}},
+             "Common event identification 0x00-0x1F"),
+        sreg("CLUSTERPMCEID1_EL1", 0, 6, 5, dsu_ceid(1), {{"CEID", 0, 32, fa::ro, "bit k: event 0x20+k implemented"}},
+             "Common event identification 0x20-0x3F"),
+    };
+    const unsigned cw = orig ? 32 : 64;
+    for (unsigned n = 0; n < 31; ++n)
+        t.registers.push_back(mreg(fmt::format("PMEVCNTR{}", n), 8 * n, cw, 0, {},
+                                   fmt::format("Event counter {} (RAZ/WI when {} >= N)", n, n)));
+    if (!d120) {
+        t.registers.push_back(mreg("PMCCNTR", 0xF8, 64, 0, {}, "Cycle counter"));
+    }
+    for (unsigned n = 0; n < 31; ++n)
+        t.registers.push_back(mreg(fmt::format("PMEVTYPER{}", n), 0x400 + 4 * n, 32, 0, evtype,
+                                   fmt::format("Event type of counter {}", n)));
+    if (!d120) t.registers.push_back(mreg("PMCCFILTR", 0x47C, 32, 0, {{"RES0", 0, 32, fa::raz_wi, ""}},
+                                          "Cycle counter filter: all reserved, the cycle counter always counts"));
+    // Snapshot registers at the variant's offsets.
+    const std::string ss_desc = "Snapshot: captured copy";
+    if (d120) {
+        for (unsigned n = 0; n < 7; ++n)
+            t.registers.push_back(mreg(fmt::format("PMEVCNTSR{}", n), 0x600 + 8 * n, 64, 0, {}, ss_desc + " of PMEVCNTR" + std::to_string(n)));
+        t.registers.push_back(mreg("PMSSSR", 0x638, 32, 1, {{"NC", 0, 1, fa::ro, "1: no capture yet"}}, "Snapshot status"));
+        t.registers.push_back(mreg("PMOVSSR", 0x640, 32, 0, bitmap_fields("captured overflow flag"), ss_desc + " of PMOVS"));
+        t.registers.push_back(mreg("PMSSCR", 0xE30, 32, 0, {{"SS", 0, 1, fa::wo, "write 1: capture now"}}, "Snapshot capture"));
+        t.registers.push_back(mreg("PMSSRR", 0xE38, 32, 0, {{"RP", 0, 31, fa::rw, "RPn: reset counter n and PMOVS[n] after a capture"}},
+                                   "Snapshot reset"));
+    } else {
+        t.registers.push_back(mreg("PMSSSR", 0x610, 32, 1, {{"NC", 0, 1, fa::ro, "1: no capture yet"}}, "Snapshot status"));
+        t.registers.push_back(mreg("PMOVSSR", 0x614, 32, 0, bitmap_fields("captured overflow flag"), ss_desc + " of PMOVS"));
+        t.registers.push_back(mreg("PMCCNTSR", 0x618, 64, 0, {}, ss_desc + " of PMCCNTR"));
+        if (orig) {
+            for (unsigned n = 0; n < 31; ++n)
+                t.registers.push_back(mreg(fmt::format("PMEVCNTSR{}", n), 0x620 + 4 * n, 32, 0, {},
+                                           ss_desc + " of PMEVCNTR" + std::to_string(n) + " (layout INFERRED from Cortex-A55)"));
+        } else {
+            for (unsigned n = 0; n < 25; ++n)
+                t.registers.push_back(mreg(fmt::format("PMEVCNTSR{}", n), 0x620 + 8 * n, 64, 0, {}, ss_desc + " of PMEVCNTR" + std::to_string(n)));
+        }
+        t.registers.push_back(mreg("PMSSCR", 0x6F0, 32, 0, {{"SS", 0, 1, fa::wo, "write 1: capture now"}}, "Snapshot capture"));
+        t.registers.push_back(mreg("PMSSRR", 0x6F4, 32, 0,
+                                   {{"RP", 0, 31, fa::rw, "RPn: reset counter n and PMOVS[n] after a capture"},
+                                    {"RC", 31, 1, fa::rw, "reset PMCCNTR and PMOVS[31] after a capture"}},
+                                   "Snapshot reset"));
+    }
+    auto add = [&](register_def r) { t.registers.push_back(std::move(r)); };
+    add(mreg("PMCNTENSET", 0xC00, 32, 0, bitmap_fields("enable"), "Counter enable set"));
+    add(mreg("PMCNTENCLR", 0xC20, 32, 0, bitmap_fields("enable"), "Counter enable clear"));
+    add(mreg("PMINTENSET", 0xC40, 32, 0, bitmap_fields("interrupt enable"), "Interrupt enable set"));
+    add(mreg("PMINTENCLR", 0xC60, 32, 0, bitmap_fields("interrupt enable"), "Interrupt enable clear"));
+    add(mreg("PMOVSCLR", 0xC80, 32, 0, bitmap_fields("overflow flag"), "Overflow flag clear"));
+    add(mreg("PMOVSSET", 0xCC0, 32, 0, bitmap_fields("overflow flag"), "Overflow flag set"));
+    add(mreg("PMCFGR", 0xE00, 32, 0, {{"N", 0, 8, fa::ro, d120 ? "counters - 1 (as DSU-120AE)" : "counters (UNVERIFIED)"},
+                                      {"SIZE", 8, 6, fa::ro, "counter size - 1"}, {"CC", 14, 1, fa::ro, "cycle counter"},
+                                      {"CCD", 15, 1, fa::ro, "0"}, {"EX", 16, 1, fa::ro, "PMCR.X implemented"},
+                                      {"UEN", 19, 1, fa::ro, "0"}, {"FZO", 21, 1, fa::ro, "freeze on overflow"},
+                                      {"SS", 22, 1, fa::ro, "snapshot supported"}},
+                  "Configuration"));
+    add(mreg("PMCR", 0xE04, 32, pmcr_reset, pmcr, "Control (same state as CLUSTERPMCR_EL1)"));
+    if (d120) add(mreg("PMIIDR", 0xE08, 32, 0x04EA043B, {}, "Implementation identification (fields UNVERIFIED)"));
+    add(mreg("PMCEID0", 0xE20, 32, dsu_ceid(0), {{"CEID", 0, 32, fa::ro, ""}}, "Common events 0x00-0x1F"));
+    add(mreg("PMCEID1", 0xE24, 32, dsu_ceid(1), {{"CEID", 0, 32, fa::ro, ""}}, "Common events 0x20-0x3F"));
+    add(mreg("PMCEID2", 0xE28, 32, 0, {{"CEID", 0, 32, fa::ro, ""}}, "Events 0x4000-0x401F (none)"));
+    add(mreg("PMCEID3", 0xE2C, 32, 0, {{"CEID", 0, 32, fa::ro, ""}}, "Events 0x4020-0x403F (none)"));
+    if (!d120) {
+        add(mreg("PMCLAIMSET", 0xFA0, 32, 0xF, {{"CLAIM", 0, 4, fa::rw, "write 1 sets a claim tag; reads 0xF"}}, "Claim tag set"));
+        add(mreg("PMCLAIMCLR", 0xFA4, 32, 0, {{"CLAIM", 0, 4, fa::rw, "write 1 clears; reads the tags"}}, "Claim tag clear"));
+    }
+    add(mreg("PMDEVAFF0", 0xFA8, 32, 0, {}, "Device affinity 0 (cluster number in Aff1; UNVERIFIED)"));
+    add(mreg("PMDEVAFF1", 0xFAC, 32, 0, {}, "Device affinity 1"));
+    add(mreg("PMLAR", 0xFB0, 32, 0, {{"KEY", 0, 32, fa::wo, "0xC5ACCE55 unlocks, anything else locks"}},
+             "Software lock access (only with software_lock; else RAZ/WI)"));
+    add(mreg("PMLSR", 0xFB4, 32, 0x3, {{"SLI", 0, 1, fa::ro, "lock implemented"}, {"SLK", 1, 1, fa::ro, "locked"},
+                                       {"nTT", 2, 1, fa::ro, "0"}},
+             "Software lock status (only with software_lock; else RAZ)"));
+    add(mreg("PMAUTHSTATUS", 0xFB8, 32, 0x30, {{"NSID", 0, 2, fa::ro, "0"}, {"NSNID", 2, 2, fa::ro, "0"},
+                                                {"SID", 4, 2, fa::ro, "0b11 Secure debug enabled, 0b10 disabled"},
+                                                {"SNID", 6, 2, fa::ro, "= SID"}},
+             "Authentication status"));
+    add(mreg("PMDEVARCH", 0xFBC, 32, 0x47702A16, {}, "Device architecture (PMUv3; DERIVED, UNVERIFIED)"));
+    add(mreg("PMDEVID", 0xFC8, 32, 0, {}, "Device ID (no PC sampling)"));
+    add(mreg("PMDEVTYPE", 0xFCC, 32, 0x16, {}, "Device type (UNVERIFIED)"));
+    const unsigned part = d120 ? 0x4EA : 0x000;
+    add(mreg("PMPIDR4", 0xFD0, 32, 0x04, {}, "Peripheral ID 4"));
+    add(mreg("PMPIDR0", 0xFE0, 32, part & 0xFF, {}, "Peripheral ID 0 (part number [7:0]; 0 where UNVERIFIED)"));
+    add(mreg("PMPIDR1", 0xFE4, 32, 0xB0 | ((part >> 8) & 0xF), {}, "Peripheral ID 1"));
+    add(mreg("PMPIDR2", 0xFE8, 32, 0x0B, {}, "Peripheral ID 2"));
+    add(mreg("PMPIDR3", 0xFEC, 32, 0x00, {}, "Peripheral ID 3"));
+    add(mreg("PMCIDR0", 0xFF0, 32, 0x0D, {}, "Component ID 0"));
+    add(mreg("PMCIDR1", 0xFF4, 32, 0x90, {}, "Component ID 1 (CoreSight class 0x9)"));
+    add(mreg("PMCIDR2", 0xFF8, 32, 0x05, {}, "Component ID 2"));
+    add(mreg("PMCIDR3", 0xFFC, 32, 0xB1, {}, "Component ID 3"));
+    // Model control page: inputs a sequence sets (not Arm registers).
+    add(mreg("CTL_OSLOCK", 0x1000, 32, 0, {{"OSLK", 0, 1, fa::rw, "cluster OS lock (model input)"}},
+             "Model input: OS Lock status governing external PMU access"));
+    add(mreg("CTL_DLOCK", 0x1004, 32, 0, {{"DLK", 0, 1, fa::rw, "double lock (model input)"}},
+             "Model input: OS Double Lock status"));
+    add(mreg("CTL_AUTH", 0x1008, 32, 0xF, {{"DBGEN", 0, 1, fa::rw, ""}, {"NIDEN", 1, 1, fa::rw, ""},
+                                           {"SPIDEN", 2, 1, fa::rw, ""}, {"SPNIDEN", 3, 1, fa::rw, ""}},
+             "Model input: authentication signals"));
+    add(mreg("CTL_PWRSTAT", 0x100C, 32, 1, {{"PU", 0, 1, fa::ro, "cluster powered (some core not off)"}},
+             "Model status: cluster power"));
+    return t;
+}
+
+} // namespace
+
+const register_table& dsu_table(dsu_variant v) {
+    static const register_table tables[3] = {make_table(dsu_variant::original), make_table(dsu_variant::dsu110),
+                                             make_table(dsu_variant::dsu120)};
+    return tables[int(v)];
+}
+
+} // namespace pmusim
