@@ -1,6 +1,7 @@
 // Platform configuration: unit-type registry, YAML loader, listing.
 // See tb/platform_config.h and docs/platform-config.md.
 #include "tb/platform_config.h"
+#include "tb/unit_factory.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -1151,6 +1152,7 @@ std::vector<const unit_config*> platform_config::units_of_type(const std::string
 // ---------------------------------------------------------------------------
 
 platform_config parse_platform(std::string_view yaml_text, const std::string& file) {
+    register_all_units(); // the units' own parameter schemas replace the placeholders first
     return loader(file).load(yaml_text);
 }
 

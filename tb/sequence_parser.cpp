@@ -154,7 +154,7 @@ std::string frequency_text(uint64_t hz) {
 }
 
 const char* const keyword_list =
-    "platform, as, read, write, read32, read64, write32, write64, run, power, freq, workload, "
+    "platform, as, read, write, read32, read64, write32, write64, run, power, security, freq, workload, "
     "inject, expect, wait, reset, print, param, echo";
 
 // ---------------------------------------------------------------------------
@@ -193,6 +193,7 @@ public:
         if (kw == "write32" || kw == "write64") return parse_mem_write(kw == "write32" ? 32 : 64);
         if (kw == "run") return parse_run();
         if (kw == "power") return parse_power();
+        if (kw == "security") return parse_security();
         if (kw == "freq") return parse_freq();
         if (kw == "workload") return parse_workload();
         if (kw == "inject") return parse_inject();
@@ -451,6 +452,16 @@ private:
         else if (accept("wfe")) s.state = cpu_power_state::wfe;
         else if (accept("off")) s.state = cpu_power_state::off;
         else fail("run, wfi, wfe or off", found());
+        expect_end();
+        return s;
+    }
+
+    set_security parse_security() {
+        set_security s;
+        s.cpu = cpu_index();
+        if (accept("secure")) s.state = security_state::secure;
+        else if (accept("nonsecure")) s.state = security_state::nonsecure;
+        else fail("secure or nonsecure", found());
         expect_end();
         return s;
     }
@@ -728,6 +739,9 @@ struct printer {
         static const char* names[] = {"run", "wfi", "wfe", "off"};
         return "power cpu" + std::to_string(s.cpu) + " " + names[static_cast<int>(s.state)];
     }
+    std::string operator()(const set_security& s) const {
+        return "security cpu" + std::to_string(s.cpu) + (s.state == security_state::secure ? " secure" : " nonsecure");
+    }
     std::string operator()(const set_freq& s) const { return "freq " + s.clock + " " + frequency_text(s.hz); }
     std::string operator()(const set_workload& s) const {
         std::string r = "workload cpu" + std::to_string(s.cpu);
@@ -763,6 +777,7 @@ struct keyword_of {
     std::string_view operator()(const run_cycles&) const { return "run"; }
     std::string_view operator()(const run_time&) const { return "run"; }
     std::string_view operator()(const set_power&) const { return "power"; }
+    std::string_view operator()(const set_security&) const { return "security"; }
     std::string_view operator()(const set_freq&) const { return "freq"; }
     std::string_view operator()(const set_workload&) const { return "workload"; }
     std::string_view operator()(const inject_events&) const { return "inject"; }

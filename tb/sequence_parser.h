@@ -141,6 +141,13 @@ struct set_power {
     cpu_power_state state = cpu_power_state::run;
 };
 
+// security cpuN secure|nonsecure -- the security state the CPU executes in, to
+// which its events are attributed (Secure/Non-secure event filtering).
+struct set_security {
+    unsigned cpu = 0;
+    security_state state = security_state::nonsecure;
+};
+
 // freq CLOCK FREQUENCY
 struct set_freq {
     std::string clock;
@@ -200,7 +207,7 @@ struct echo_text {
 
 using statement_body =
     std::variant<platform_decl, as_cpu, as_debug, reg_read, reg_write, mem_read, mem_write,
-                 run_cycles, run_time, set_power, set_freq, set_workload, inject_events,
+                 run_cycles, run_time, set_power, set_security, set_freq, set_workload, inject_events,
                  expect_irq, wait_irq, do_reset, print_reg, print_param, echo_text>;
 
 struct statement {

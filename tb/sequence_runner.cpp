@@ -366,6 +366,11 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                 platform_.system().core(p.cpu).set_power(map[int(p.state)], now_fs());
                 return done;
             },
+            [&](const seq::set_security& x) -> result {
+                if (!cpu_ok(x.cpu)) return no_cpu(x.cpu);
+                platform_.system().core(x.cpu).set_secure(x.state == seq::security_state::secure, now_fs());
+                return done;
+            },
             [&](const seq::set_freq& f) -> result {
                 clock_domain* c = platform_.find_clock(f.clock);
                 if (!c) return bad(fmt::format("unknown clock '{}'", f.clock));
@@ -393,6 +398,7 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                 if (!u) return bad(fmt::format("unknown unit '{}'", i.unit));
                 std::string error;
                 if (!u->inject(i.node.value_or(""), i.event, i.count, i.over_fs.value_or(0), error)) return bad(error);
+                if (i.over_fs && *i.over_fs) wait(to_sc_time(*i.over_fs)); // `over` advances time
                 return done;
             },
             [&](const seq::expect_irq& e) -> result {

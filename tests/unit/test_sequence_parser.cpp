@@ -456,6 +456,16 @@ TEST_CASE("parser: power", "[parser]") {
     line_error("power dsu0 off", {"expected cpuN", "after 'power'", "found 'dsu0'"});
 }
 
+TEST_CASE("parser: security", "[parser]") {
+    auto x = as<set_security>("security cpu2 secure");
+    CHECK(x.cpu == 2);
+    CHECK(x.state == security_state::secure);
+    CHECK(as<set_security>("security cpu0 nonsecure").state == security_state::nonsecure);
+    CHECK(to_string(statement_body{x}) == "security cpu2 secure");
+    line_error("security cpu0", {"expected secure or nonsecure after 'security cpu0'", "found end of line"});
+    line_error("security cpu0 realm", {"expected secure or nonsecure", "found 'realm'"});
+}
+
 TEST_CASE("parser: freq", "[parser]") {
     auto f = as<set_freq>("freq cpu0 1.5GHz");
     CHECK(f.clock == "cpu0");

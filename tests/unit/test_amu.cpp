@@ -1,0 +1,407 @@
+// AMU unit tests: the access-rule table walked completely against an oracle
+// written independently from the architecture's pseudocode, the register
+// encodings, per-CPU register sets, the rules through the gate, exact counting
+// across DVFS/WFI, Linux's frequency-invariance arithmetic and injected events.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <set>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "amu/amu.h"
+#include "tb/platform.h"
+#include "tb/platform_config.h"
+
+using namespace pmusim;
+
+namespace {
+
+const std::string source_dir = PMUSIM_SOURCE_DIR;
+// cpu0 AMUv1p1 at 2 GHz with 3 aux counters, cpu1 without AMU, cpu2 AMUv1 at 1 GHz; const 100 MHz; tf-a.
+const std::string mixed = source_dir + "/tests/platforms/amu-mixed.yaml";
+
+// ---- The oracle: DDI0487 M.a.a D24.6 access pseudocode, per EL, plus KVM's UNDEFINED policy.
+access_outcome oracle(const amu_access& a) {
+    using o = access_outcome;
+    const bool kvm = a.kvm_guest && a.el <= 1;
+    auto lower_read = [&]() -> o { // MRS of an EN-governed register
+        switch (a.el) {
+        case 3: return o::ok;
+        case 2: return a.cptr_el3_tam ? o::trap_el3 : o::ok;
+        case 1:
+            if (kvm) return o::undefined;
+            if (a.el2_enabled && a.cptr_el2_tam) return o::trap_el2;
+            if (a.cptr_el3_tam) return o::trap_el3;
+            return o::ok;
+        default:
+            if (!a.en) return a.el2_enabled && a.tge ? o::trap_el2 : o::trap_el1;
+            if (kvm) return o::undefined;
+            if (a.el2_enabled && a.cptr_el2_tam) return o::trap_el2;
+            if (a.cptr_el3_tam) return o::trap_el3;
+            return o::ok;
+        }
+    };
+    switch (a.cls) {
+    case amu_reg_class::voffset:
+        if (a.el == 3) return o::ok;
+        if (a.el < 2) return o::undefined;
+        if (!a.scr_amvoffen) return o::trap_el3;
+        return a.cptr_el3_tam ? o::trap_el3 : o::ok;
+    case amu_reg_class::id:
+        return a.write ? o::undefined : lower_read();
+    case amu_reg_class::counter_or_control:
+        if (a.write) return a.el == 3 ? o::ok : o::undefined;
+        return lower_read();
+    case amu_reg_class::userenr:
+        if (a.el == 3) return o::ok;
+        if (a.write && a.el == 0) return o::undefined;
+        if (a.el == 2) return a.cptr_el3_tam ? o::trap_el3 : o::ok;
+        if (kvm) return o::undefined; // EL0 reads of AMUSERENR ignore EN
+        if (a.el2_enabled && a.cptr_el2_tam) return o::trap_el2;
+        if (a.cptr_el3_tam) return o::trap_el3;
+        return o::ok;
+    }
+    return o::error;
+}
+
+std::vector<amu_access> every_access() {
+    std::vector<amu_access> out;
+    for (unsigned cls = 0; cls < 4; ++cls)
+        for (unsigned el = 0; el < 4; ++el)
+            for (unsigned bits = 0; bits < 256; ++bits) {
+                amu_access a;
+                a.cls = amu_reg_class(cls);
+                a.el = el;
+                a.write = bits & 1;
+                a.kvm_guest = bits & 2;
+                a.en = bits & 4;
+                a.el2_enabled = bits & 8;
+                a.tge = bits & 16;
+                a.cptr_el2_tam = bits & 32;
+                a.cptr_el3_tam = bits & 64;
+                a.scr_amvoffen = bits & 128;
+                out.push_back(a);
+            }
+    return out;
+}
+
+std::string describe(const amu_access& a) {
+    return std::string(to_string(a.cls)) + (a.write ? " MSR" : " MRS") + " EL" + std::to_string(a.el) +
+           " kvm=" + std::to_string(a.kvm_guest) + " en=" + std::to_string(a.en) + " el2=" +
+           std::to_string(a.el2_enabled) + " tge=" + std::to_string(a.tge) + " tam2=" +
+           std::to_string(a.cptr_el2_tam) + " tam3=" + std::to_string(a.cptr_el3_tam) + " amvoffen=" +
+           std::to_string(a.scr_amvoffen);
+}
+
+// A CPU-side initiator for direct accesses through the gate.
+struct initiator : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<initiator> out{"out"};
+    platform& p;
+    initiator(const sc_core::sc_module_name& n, platform& pl) : sc_module(n), p(pl) {
+        out.bind(p.gate().from_initiators);
+    }
+    void elaborate() { sc_core::sc_start(sc_core::SC_ZERO_TIME); }
+    struct result {
+        access_outcome outcome;
+        uint64_t value;
+    };
+    result access(unsigned cpu, unsigned el, bool secure, bool guest, const std::string& reg, bool write, uint64_t value = 0) {
+        auto r = p.resolve_register(reg, cpu);
+        REQUIRE(r);
+        tlm::tlm_generic_payload t;
+        uint8_t data[8];
+        std::memcpy(data, &value, 8);
+        t.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+        t.set_address(r->key);
+        t.set_data_ptr(data);
+        t.set_data_length(8);
+        t.set_streaming_width(8);
+        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        access_context ctx;
+        ctx.cpu = cpu;
+        ctx.el = el;
+        ctx.secure = secure;
+        ctx.guest = guest;
+        ctx.path = access_path::system_register;
+        t.set_extension(&ctx);
+        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+        out->b_transport(t, d);
+        t.clear_extension(&ctx);
+        result res{t.is_response_ok() ? access_outcome::ok : ctx.outcome, 0};
+        if (t.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE) res.outcome = access_outcome::error;
+        std::memcpy(&res.value, data, 8);
+        return res;
+    }
+    uint64_t read_el3(unsigned cpu, const std::string& reg) {
+        auto r = access(cpu, 3, true, false, reg, false);
+        REQUIRE(r.outcome == access_outcome::ok);
+        return r.value;
+    }
+    void write_el3(unsigned cpu, const std::string& reg, uint64_t v) {
+        REQUIRE(access(cpu, 3, true, false, reg, true, v).outcome == access_outcome::ok);
+    }
+};
+
+amu_unit& amu_of(platform& p) {
+    auto* u = dynamic_cast<amu_unit*>(p.find_unit("amu"));
+    REQUIRE(u);
+    return *u;
+}
+
+void advance(fs_t d) { sc_core::sc_start(to_sc_time(d)); }
+constexpr fs_t ns = 1'000'000, us = 1000 * ns, ms = 1000 * us;
+
+} // namespace
+
+TEST_CASE("amu: access rule table walked completely against an independent oracle") {
+    std::set<std::string> rows_used;
+    unsigned n = 0;
+    for (const amu_access& a : every_access()) {
+        const amu_trap_row& row = amu_decide(a);
+        INFO(describe(a) << " -> rule " << row.id);
+        CHECK(row.outcome == oracle(a));
+        rows_used.insert(row.id);
+        ++n;
+    }
+    CHECK(n == 4096);
+    // Every row of the table decides at least one access (no dead rows).
+    for (const auto& row : amu_trap_table()) {
+        INFO("rule " << row.id);
+        CHECK(rows_used.count(row.id) == 1);
+    }
+}
+
+TEST_CASE("amu: register encodings and reset values match the architecture") {
+    const register_table& t = amu_table();
+    register_table_for_docs(t);
+    auto mrs = [&](const std::string& name) {
+        const register_def* d = t.find(name);
+        REQUIRE(d);
+        const sysreg_encoding& e = *d->sysreg;
+        return 0xD5200000u | (uint32_t(e.op0) << 19) | (uint32_t(e.op1) << 16) | (uint32_t(e.crn) << 12) |
+               (uint32_t(e.crm) << 8) | (uint32_t(e.op2) << 5);
+    };
+    // MRS x0 opcodes from the reference's §3 table (derived from Linux's sys_reg()).
+    CHECK(mrs("AMCR_EL0") == 0xD53BD200u);
+    CHECK(mrs("AMCFGR_EL0") == 0xD53BD220u);
+    CHECK(mrs("AMCGCR_EL0") == 0xD53BD240u);
+    CHECK(mrs("AMUSERENR_EL0") == 0xD53BD260u);
+    CHECK(mrs("AMCNTENCLR0_EL0") == 0xD53BD280u);
+    CHECK(mrs("AMCNTENSET0_EL0") == 0xD53BD2A0u);
+    CHECK(mrs("AMCG1IDR_EL0") == 0xD53BD2C0u);
+    CHECK(mrs("AMCNTENCLR1_EL0") == 0xD53BD300u);
+    CHECK(mrs("AMCNTENSET1_EL0") == 0xD53BD320u);
+    for (unsigned n = 0; n < 4; ++n) {
+        CHECK(mrs("AMEVCNTR0" + std::to_string(n) + "_EL0") == 0xD53BD400u + 0x20 * n);
+        CHECK(mrs("AMEVTYPER0" + std::to_string(n) + "_EL0") == 0xD53BD600u + 0x20 * n);
+    }
+    for (unsigned n = 0; n < 16; ++n) {
+        CHECK(mrs("AMEVCNTR1" + std::to_string(n) + "_EL0") == 0xD53BDC00u + 0x20 * n);
+        CHECK(mrs("AMEVTYPER1" + std::to_string(n) + "_EL0") == 0xD53BDE00u + 0x20 * n);
+        CHECK(mrs("AMEVCNTVOFF1" + std::to_string(n) + "_EL2") == 0xD53CDA00u + 0x20 * n);
+    }
+    CHECK(mrs("AMEVCNTVOFF00_EL2") == 0xD53CD800u);
+    CHECK(mrs("AMEVCNTVOFF02_EL2") == 0xD53CD840u);
+    CHECK(mrs("AMEVCNTVOFF03_EL2") == 0xD53CD860u);
+    CHECK(t.find("AMEVCNTVOFF01_EL2") == nullptr);
+    // The trapped-MRS syndrome of AMEVCNTR00_EL0 (reference §4.5): ESR 0x6230F409.
+    CHECK(sysreg_trap_syndrome(*t.find("AMEVCNTR00_EL0")->sysreg, false) == 0x6230F409u);
+    CHECK(t.find("AMCFGR_EL0")->reset == 0x01003F03u);
+    CHECK(t.find("AMEVTYPER00_EL0")->reset == 0x11);
+    CHECK(t.find("AMEVTYPER01_EL0")->reset == 0x4004);
+    CHECK(t.find("AMEVTYPER02_EL0")->reset == 0x8);
+    CHECK(t.find("AMEVTYPER03_EL0")->reset == 0x4005);
+    CHECK(t.registers.size() == 9 + 8 + 32 + 3 + 16);
+}
+
+TEST_CASE("amu: each CPU exposes only its implemented registers") {
+    platform p(load_platform(mixed));
+    initiator in("in", p);
+    in.elaborate();
+    amu_unit& amu = amu_of(p);
+    CHECK(amu.sysregs(0).size() == 9 + 8 + 3 + 3 + 3 + 3); // v1p1, 3 aux counters
+    CHECK(amu.sysregs(1).empty());                        // no AMU
+    CHECK(amu.sysregs(2).size() == 6 + 8);                // v1: no AMCG1IDR, offsets, group 1
+    CHECK(p.controls().value(0, "ID_AA64PFR0_EL1") >> 44 == 2);
+    CHECK(p.controls().value(1, "ID_AA64PFR0_EL1") >> 44 == 0);
+    CHECK(p.controls().value(2, "ID_AA64PFR0_EL1") >> 44 == 1);
+    CHECK(in.access(1, 3, true, false, "S3_3_C13_C2_1", false).outcome == access_outcome::undefined);
+    CHECK(in.access(0, 3, true, false, "S3_3_C13_C12_3", false).outcome == access_outcome::undefined); // AMEVCNTR13
+    CHECK(in.read_el3(0, "AMCFGR_EL0") == 0x11003F06u);
+    CHECK(in.read_el3(0, "AMCGCR_EL0") == 0x304u);
+    CHECK(in.read_el3(0, "AMCG1IDR_EL0") == 0x70007u);
+    CHECK(in.read_el3(2, "AMCFGR_EL0") == 0x01003F03u);
+}
+
+TEST_CASE("amu: access rules through the gate follow the control registers") {
+    platform p(load_platform(mixed));
+    initiator in("in", p);
+    in.elaborate();
+    auto& ctl = p.controls().bank(0);
+    const std::vector<std::pair<std::string, amu_reg_class>> regs = {
+        {"AMEVCNTR00_EL0", amu_reg_class::counter_or_control}, {"AMCNTENSET0_EL0", amu_reg_class::counter_or_control},
+        {"AMCFGR_EL0", amu_reg_class::id}, {"AMEVTYPER02_EL0", amu_reg_class::id},
+        {"AMUSERENR_EL0", amu_reg_class::userenr}, {"AMEVCNTVOFF02_EL2", amu_reg_class::voffset}};
+    unsigned checked = 0;
+    for (unsigned bits = 0; bits < 64; ++bits) {
+        bool en = bits & 1, tge = bits & 2, tam2 = bits & 4, tam3 = bits & 8, amvoffen = bits & 16, hcr_amvoffen = bits & 32;
+        in.write_el3(0, "AMUSERENR_EL0", en);
+        ctl["HCR_EL2"].value = (uint64_t(tge) << 27) | (uint64_t(hcr_amvoffen) << 51);
+        ctl["CPTR_EL2"].value = 0x33ff | (uint64_t(tam2) << 30);
+        ctl["CPTR_EL3"].value = uint64_t(tam3) << 30;
+        ctl["SCR_EL3"].value = 0x30 | (uint64_t(amvoffen) << 35);
+        for (const auto& [name, cls] : regs)
+            for (unsigned el = 0; el < 4; ++el)
+                for (bool secure : {false, true})
+                    for (bool guest : {false, true})
+                        for (bool write : {false, true}) {
+                            if ((el == 3 && (guest || !secure)) || (el == 2 && guest)) continue;
+                            amu_access a;
+                            a.cls = cls;
+                            a.write = write;
+                            a.el = el;
+                            a.kvm_guest = guest && el <= 1 && !hcr_amvoffen;
+                            a.en = en;
+                            a.el2_enabled = !secure; // SCR_EL3.EEL2 = 0
+                            a.tge = tge;
+                            a.cptr_el2_tam = tam2;
+                            a.cptr_el3_tam = tam3;
+                            a.scr_amvoffen = amvoffen;
+                            INFO(name << ' ' << describe(a) << " secure=" << secure);
+                            // Writes of 0 are harmless: enables are W1S/W1C, counters are rewritten below.
+                            uint64_t v = name == "AMUSERENR_EL0" ? en : 0;
+                            auto r = in.access(0, el, secure, guest, name, write, v);
+                            CHECK(r.outcome == oracle(a));
+                            ++checked;
+                        }
+    }
+    CHECK(checked > 5000);
+}
+
+TEST_CASE("amu: counters are exact across DVFS and WFI and EL3 writes") {
+    platform p(load_platform(mixed));
+    initiator in("in", p);
+    in.elaborate();
+    amu_unit& amu = amu_of(p);
+    core_model& core = p.system().core(0);
+    in.write_el3(0, "AMCNTENSET0_EL0", 0xf);
+    core.set_workload({{"inst", rational(3, 2)}, {"mem_stall", rational(1, 10)}}, now_fs());
+    advance(1 * us); // 2000 cycles at 2 GHz
+    CHECK(amu.counter(0, 0, 0) == 2000);
+    CHECK(amu.counter(0, 0, 1) == 100);
+    CHECK(amu.counter(0, 0, 2) == 3000);
+    CHECK(amu.counter(0, 0, 3) == 200);
+    p.find_clock("cpu0")->set_frequency(500'000'000, now_fs());
+    advance(1 * us); // 500 cycles
+    CHECK(amu.counter(0, 0, 0) == 2500);
+    CHECK(amu.counter(0, 0, 1) == 200);
+    CHECK(amu.counter(0, 0, 2) == 3750);
+    CHECK(amu.counter(0, 0, 3) == 250);
+    core.set_power(power_state::wfi, now_fs());
+    advance(3 * us);
+    CHECK(amu.counter(0, 0, 0) == 2500);
+    CHECK(amu.counter(0, 0, 1) == 200);
+    core.set_power(power_state::run, now_fs());
+    in.write_el3(0, "AMEVCNTR00_EL0", 0xFFFF'FFFF'FFFF'FFFFull); // wraps at 64 bits
+    in.write_el3(0, "AMCNTENCLR0_EL0", 0x2);
+    CHECK(in.read_el3(0, "AMCNTENSET0_EL0") == 0xd);
+    advance(2 * ns); // 1 cycle at 500 MHz
+    CHECK(amu.counter(0, 0, 0) == 0);
+    CHECK(amu.counter(0, 0, 1) == 200);
+}
+
+TEST_CASE("amu: Linux frequency invariance across DVFS") {
+    // Linux's numbers for cpu0: CNTFRQ 100 MHz, cpuinfo.max_freq 2000000 kHz.
+    const uint64_t max_scale = linux_amu_max_freq_scale(100'000'000, 2'000'000'000);
+    CHECK(max_scale == 52428);
+    // The reference's worked examples (amu.md §8.2 cases A, B, C, F).
+    CHECK(linux_amu_freq_scale(6'000'000, 400'000, 52428) == 767);
+    CHECK(linux_amu_freq_scale(9'600'000, 4'000'000, linux_amu_max_freq_scale(1'000'000'000, 3'000'000'000)) == 819);
+    CHECK(linux_amu_freq_scale(12'000'000, 4'000'000, 349525) == 1023);
+    CHECK(linux_amu_freq_scale(13'200'000, 4'000'000, 349525) == 1024);
+
+    platform p(load_platform(mixed));
+    initiator in("in", p);
+    in.elaborate();
+    for (const auto& s : {"AMCNTENSET0_EL0"}) in.write_el3(0, s, 0xf);
+    auto sample = [&] {
+        // Linux reads CORE, then CONST, at EL1 Non-secure.
+        auto core = in.access(0, 1, false, false, "AMEVCNTR00_EL0", false);
+        auto cnst = in.access(0, 1, false, false, "AMEVCNTR01_EL0", false);
+        REQUIRE(core.outcome == access_outcome::ok);
+        REQUIRE(cnst.outcome == access_outcome::ok);
+        return std::pair<uint64_t, uint64_t>{core.value, cnst.value};
+    };
+    advance(1 * ms);
+    auto s0 = sample();
+    CHECK(s0 == std::pair<uint64_t, uint64_t>{2'000'000, 100'000});
+    p.find_clock("cpu0")->set_frequency(1'500'000'000, now_fs());
+    advance(4 * ms);
+    auto s1 = sample();
+    CHECK(s1 == std::pair<uint64_t, uint64_t>{8'000'000, 500'000});
+    uint64_t scale1 = linux_amu_freq_scale(s1.first - s0.first, s1.second - s0.second, max_scale);
+    CHECK(scale1 == 767);
+    CHECK(((scale1 * 2'000'000) >> 10) == 1'498'046); // arch_freq_get_on_cpu, kHz
+    p.find_clock("cpu0")->set_frequency(1'000'000'000, now_fs());
+    advance(2 * ms);
+    p.system().core(0).set_power(power_state::wfi, now_fs());
+    advance(2 * ms);
+    p.system().core(0).set_power(power_state::run, now_fs());
+    auto s2 = sample();
+    CHECK(s2 == std::pair<uint64_t, uint64_t>{10'000'000, 700'000});
+    uint64_t scale2 = linux_amu_freq_scale(s2.first - s1.first, s2.second - s1.second, max_scale);
+    CHECK(scale2 == 511); // WFI stops both counters: the ratio reflects the 1 GHz busy time
+    CHECK(((scale2 * 2'000'000) >> 10) == 998'046);
+}
+
+TEST_CASE("amu: injected auxiliary events and enables and power-off") {
+    platform p(load_platform(mixed));
+    initiator in("in", p);
+    in.elaborate();
+    amu_unit& amu = amu_of(p);
+    std::string err;
+    CHECK_FALSE(amu.inject("cpu1", "aux0", 1, 0, err));
+    CHECK_FALSE(amu.inject("cpu0", "aux3", 1, 0, err));
+    CHECK_FALSE(amu.inject("cpu0", "bogus", 1, 0, err));
+    REQUIRE(amu.inject("cpu0", "aux0", 5, 0, err));
+    CHECK(amu.counter(0, 1, 0) == 0); // not enabled yet (no firmware boot here)
+    in.write_el3(0, "AMCNTENSET1_EL0", 0xffff);
+    CHECK(in.read_el3(0, "AMCNTENSET1_EL0") == 0x7); // bits >= CG1NC are RAZ/WI
+    REQUIRE(amu.inject("cpu0", "1", 1000, 1 * us, err));
+    advance(250 * ns);
+    CHECK(amu.counter(0, 1, 1) == 250);
+    advance(750 * ns);
+    CHECK(amu.counter(0, 1, 1) == 1000);
+    // The firmware profile is tf-a: power-off saves, power-on restores.
+    in.write_el3(0, "AMCNTENSET0_EL0", 0xf);
+    advance(1 * us);
+    CHECK(amu.counter(0, 0, 0) == 2000);
+    p.system().core(0).set_power(power_state::off, now_fs());
+    CHECK(amu.counter(0, 0, 0) == 0);
+    CHECK(amu.enables(0, 0) == 0);
+    advance(1 * us);
+    p.system().core(0).set_power(power_state::run, now_fs());
+    CHECK(amu.counter(0, 0, 0) == 2000);
+    CHECK(amu.counter(0, 1, 1) == 1000);
+    CHECK(amu.enables(0, 0) == 0xf);
+    CHECK(amu.enables(0, 1) == 0x7);
+}
+
+TEST_CASE("amu: firmware boot statements per profile") {
+    platform p(load_platform(mixed));
+    amu_unit& amu = amu_of(p);
+    CHECK(amu.firmware_boot("none").empty());
+    auto st = amu.firmware_boot("tf-a");
+    auto has = [&](const std::string& s) { return std::find(st.begin(), st.end(), s) != st.end(); };
+    CHECK(has("as cpu0 el3"));
+    CHECK(has("write CPTR_EL3 0x0"));
+    CHECK(has("write AMCNTENSET1_EL0 0x7"));
+    CHECK(has("write AMCR_EL0 0x20000"));
+    CHECK(has("write SCR_EL3 0x800000030"));
+    CHECK(has("write AMCNTENSET0_EL0 0xf"));
+    CHECK_FALSE(has("as cpu1 el3"));
+    CHECK(has("as cpu2 el3"));
+    std::vector<observable> obs;
+    amu.observables(obs);
+    CHECK(obs.size() == (1 + 1 + 4 + 3) + (1 + 4));
+}
