@@ -301,16 +301,14 @@ uint16_t amu_unit::enables(unsigned cpu, unsigned group) const {
 }
 
 void amu_unit::report(std::ostream& out) {
-    bool first = true;
     for (auto& cp : cpus_) {
         if (!cp) continue;
         cpu_amu& c = *cp;
-        if (!first) out << '\n';
-        first = false;
         out << fmt::format("amu cpu{} (AMUv1{}): AMCNTENSET0={:#x}", c.cpu, c.version >= 2 ? "p1" : "", c.en0);
         if (c.aux) out << fmt::format(" AMCNTENSET1={:#x}", c.en1);
         for (unsigned n = 0; n < 4; ++n) out << fmt::format(" AMEVCNTR0{}={}", n, c.g0[n].read(now_fs()));
         for (unsigned n = 0; n < c.aux; ++n) out << fmt::format(" AMEVCNTR1{}={}", n, c.g1[n].read(now_fs()));
+        out << '\n'; // every report line ends with a newline
     }
 }
 

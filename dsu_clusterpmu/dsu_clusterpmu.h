@@ -2,7 +2,7 @@
 // The Arm DynamIQ Shared Unit cluster PMU (CLUSTERPMU): one per DSU cluster,
 // seen through the cores' CLUSTERPM*_EL1 system registers and through the
 // memory-mapped (Debug APB) CLUSTERPMU frame. Both views are one state.
-// docs/dsu.md describes the model; ../shared/reference/dsu.md the facts.
+// docs/dsu_clusterpmu.md describes the model; ../shared/reference/dsu.md the facts.
 #include <array>
 #include <memory>
 #include <string>
@@ -40,7 +40,7 @@ uint32_t dsu_ceid(unsigned word);
 struct dsu_options {
     dsu_variant variant = dsu_variant::dsu110;
     unsigned counters = 6;
-    bool filter_reading_b = false; // PMEVTYPER S/NS reading (docs/dsu.md); false = reading A
+    bool filter_reading_b = false; // PMEVTYPER S/NS reading (docs/dsu_clusterpmu.md); false = reading A
     bool irq_needs_enable = false; // nCLUSTERPMUIRQ also needs PMCR.E
     bool software_lock = false;    // PMLAR/PMLSR implemented (memory-mapped CPU accesses)
     bool mdcr_el1_alias = false;   // CLUSTERPMMDCR also at op1=0 (Linux header's CLUSTERPMMDCR_EL1)

@@ -111,7 +111,7 @@ register_table make_table(dsu_variant v) {
         "frame at the unit's base (4 KB, undocumented offsets RAZ/WI) and a model control page at "
         "base+0x1000 (model inputs, not Arm registers). Both views are one state. Reset values are "
         "those of the default platform (N=6); PMCR.N and the RAZ/WI bits follow the `counters` parameter. "
-        "See docs/dsu.md.",
+        "See docs/dsu_clusterpmu.md.",
         to_string(v), orig ? "32-bit" : "64-bit",
         d120 ? "no cycle counter (CLUSTERPMCCNTR_EL1 RAZ/WI)" : "a 64-bit cycle counter (index 31)");
 

@@ -49,7 +49,7 @@ void register_dsu_units() {
             {"counters", pt::integer, "6", "number of CLUSTERPMU event counters (CLUSTERPMCR_EL1.N)", {}, 1, 31},
             {"filter_reading", pt::choice, "a",
              "PMEVTYPER S(bit31)/NS(bit29) reading: a = Non-secure counted iff NS==S; b = NS=1 excludes "
-             "Non-secure (docs/dsu.md)",
+             "Non-secure (docs/dsu_clusterpmu.md)",
              {"a", "b"}},
             {"irq_needs_enable", pt::boolean, "false", "nCLUSTERPMUIRQ also requires PMCR.E=1 (UNVERIFIED)"},
             {"software_lock", pt::choice, "auto",

@@ -51,7 +51,8 @@ static std::vector<field_def> effective_fields(const register_def& def) {
 std::string decode_fields(const register_def& def, uint64_t value) {
     std::string out;
     for (const auto& f : effective_fields(def)) {
-        if (f.access == field_access::res0 || f.access == field_access::res1) continue;
+        if (f.access == field_access::res0 || f.access == field_access::res1 || f.access == field_access::raz_wi)
+            continue;
         uint64_t v = (value & f.mask()) >> f.lsb;
         if (!out.empty()) out += ' ';
         out += f.width == 1 ? fmt::format("{}={}", f.name, v) : fmt::format("{}={:#x}", f.name, v);

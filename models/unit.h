@@ -62,6 +62,7 @@ public:
     // Register accesses the firmware profile performs at boot on this unit, as
     // sequence statements (run at time 0 before the user's sequence).
     virtual std::vector<std::string> firmware_boot(const std::string& profile) { (void)profile; return {}; }
+    // Run-summary lines, each ending with a newline.
     virtual void report(std::ostream& out) { (void)out; }
     virtual void observables(std::vector<observable>& out) { (void)out; }
 

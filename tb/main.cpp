@@ -77,10 +77,12 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
     if (!serve && rec.log) {
         std::ostringstream report;
         for (unit* u : p.units()) u->report(report);
-        if (!report.str().empty()) rec.line(report.str());
+        std::string text = report.str();
+        while (!text.empty() && text.back() == '\n') text.pop_back();
+        if (!text.empty()) rec.line(text);
         unsigned passed = 0, failed = 0;
         for (const auto& e : rec.expectations()) (e.passed ? passed : failed)++;
-        rec.line(fmt::format("== {} statements, simulated {}, expectations: {} passed, {} failed ==",
+        rec.line(fmt::format("== {} statements (with firmware boot), simulated {}, expectations: {} passed, {} failed ==",
                              runner.statements_executed(), format_time(now_fs()), passed, failed));
     }
     if (!opt.junit.empty()) {

@@ -242,6 +242,9 @@ sequence_runner::result sequence_runner::read_register(const seq::statement& s, 
                               r.value, print && !decoded.empty() ? "  (" + decoded + ")" : ""));
     if (check && r.outcome == access_outcome::ok) {
         bool ok = (r.value & check->mask) == (check->value & check->mask);
+        if (ok)
+            rec_.line(fmt::format("[{}] {} read {} = {:#x} as expected", format_time(now_fs()), ctx_.describe(),
+                                  reg->display, r.value));
         if (!ok) {
             res.v = verdict::failed;
             std::string exp_dec = reg->def ? decode_fields(*reg->def, check->value) : "";

@@ -81,7 +81,7 @@ TEST_CASE("registers: memory-mapped halves of a 64-bit register") {
 
 TEST_CASE("registers: field decode for messages") {
     static const register_table t = make_table();
-    CHECK(decode_fields(*t.find("MIXED"), 0x0000'0013) == "RW=0x3 RO=0x1 WO=0x0 W1C=0x0 W1S=0x0 RAZ=0x0 RC=0x0");
+    CHECK(decode_fields(*t.find("MIXED"), 0x0000'0013) == "RW=0x3 RO=0x1 WO=0x0 W1C=0x0 W1S=0x0 RC=0x0");
     CHECK(sysreg_encoding{3, 3, 13, 2, 0}.generic_name() == "S3_3_C13_C2_0");
     auto e = sysreg_encoding::from_key(sysreg_encoding{3, 3, 13, 2, 0}.key());
     CHECK((e.op0 == 3 && e.op1 == 3 && e.crn == 13 && e.crm == 2 && e.op2 == 0));
