@@ -10,6 +10,7 @@
 
 #include "amu/amu.h"
 #include "tb/platform.h"
+#include "tests/unit/tlm_test_access.h"
 #include "tb/platform_config.h"
 
 using namespace pmusim;
@@ -108,28 +109,15 @@ struct initiator : sc_core::sc_module {
     result access(unsigned cpu, unsigned el, bool secure, bool guest, const std::string& reg, bool write, uint64_t value = 0) {
         auto r = p.resolve_register(reg, cpu);
         REQUIRE(r);
-        tlm::tlm_generic_payload t;
-        uint8_t data[8];
-        std::memcpy(data, &value, 8);
-        t.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-        t.set_address(r->key);
-        t.set_data_ptr(data);
-        t.set_data_length(8);
-        t.set_streaming_width(8);
-        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
         access_context ctx;
         ctx.cpu = cpu;
         ctx.el = el;
         ctx.secure = secure;
         ctx.guest = guest;
         ctx.path = access_path::system_register;
-        t.set_extension(&ctx);
-        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-        out->b_transport(t, d);
-        t.clear_extension(&ctx);
-        result res{t.is_response_ok() ? access_outcome::ok : ctx.outcome, 0};
-        if (t.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE) res.outcome = access_outcome::error;
-        std::memcpy(&res.value, data, 8);
+        auto a = testing::tlm_access(*out.operator->(), write, r->key, 8, value, ctx);
+        result res{a.status == tlm::TLM_OK_RESPONSE ? access_outcome::ok : a.outcome, a.value};
+        if (a.status == tlm::TLM_ADDRESS_ERROR_RESPONSE) res.outcome = access_outcome::error;
         return res;
     }
     uint64_t read_el3(unsigned cpu, const std::string& reg) {

@@ -5,6 +5,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/memory.h"
+#include "tests/unit/tlm_test_access.h"
 #include "models/system_bus.h"
 #include "tb/platform.h"
 
@@ -23,22 +24,8 @@ struct initiator : sc_core::sc_module {
         std::string detail;
     };
     result access(bool write, uint64_t addr, unsigned len, uint64_t value, access_context ctx) {
-        tlm::tlm_generic_payload t;
-        uint8_t data[8];
-        std::memcpy(data, &value, 8);
-        t.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-        t.set_address(addr);
-        t.set_data_ptr(data);
-        t.set_data_length(len);
-        t.set_streaming_width(len);
-        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        t.set_extension(&ctx);
-        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-        out->b_transport(t, d);
-        t.clear_extension(&ctx);
-        uint64_t v = 0;
-        std::memcpy(&v, data, len);
-        return {t.get_response_status(), ctx.outcome, v, ctx.syndrome, ctx.detail};
+        auto r = testing::tlm_access(*out.operator->(), write, addr, len, value, ctx);
+        return {r.status, r.outcome, r.value, r.syndrome, r.detail};
     }
 };
 

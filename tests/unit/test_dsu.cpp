@@ -7,6 +7,7 @@
 
 #include "dsu_clusterpmu/dsu_clusterpmu.h"
 #include "tb/platform.h"
+#include "tests/unit/tlm_test_access.h"
 #include "tb/unit_factory.h"
 
 using namespace pmusim;
@@ -114,22 +115,11 @@ struct secure_tb : sc_core::sc_module {
     uint64_t access(bool write, const std::string& reg, uint64_t v = 0) {
         auto* dsu = p.find_unit("dsu0");
         const register_def* def = dsu->table().find(reg);
-        tlm::tlm_generic_payload t;
-        uint64_t data = v;
-        t.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-        t.set_address(def->sysreg->key());
-        t.set_data_ptr(reinterpret_cast<unsigned char*>(&data));
-        t.set_data_length(8);
-        t.set_streaming_width(8);
         access_context ctx;
         ctx.el = 3;
         ctx.secure = true;
         ctx.path = access_path::system_register;
-        t.set_extension(&ctx);
-        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-        out->b_transport(t, d);
-        t.clear_extension(&ctx);
-        return data;
+        return testing::tlm_access(*out.operator->(), write, def->sysreg->key(), 8, v, ctx).value;
     }
     void run() {
         auto& s = p.system();

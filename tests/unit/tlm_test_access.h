@@ -1,0 +1,40 @@
+#pragma once
+// One TLM access as the tests make it: a generic payload with an access
+// context, through any forward interface (gate, bus). Shared by the unit tests.
+#include <cstring>
+#include <string>
+#include <tlm>
+
+#include "models/access_context.h"
+
+namespace pmusim::testing {
+
+struct tlm_access_result {
+    tlm::tlm_response_status status;
+    access_outcome outcome; // the context's outcome (ok also for a plain TLM_OK_RESPONSE)
+    uint64_t value;         // data after the access (the value read, for reads)
+    uint64_t syndrome;
+    std::string detail;
+};
+
+inline tlm_access_result tlm_access(tlm::tlm_fw_transport_if<>& target, bool write, uint64_t address, unsigned len,
+                                    uint64_t value, access_context ctx) {
+    tlm::tlm_generic_payload t;
+    uint8_t data[8];
+    std::memcpy(data, &value, 8);
+    t.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    t.set_address(address);
+    t.set_data_ptr(data);
+    t.set_data_length(len);
+    t.set_streaming_width(len);
+    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    t.set_extension(&ctx);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    target.b_transport(t, d);
+    t.clear_extension(&ctx);
+    uint64_t v = 0;
+    std::memcpy(&v, data, len);
+    return {t.get_response_status(), ctx.outcome, v, ctx.syndrome, ctx.detail};
+}
+
+} // namespace pmusim::testing
