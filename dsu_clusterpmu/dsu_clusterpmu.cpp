@@ -60,6 +60,9 @@ dsu_clusterpmu::dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system,
         });
     }
     for (auto& f : feeds_) f->injected.on_change(listener);
+    // Reference mode (docs/reference-mode.md): a counter announces its wrap from the edge's process.
+    for (auto& c : ctr_) c.on_reference_wrap([this] { on_overflow(); });
+    cc_.on_reference_wrap([this] { on_overflow(); });
 
     bind_hooks();
     state_reset();

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "models/input_error.h"
+#include "models/reference_clock.h"
+#include "models/reference_mode.h"
 
 namespace pmusim {
 
@@ -11,6 +13,7 @@ using u128 = unsigned __int128;
 clock_domain::clock_domain(std::string name, uint64_t frequency_hz)
     : name_(std::move(name)), initial_hz_(frequency_hz) {
     segments_.push_back({0, frequency_hz, 0});
+    if (reference_mode()) reference_ = std::make_shared<reference_clock>(name_, frequency_hz);
 }
 
 uint64_t clock_domain::edges_in(const segment& s, fs_t t) {
@@ -49,6 +52,7 @@ fs_t clock_domain::time_of_edge(uint64_t n) const {
 void clock_domain::set_frequency(uint64_t frequency_hz, fs_t at) {
     segment& last = segments_.back();
     if (at < last.start) throw model_error("clock " + name_ + ": frequency change in the past");
+    if (reference_) reference_->set_frequency(frequency_hz, at);
     if (at == last.start) {
         last.frequency_hz = frequency_hz;
     } else {

@@ -11,12 +11,15 @@
 // All arithmetic is integer (128-bit intermediates): no drift at any frequency.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "models/sim_time.h"
 
 namespace pmusim {
+
+class reference_clock;
 
 class clock_domain {
 public:
@@ -41,6 +44,9 @@ public:
     // Called after every frequency change, so that scheduled overflow instants can be recomputed.
     void on_change(std::function<void()> listener) const { listeners_.push_back(std::move(listener)); }
 
+    // Reference mode only (models/reference_mode.h): the per-edge twin of this clock, else null.
+    const std::shared_ptr<reference_clock>& reference() const { return reference_; }
+
 private:
     struct segment {
         fs_t start;            // instant the frequency took effect
@@ -54,6 +60,7 @@ private:
     uint64_t initial_hz_;
     std::vector<segment> segments_;
     mutable std::vector<std::function<void()>> listeners_;
+    std::shared_ptr<reference_clock> reference_;
 };
 
 } // namespace pmusim

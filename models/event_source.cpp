@@ -1,6 +1,8 @@
 #include "models/event_source.h"
 
 #include "models/input_error.h"
+#include "models/reference_mode.h"
+#include "models/reference_sources.h"
 
 namespace pmusim {
 
@@ -31,7 +33,9 @@ std::optional<fs_t> first_time_reaching(const event_source& source, uint64_t tar
     return hi;
 }
 
-rate_stream::rate_stream(const clock_domain& clock) : clock_(clock) {}
+rate_stream::rate_stream(const clock_domain& clock) : clock_(clock) {
+    if (reference_mode()) reference_ = std::make_shared<reference_rate_stream>(clock.reference());
+}
 
 uint64_t rate_stream::phase_count(fs_t t) const {
     if (rate_.num == 0 || t <= phase_start_) return 0;
@@ -51,6 +55,7 @@ uint64_t rate_stream::count_at(fs_t t, security_filter filter) const {
 }
 
 void rate_stream::set(rational rate, bool secure, fs_t now) {
+    if (reference_) static_cast<reference_rate_stream&>(*reference_).set(rate, secure, now);
     if (rate == rate_ && secure == secure_) return; // same phase: keep its fractional progress
     if (now < phase_start_) throw model_error("rate_stream: change in the past");
     uint64_t done = phase_count(now);
@@ -65,13 +70,22 @@ void rate_stream::set(rational rate, bool secure, fs_t now) {
 filtered_source::filtered_source(const rate_stream& stream, security_filter filter)
     : stream_(stream), filter_(filter) {
     stream_.on_change([this] { notify_change(); });
+    if (stream.reference())
+        reference_ = std::make_shared<reference_filter>(stream.reference(), filter != security_filter::nonsecure_only,
+                                                        filter != security_filter::secure_only);
 }
 
 clock_edges::clock_edges(const clock_domain& clock) : clock_(clock) {
     clock_.on_change([this] { notify_change(); });
+    if (clock.reference()) reference_ = std::make_shared<reference_clock_count>(clock.reference());
+}
+
+injected_events::injected_events() {
+    if (reference_mode()) reference_ = std::make_shared<reference_injected>();
 }
 
 void injected_events::add(uint64_t count, fs_t now, fs_t over) {
+    if (reference_) static_cast<reference_injected&>(*reference_).add(count, now, over);
     // Fold finished ramps so the list stays short.
     for (auto it = ramps_.begin(); it != ramps_.end();) {
         if (it->start + it->duration <= now) {
@@ -97,7 +111,15 @@ uint64_t injected_events::count_at(fs_t t) const {
     return total;
 }
 
+summed_source::summed_source() {
+    if (reference_mode()) reference_ = std::make_shared<reference_sum>();
+}
+
 void summed_source::add(const event_source& source) {
+    if (reference_) {
+        if (!source.reference()) throw model_error("reference mode: an event source without a reference twin");
+        static_cast<reference_sum&>(*reference_).add(source.reference());
+    }
     parts_.push_back(&source);
     source.on_change([this] { notify_change(); });
 }

@@ -24,6 +24,8 @@
 
 namespace pmusim {
 
+class reference_source;
+
 enum class security_filter { any, secure_only, nonsecure_only };
 
 class event_source {
@@ -32,11 +34,15 @@ public:
     virtual uint64_t count_at(fs_t t) const = 0;
     // Listening does not change the source, hence const (the listener list is bookkeeping).
     void on_change(std::function<void()> listener) const { listeners_.push_back(std::move(listener)); }
+    // Reference mode only (models/reference_mode.h): the twin that delivers this source's
+    // events edge by edge; null in the fast mode.
+    const std::shared_ptr<reference_source>& reference() const { return reference_; }
 
 protected:
     void notify_change() const {
         for (auto& l : listeners_) l();
     }
+    std::shared_ptr<reference_source> reference_;
 
 private:
     mutable std::vector<std::function<void()>> listeners_;
@@ -100,6 +106,7 @@ private:
 // delivered by each instant).
 class injected_events : public event_source {
 public:
+    injected_events();
     void add(uint64_t count, fs_t now, fs_t over = 0);
     uint64_t count_at(fs_t t) const override;
 
@@ -115,6 +122,7 @@ private:
 // The sum of several sources (e.g. L3 accesses from every core of a cluster plus injected ones).
 class summed_source : public event_source {
 public:
+    summed_source();
     void add(const event_source& source);
     uint64_t count_at(fs_t t) const override;
     bool empty() const { return parts_.empty(); }

@@ -1,12 +1,22 @@
 #include "models/lazy_counter.h"
 
+#include "models/input_error.h"
+#include "models/reference_counter.h"
+#include "models/reference_mode.h"
+
 namespace pmusim {
 
 using u128 = unsigned __int128;
 
 static uint64_t mask_for(unsigned width) { return width >= 64 ? ~0ULL : ((1ULL << width) - 1); }
 
-lazy_counter::lazy_counter(unsigned width_bits) : width_(width_bits), mask_(mask_for(width_bits)) {}
+lazy_counter::lazy_counter(unsigned width_bits) : width_(width_bits), mask_(mask_for(width_bits)) {
+    if (reference_mode()) reference_ = std::make_shared<reference_counter>(width_bits);
+}
+
+void lazy_counter::on_reference_wrap(std::function<void()> listener) {
+    if (reference_) reference_->on_wrap(std::move(listener));
+}
 
 void lazy_counter::sync(fs_t now) {
     if (!enabled_ || !source_) return;
@@ -20,6 +30,12 @@ void lazy_counter::sync(fs_t now) {
 }
 
 void lazy_counter::set_source(const event_source* source, fs_t now) {
+    if (reference_) {
+        if (source && !source->reference()) throw model_error("reference mode: an event source without a reference twin");
+        reference_->set_source(source ? source->reference() : nullptr, now);
+        source_ = source; // kept for source(); the fast state is not used in reference mode
+        return;
+    }
     sync(now);
     source_ = source;
     if (source_) source_at_sync_ = source_->count_at(now);
@@ -27,29 +43,38 @@ void lazy_counter::set_source(const event_source* source, fs_t now) {
 
 void lazy_counter::set_enabled(bool enabled, fs_t now) {
     if (enabled == enabled_) return;
+    if (reference_) {
+        reference_->set_enabled(enabled, now);
+        enabled_ = enabled;
+        return;
+    }
     sync(now);
     enabled_ = enabled;
     if (enabled_ && source_) source_at_sync_ = source_->count_at(now);
 }
 
 uint64_t lazy_counter::read(fs_t now) {
+    if (reference_) return reference_->read(now);
     sync(now);
     return value_;
 }
 
 void lazy_counter::write(uint64_t value, fs_t now) {
+    if (reference_) return reference_->write(value, now);
     sync(now);
     value_ = value & mask_;
 }
 
 void lazy_counter::set_width(unsigned width_bits, fs_t now) {
-    sync(now);
+    if (reference_) reference_->set_width(width_bits, now);
+    else sync(now);
     width_ = width_bits;
     mask_ = mask_for(width_bits);
     value_ &= mask_;
 }
 
 uint64_t lazy_counter::take_overflows(fs_t now) {
+    if (reference_) return reference_->take_overflows(now);
     sync(now);
     uint64_t n = pending_overflows_;
     pending_overflows_ = 0;
@@ -57,6 +82,7 @@ uint64_t lazy_counter::take_overflows(fs_t now) {
 }
 
 std::optional<fs_t> lazy_counter::next_overflow(fs_t now) {
+    if (reference_) return reference_->next_overflow(now);
     sync(now);
     if (!enabled_ || !source_) return std::nullopt;
     u128 needed = ((u128)mask_ + 1) - value_;

@@ -8,11 +8,15 @@
 // overflow is computed from the source, so a unit can notify an sc_event exactly
 // then instead of ticking. Widths of 1 to 64 bits are supported.
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 
 #include "models/event_source.h"
 
 namespace pmusim {
+
+class reference_counter;
 
 class lazy_counter {
 public:
@@ -38,7 +42,15 @@ public:
     // The instant of the next wrap if nothing changes, or nullopt.
     std::optional<fs_t> next_overflow(fs_t now);
 
+    // Reference mode (models/reference_mode.h): every operation above is delegated to a
+    // per-edge reference_counter, which cannot predict a wrap; instead it calls these
+    // listeners at the instant of the edge where it wraps (after which next_overflow()
+    // answers "now" until the wraps are taken). A unit with an overflow interrupt passes
+    // the function it runs whenever its overflow instants may have moved. No-op in the fast mode.
+    void on_reference_wrap(std::function<void()> listener);
+
 private:
+    std::shared_ptr<reference_counter> reference_;
     void sync(fs_t now);
     unsigned width_;
     uint64_t mask_;

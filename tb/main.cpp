@@ -12,6 +12,7 @@
 #include <systemc>
 
 #include "models/input_error.h"
+#include "models/reference_mode.h"
 #include "tb/demo_scenario.h"
 #include "tb/platform.h"
 #include "tb/register_docs.h"
@@ -32,6 +33,7 @@ struct run_options {
     std::string junit;
     std::string vcd;
     bool quiet = false;
+    bool reference = false; // per-cycle reference mode (docs/reference-mode.md)
 };
 
 std::string read_file(const std::string& path) {
@@ -53,6 +55,7 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
         rec.json = std::make_unique<std::ofstream>(opt.log_json);
         if (!*rec.json) throw input_error(opt.log_json, 0, "cannot write the JSON log");
     }
+    if (opt.reference) set_reference_mode(true); // before the platform: its clocks and counters get twins
     platform p(cfg);
     sequence_runner runner("runner", p, rec);
     if (!opt.vcd.empty()) {
@@ -71,7 +74,9 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
                              to_string(cfg.firmware.profile)));
         for (const auto& u : p.unmodelled_units()) rec.line("  note: unit " + u + " is not modelled yet");
     }
+    const auto host_start = std::chrono::steady_clock::now();
     sc_core::sc_start();
+    const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
     int status = runner.exit_status();
     if (!runner.error_message().empty()) std::cerr << runner.error_message() << '\n';
     if (!serve && rec.log) {
@@ -84,6 +89,15 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
         for (const auto& e : rec.expectations()) (e.passed ? passed : failed)++;
         rec.line(fmt::format("== {} statements (with firmware boot), simulated {}, expectations: {} passed, {} failed ==",
                              runner.statements_executed(), format_time(now_fs()), passed, failed));
+    }
+    if (!serve && !opt.quiet) {
+        // Host time varies from run to run: on stderr, so that stdout stays byte-identical.
+        uint64_t cycles = 0;
+        for (const auto& core : p.system().cores) cycles += core->clock().edges_at(now_fs());
+        std::cerr << fmt::format("pmusim: {} mode: sim_cycles {} (all CPU clocks) host_seconds {:.6f} "
+                                 "cycles_per_host_second {:.4g}\n",
+                                 opt.reference ? "reference" : "fast", cycles, host_seconds,
+                                 host_seconds > 0 ? double(cycles) / host_seconds : 0.0);
     }
     if (!opt.junit.empty()) {
         std::ofstream j(opt.junit);
@@ -162,10 +176,13 @@ int main(int argc, char** argv) {
     run->add_option("--junit", ropt.junit, "write JUnit XML to this file");
     run->add_option("--vcd", ropt.vcd, "write counters, enables and interrupt lines as a VCD waveform");
     run->add_flag("--quiet,-q", ropt.quiet, "print only failures and errors");
+    run->add_flag("--reference", ropt.reference,
+                  "per-cycle reference mode: every counter advanced on every clock edge (slow; docs/reference-mode.md)");
 
     run_options sopt;
     auto* serve = app.add_subcommand("serve", "speak the sequence language on stdin/stdout, one answer per line");
     serve->add_option("--platform", sopt.platform, "built-in platform name or YAML file")->default_val("arm-default");
+    serve->add_flag("--reference", sopt.reference, "per-cycle reference mode (docs/reference-mode.md)");
 
     std::string regs_format = "markdown", regs_unit, regs_dir;
     auto* regs = app.add_subcommand("regs", "print the register reference generated from the register tables");
