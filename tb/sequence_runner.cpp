@@ -179,6 +179,8 @@ sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool s
         system_register ? sysreg_encoding::from_key(uint32_t(address)).generic_name() : fmt::format("{:#x}", address);
     if (is_write || r.outcome == access_outcome::ok) j["value"] = fmt::format("{:#x}", is_write ? value : r.value);
     if (r.syndrome) j["syndrome"] = fmt::format("{:#x}", r.syndrome);
+    if (ctx_.initiator == initiator_kind::cpu && ctx_.cpu < platform_.system().cores.size())
+        j["cpu_cycle"] = platform_.system().core(ctx_.cpu).clock().edges_at(now_fs()); // edges of the accessor's clock
     if (!r.detail.empty()) j["detail"] = r.detail;
     rec_.access(j);
     if (delay > SC_ZERO_TIME) wait(delay);
