@@ -150,7 +150,7 @@ def dsu_scenario(rng, steps):
                               "CLUSTERPMOVSSET_EL1"])
             out += [as_el1, f"write {reg} {mask:#x}"]
         elif r < 0.70:
-            pmcr = rng.choice([1, 1, 0, 1 | 0x200, 0x200, 1 | 0x10]) if k == 2 or rng.random() < 0.5 else 1
+            pmcr = rng.choice([1, 1, 0, 1 | 0x200, 0x200, 1 | 0x10, 1 | 2, 1 | 4, 6])  # E, P, C, X, FZO
             if k != 2:
                 pmcr &= ~0x200
             if k != 1:
