@@ -267,7 +267,7 @@ struct trivial_target : sc_core::sc_module {
 };
 
 void scenario_register_path(bool quick) {
-    std::cout << "Scenario 2: register reads (AMEVCNTR00_EL0 on cpu0 at EL1: initiator, gate, bus, bank, lazy "
+    std::cout << "Scenario 2: register reads (AMEVCNTR00_EL0 on cpu0 at EL3: initiator, gate, bus, bank, lazy "
                  "counter) against a bare b_transport loop to a trivial target\n";
     const uint64_t reads = quick ? 200'000 : 2'000'000;
     run_figures r = in_child([&] {
@@ -385,8 +385,8 @@ void scenario_dsu_storm(bool quick) {
 
 void scenario_hooks() {
     std::cout << "Scenario 3 (CMN-600 8x8 mesh traffic) and scenario 5 (POWER9 IMC trace records): not run, the "
-                 "cmn600 and imc units are not on main yet; bench/pmusim_bench.cpp scenario_cmn/scenario_imc "
-                 "are the hooks (docs/performance.md)\n";
+                 "cmn600 and imc units are not on main yet; add scenario_cmn / scenario_imc next to "
+                 "scenario_dsu_storm in bench/pmusim_bench.cpp (docs/performance.md)\n";
 }
 
 } // namespace
