@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""`pmusim plot` draws every kind as SVG and PNG, byte-stable SVG, clear errors
+(docs/whatif.md). Usage: check_plot.py PMUSIM (run from the source tree).
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import xml.dom.minidom
+
+PMUSIM = os.path.abspath(sys.argv[1])
+failures = []
+checks = 0
+
+
+def check(cond, what):
+    global checks
+    checks += 1
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(*args):
+    return subprocess.run([PMUSIM, *args], capture_output=True, text=True)
+
+
+tmp = tempfile.mkdtemp(prefix="pmusim-plot-")
+out = os.path.join(tmp, "tour")
+check(run("simulate", "scenarios/examples/tour.yaml", "-o", out).returncode == 0, "tour simulates")
+truth = os.path.join(tmp, "truth.csv")
+open(truth, "w").write("name,measured,true\nl3d_cache,1050,1000\nbus_access,480,500\n")
+results = os.path.join(tmp, "results.csv")
+open(results, "w").write("point,const_clock,step_at,exit,err\n0,25MHz,12ms,0,0.4\n1,25MHz,13ms,0,200.5\n"
+                         "2,1GHz,12ms,0,0.4\n3,1GHz,13ms,0,200.5\n")
+heat = os.path.join(tmp, "xp.csv")
+open(heat, "w").write("x,y,value,label\n" + "".join(f"{x},{y},{(x + 1) * (y + 2)},xp{y * 3 + x}\n"
+                                                       for y in range(3) for x in range(3)))
+cases = {
+    "rates": (os.path.join(out, "samples.csv"), ["--opt", "counters=dsu0.PMEVCNTR*,cpu0.amu.AMEVCNTR00"]),
+    "truth": (truth, []),
+    "sweep": (results, ["--opt", "x=step_at", "--opt", "y=err", "--opt", "group=const_clock"]),
+    "heatmap": (heat, ["--opt", "label=flits"]),
+}
+for kind, (inp, opts) in cases.items():
+    for ext in ("svg", "png"):
+        fig = os.path.join(tmp, f"{kind}.{ext}")
+        r = run("plot", kind, inp, "-o", fig, *opts)
+        check(r.returncode == 0 and os.path.getsize(fig) > 1000, f"plot {kind} {ext} ({r.stderr})")
+        if ext == "png" and os.path.exists(fig):
+            check(open(fig, "rb").read(8) == b"\x89PNG\r\n\x1a\n", f"{kind}.png is a PNG")
+        if ext == "svg" and os.path.exists(fig):
+            first = open(fig, "rb").read()
+            xml.dom.minidom.parseString(first)  # well-formed
+            run("plot", kind, inp, "-o", fig, *opts)
+            check(open(fig, "rb").read() == first, f"{kind}.svg is byte-identical when drawn again")
+r = run("plot", "truth", results, "-o", os.path.join(tmp, "x.svg"))
+check(r.returncode == 2 and "expected columns name, measured, true" in r.stderr, f"missing columns named ({r.stderr})")
+r = run("plot", "rates", os.path.join(tmp, "nope.csv"), "-o", os.path.join(tmp, "x.svg"))
+check(r.returncode == 2, "a missing input is bad input")
+r = run("plot", "pie", truth, "-o", os.path.join(tmp, "x.svg"))
+check(r.returncode == 2, "an unknown kind is refused")
+print(f"{checks - len(failures)} passed, {len(failures)} failed")
+sys.exit(1 if failures else 0)
