@@ -17,11 +17,7 @@ import fnmatch
 import re
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-matplotlib.rcParams["svg.hashsalt"] = "pmusim"
-import matplotlib.pyplot as plt  # noqa: E402
+plt = None  # matplotlib.pyplot, imported once the arguments are checked (it takes a second to load)
 
 UNITS = {
     "fs": 1e-15, "ps": 1e-12, "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0,
@@ -197,6 +193,12 @@ def main():
             open(p).close()
         except OSError as e:
             fail(f"{p}: {e.strerror}")
+    global plt
+    import matplotlib
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "pmusim"
+    import matplotlib.pyplot
+    plt = matplotlib.pyplot
     fig, ax = plt.subplots(figsize=(8, 4.5))
     {"rates": plot_rates, "truth": plot_truth, "sweep": plot_sweep, "heatmap": plot_heatmap}[a.kind](ax, a.inputs, opts)
     ax.set_title(opts.get("title", f"pmusim {a.kind}: {a.inputs[0]}"), fontsize="medium")
