@@ -201,8 +201,20 @@ void scenario_loader::load_platform_part(const std::map<std::string, YAML::Node>
     try {
         s_.platform = parse_platform(edited, platform_file + " (with " + file_ + " set:)");
     } catch (const input_error& e) {
-        // The edited text has no lines of its own: blame the first override (all are suspects).
-        fail(lines.front(), "set: the platform with these overrides is invalid: " + e.message());
+        // The edited text has no lines of its own: blame the first override that makes it invalid.
+        size_t culprit = 0;
+        for (size_t k = 0; k + 1 < s_.overrides.size(); ++k) {
+            std::vector<std::pair<std::string, std::string>> first(s_.overrides.begin(), s_.overrides.begin() + k + 1);
+            try {
+                parse_platform(apply_platform_overrides(platform_text, first, lines, file_), platform_file);
+            } catch (const input_error&) {
+                culprit = k;
+                break;
+            }
+            culprit = k + 1;
+        }
+        fail(lines[culprit], "set." + s_.overrides[culprit].first + ": the platform with this override is invalid: " +
+                                 e.message());
     }
 }
 

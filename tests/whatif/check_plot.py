@@ -55,6 +55,22 @@ for kind, (inp, opts) in cases.items():
             if kind == "rates":  # one redraw is enough to show the SVG is byte-stable (CI time)
                 run("plot", kind, inp, "-o", fig, *opts)
                 check(open(fig, "rb").read() == first, f"{kind}.svg is byte-identical when drawn again")
+# The CMN heat-map path: stats.json per-XP truths -> x,y,value,label. No CMN unit publishes them
+# yet, so a stats.json of the documented shape stands in: a 3x2 mesh, xpN at (N mod 3, N div 3).
+fake = os.path.join(tmp, "cmnrun")
+os.makedirs(fake)
+open(os.path.join(fake, "config.json"), "w").write('{"platform_params": {"units.cmn0.params.mesh_x": "3"}}')
+open(os.path.join(fake, "stats.json"), "w").write(
+    '{"events": [' + ",".join(f'{{"unit": "cmn600", "instance": "cmn0.xp{n}", "event": "txflit_valid", "count": {100 * n}}}'
+                              for n in range(6)) + ',{"unit": "cmn600", "instance": "cmn0.xp1", "event": "other", "count": 7}]}')
+xp = os.path.join(tmp, "xp-from-stats.csv")
+h = subprocess.run([sys.executable, "tools/whatif/xp_heatmap.py", fake, "--event", "txflit_valid", "-o", xp],
+                   capture_output=True, text=True)
+check(h.returncode == 0, f"xp_heatmap converts ({h.stderr})")
+check(open(xp).read().splitlines() == ["x,y,value,label", "0,0,0,xp0", "1,0,100,xp1", "2,0,200,xp2",
+                                       "0,1,300,xp3", "1,1,400,xp4", "2,1,500,xp5"], "per-XP rows at their mesh positions")
+r = run("plot", "heatmap", xp, "-o", os.path.join(tmp, "xp.png"))
+check(r.returncode == 0, f"heat map from stats.json ({r.stderr})")
 r = run("plot", "truth", results, "-o", os.path.join(tmp, "x.svg"))
 check(r.returncode == 2 and "expected columns name, measured, true" in r.stderr, f"missing columns named ({r.stderr})")
 r = run("plot", "rates", os.path.join(tmp, "nope.csv"), "-o", os.path.join(tmp, "x.svg"))

@@ -118,8 +118,9 @@ TEST_CASE("scenario: errors name file line key and expectation") {
     REQUIRE(e.line() == 3);
     REQUIRE(e.message().find("the platform has no 'nosuch'") != std::string::npos);
 
-    e = scenario_error(header + "set: { clocks.const.frequency: slow }\n");
-    REQUIRE(e.line() == 3);
+    e = scenario_error(header + "set:\n  clocks.cpu0.frequency: 1GHz\n  clocks.const.frequency: slow\n");
+    REQUIRE(e.line() == 5); // the override that breaks the platform, not the first one
+    REQUIRE(e.message().find("set.clocks.const.frequency: the platform with this override is invalid") == 0);
     REQUIRE(e.message().find("expected a frequency") != std::string::npos);
 
     e = scenario_error("platform: arm-default\n");
