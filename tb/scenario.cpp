@@ -90,6 +90,7 @@ private:
     std::string file_;
     std::string text_;
     scenario s_;
+    std::vector<std::pair<std::string, std::string>> command_line_overrides_; // --set set.PATH=VALUE
 
     [[noreturn]] void fail(unsigned line, const std::string& msg) const { throw input_error(file_, line, msg); }
     [[noreturn]] void expected(const YAML::Node& n, unsigned fallback, const std::string& path,
@@ -192,6 +193,17 @@ void scenario_loader::load_platform_part(const std::map<std::string, YAML::Node>
             lines.push_back(line_of(it->first));
         }
         (void)m;
+    }
+    // --set set.PATH=VALUE replaces the file's override of PATH or adds one (line 0: the command line).
+    for (const auto& [path, value] : command_line_overrides_) {
+        auto it = std::find_if(s_.overrides.begin(), s_.overrides.end(), [&](const auto& o) { return o.first == path; });
+        if (it != s_.overrides.end()) {
+            it->second = value;
+            lines[size_t(it - s_.overrides.begin())] = 0;
+        } else {
+            s_.overrides.emplace_back(path, value);
+            lines.push_back(0);
+        }
     }
     if (s_.overrides.empty()) {
         s_.platform = parse_platform(platform_text, platform_file);
@@ -350,6 +362,10 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
             s_.params[it->first.Scalar()] = scalar(it->second, line_of(it->first), "params." + it->first.Scalar(), "a value");
     }
     for (const auto& [k, v] : param_values) {
+        if (k.rfind("set.", 0) == 0) { // a platform override from the command line or a sweep
+            command_line_overrides_.emplace_back(k.substr(4), v);
+            continue;
+        }
         if (!s_.params.count(k)) {
             std::vector<std::string> known;
             for (const auto& [n, _] : s_.params) known.push_back(n);

@@ -95,7 +95,9 @@ struct scenario {
 
 // Loads a scenario file. `param_values` override the file's `params` defaults
 // (each must be declared there); ${NAME} is replaced everywhere in the text
-// before YAML parsing, so lines stay where they were written.
+// before YAML parsing, so lines stay where they were written. A name
+// `set.PATH` is a platform override instead (like the file's `set: {PATH: VALUE}`,
+// replacing it if the file has one); errors in it are reported at line 0.
 scenario load_scenario(const std::string& path, const std::map<std::string, std::string>& param_values = {});
 // The same from text (`file` is for messages and relative paths).
 scenario parse_scenario(const std::string& text, const std::string& file,

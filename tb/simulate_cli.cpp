@@ -31,7 +31,7 @@ whatif_commands::whatif_commands(CLI::App& app) {
     simulate_ = app.add_subcommand("simulate", "run a what-if scenario (YAML) and write samples, stats.json, config.json");
     simulate_->add_option("scenario", sim_.scenario_file, "scenario file (.yaml), docs/whatif.md")->required();
     simulate_->add_option("-o,--output", sim_.out_dir, "output folder")->default_val("whatif-out");
-    simulate_->add_option("--set", sets_, "NAME=VALUE: a value for one of the scenario's params");
+    simulate_->add_option("--set", sets_, "NAME=VALUE: a value for one of the scenario's params, or set.PATH=VALUE: a platform override");
     simulate_->add_option("--log-json", sim_.log_json, "write one JSON object per register access to this file");
     simulate_->add_flag("--verbose,-v", sim_.verbose, "print the sequences' log (echo, print) and a summary");
     simulate_->add_flag("--no-progress", no_progress_, "no progress line, even on a terminal");

@@ -79,6 +79,17 @@ other = os.path.join(tmp, "other.yaml")
 open(other, "w").write(f"scenario: {tour}\ngrid:\n  dsu_clock: [2GHz, 500MHz, 1GHz]\n")
 m = run("sweep", "merge", other, os.path.join(tmp, "j1"), "-o", os.path.join(tmp, "o.csv"))
 check(m.returncode == 2 and "dsu_clock is '250MHz' here but '2GHz' in the sweep" in m.stderr, f"foreign rows refused ({m.stderr})")
+# Platform parameters are swept directly as set.PATH; a point that fails keeps its row with its exit code.
+plat = os.path.join(tmp, "plat.yaml")
+open(plat, "w").write(f"scenario: {tour}\ngrid:\n  set.clocks.dsu0.frequency: [200MHz, fast]\nstats: [dsu0.cycles]\n")
+m = run("sweep", plat, "-o", os.path.join(tmp, "plat"))
+prow = list(csv.DictReader(open(os.path.join(tmp, "plat", "results.csv"))))
+check(m.returncode == 1 and "point 1 failed (exit 2)" in m.stderr, f"a failed point makes the sweep exit 1 ({m.stderr})")
+# 2 ms of a 200 MHz DSU clock = 400,000 cycles (the tour's own set: is replaced by the swept value).
+check([(r["exit"], r["dsu0.cycles"]) for r in prow] == [("0", "400000"), ("2", "")], f"rows of a platform sweep ({prow})")
+err = open(os.path.join(tmp, "plat", "points", "p00001", "simulate.err")).read()
+check("set.clocks.dsu0.frequency: the platform with this override is invalid" in err, f"the point's error is kept ({err})")
+
 # Bad input in the sweep file: file:line.
 bad = os.path.join(tmp, "bad.yaml")
 open(bad, "w").write(f"scenario: {tour}\ngrid:\n  dsu_clock: 1GHz\n")

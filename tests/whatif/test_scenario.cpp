@@ -93,6 +93,21 @@ TEST_CASE("scenario: params are substituted and overridden by --set") {
     REQUIRE(e.message().find("${nope}: unknown parameter") != std::string::npos);
 }
 
+TEST_CASE("scenario: set.PATH values override the platform like the file's set") {
+    register_all_units();
+    const std::string yaml = header + "set: { clocks.const.frequency: 25MHz }\n";
+    // Replaces the file's override of the same path ...
+    REQUIRE(parse_scenario(yaml, "s.yaml", {{"set.clocks.const.frequency", "1GHz"}}).platform.find_clock("const")->frequency_hz ==
+            1'000'000'000);
+    // ... or adds one.
+    scenario s = parse_scenario(yaml, "s.yaml", {{"set.units.dsu1.params.counters", "3"}});
+    REQUIRE(s.platform.find_clock("const")->frequency_hz == 25'000'000);
+    REQUIRE(s.platform.find_unit("dsu1")->param_int("counters") == 3);
+    auto e = scenario_error(yaml, {{"set.clocks.const.frequency", "slow"}});
+    REQUIRE(e.line() == 0); // it came from the command line
+    REQUIRE(e.message().find("set.clocks.const.frequency: the platform with this override is invalid") == 0);
+}
+
 TEST_CASE("scenario: errors name file line key and expectation") {
     auto e = scenario_error(header + "workloads: []\n");
     REQUIRE(e.file() == "s.yaml");
