@@ -80,10 +80,11 @@ private:
         return true;
     }
     void wait_for_firmware_boot() {
-        // The runner boots the firmware profile first (register accesses at time 0, each taking
-        // the platform's register-access latency); scenario actions start after it.
+        // The runner boots the firmware profile first (register accesses from time 0, each taking
+        // the platform's register-access latency), then starts its idle `run` statement: once
+        // that one has started, the last boot access has completed and scenario actions may begin.
         const fs_t step = p_.config().latency.register_access_fs;
-        while (runner_.statements_executed() < boot_statements_) wait(step ? to_sc_time(step) : SC_ZERO_TIME);
+        while (runner_.statements_executed() <= boot_statements_) wait(step ? to_sc_time(step) : SC_ZERO_TIME);
     }
 
     void main_thread() {

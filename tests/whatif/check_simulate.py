@@ -104,6 +104,20 @@ rows2 = list(csv.DictReader(open(os.path.join(out2, "samples.csv"))))
 check([int(r["delta"]) for r in rows2 if r["instance"] == "dsu0" and r["counter"] == "PMEVCNTR2"][:4] == [125_000] * 4,
       "--set reaches the platform override")
 
+# --log-json records the firmware boot and the scenario's sequences; a register-access latency
+# (set.latency.register_access) delays the scenario's actions until the boot is over.
+log = os.path.join(tmp, "log.jsonl")
+r = run("simulate", "scenarios/examples/tour.yaml", "-o", os.path.join(tmp, "lat"), "--log-json", log,
+        "--set", "set.latency.register_access=10ns")
+records = [json.loads(l) for l in open(log)]
+boot = [j for j in records if j["file"].startswith("firmware:")]
+setup = [j for j in records if j["file"].endswith("tour-setup.seq")]
+check(r.returncode == 0 and boot and setup, "the access log has the boot and the setup sequence")
+check(min(j["time_fs"] for j in setup) >= max(j["time_fs"] for j in boot) + 10_000_000,
+      "scenario sequences start after the firmware boot's last access completes")
+check(any(j["target"] == "CLUSTERPMXEVTYPER_EL1" and j["line"] == 28 and j["value"] == "0x2b" for j in records),
+      "the 1 ms text block's access is logged with its scenario line")
+
 # Determinism: the same scenario twice gives byte-identical files.
 out3 = os.path.join(tmp, "tour-again")
 run("simulate", "scenarios/examples/tour.yaml", "-o", out3)
