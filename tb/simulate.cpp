@@ -3,9 +3,10 @@
 // Time is never ticked: the scenario's timeline is a sorted list of instants the
 // driver thread waits for; each sequence entry has a thread of its own; the
 // sampler schedules one event per sample instant; the progress line (terminal
-// only) wakes 100 times per run. At an instant, samples are taken first and
-// the scenario's actions run one delta cycle later, so a sample at T shows the
-// state the interval (T - every, T] ended with.
+// only) wakes 100 times per run. At an instant T, samples are taken first (delta
+// cycle 0), then the timeline's actions (workload, dvfs, power, events: delta 1),
+// then the sequences starting at T (delta 2), so a sample at T shows the state
+// the interval (T - every, T] ended with.
 #include "tb/simulate.h"
 
 #include <unistd.h>
@@ -110,8 +111,10 @@ private:
         std::stable_sort(timeline.begin(), timeline.end(), [](const action& a, const action& b) { return a.at < b.at; });
         for (const auto& q : s_.sequences)
             sc_spawn(sc_bind(&scenario_driver::sequence_thread, this, &q), nullptr);
+        // All actions of one instant run in the same delta cycle (the first after the samples).
+        fs_t current = fs_never;
         for (const auto& a : timeline) {
-            wait_until(a.at);
+            if (a.at != current) wait_until(current = a.at);
             if (status == exit_bad_input) return;
             a.run();
         }
@@ -127,6 +130,7 @@ private:
             const fs_t at = q->at + k * q->every;
             if (at > s_.duration) return;
             wait_until(at);
+            wait(SC_ZERO_TIME); // after the timeline's actions of the same instant
             for (const auto& st : q->bodies[k % q->bodies.size()])
                 if (!execute(st)) return;
         }
