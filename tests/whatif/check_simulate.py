@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 PMUSIM = sys.argv[1]
 failures = []
@@ -159,10 +160,16 @@ rows4 = list(csv.DictReader(open(os.path.join(out4, "samples.csv"))))
 check(len(rows4) == 25 and all(int(r["delta"]) == 100_000 for r in rows4), f"every_cycles follows DVFS ({len(rows4)} rows)")
 check(int(rows4[10]["time_fs"]) == 600_000_000_000, "the 11th sample at 500 us + 100,000 cycles of 1 GHz")
 
-# A long run with sparse samples is fast: nothing ticks per cycle (1 s of 2 GHz, 10 samples).
-p = scenario("long.yaml", "platform: arm-default\nduration: 1s\nsample: { every: 100ms }\n")
+# A long run with sparse samples is fast: nothing ticks per cycle. 60 s of eight 2-2.5 GHz CPUs is
+# about 1.3e12 CPU clock edges, hours for any per-edge process; with 10 samples it takes well under a
+# second of CPU, so a generous 30 s wall-clock bound still tells the two apart on a loaded machine.
+p = scenario("long.yaml", "platform: arm-default\nduration: 60s\nsample: { every: 6s }\n")
+t0 = time.monotonic()
 r = run("simulate", p, "-o", os.path.join(tmp, "long"))
-check(r.returncode == 0, "1 s scenario runs")
+check(r.returncode == 0 and time.monotonic() - t0 < 30, f"60 s scenario runs in {time.monotonic() - t0:.1f} s")
+last = [r for r in csv.DictReader(open(os.path.join(tmp, "long", "samples.csv"))) if r["counter"] == "AMEVCNTR00"][-8:]
+check([int(r["value"]) for r in last] == [120_000_000_000] * 4 + [150_000_000_000] * 4,
+      "60 s of AMU cycles: 1.2e11 at 2 GHz (cpu0-3), 1.5e11 at 2.5 GHz (cpu4-7)")
 
 print(f"{checks - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)
