@@ -11,6 +11,21 @@
 namespace pmusim {
 
 namespace {
+// The architected group-0 events (AMEVTYPER0<n>_EL0.evtCount) and the core keys they count.
+struct amu_group0_event {
+    uint64_t code;
+    const char* name; // Arm event mnemonic, lower case as Linux perf names events
+    const char* key;  // core workload key
+};
+const amu_group0_event group0_events[4] = {
+    {0x0011, "cpu_cycles", "cycles"},
+    {0x4004, "cnt_cycles", "const_cycles"},
+    {0x0008, "inst_retired", "inst"},
+    {0x4005, "stall_backend_mem", "mem_stall"},
+};
+} // namespace
+
+namespace {
 constexpr uint64_t amcr_cg1rz = 1ULL << 17;
 const char* const g0_keys[4] = {"cycles", "const_cycles", "inst", "mem_stall"};
 } // namespace
@@ -319,10 +334,29 @@ void amu_unit::observables(std::vector<observable>& out) {
         std::string p = fmt::format("cpu{}.amu.", c->cpu);
         out.push_back({p + "AMCNTENSET0", 4, [c] { return uint64_t(c->en0); }});
         if (c->aux) out.push_back({p + "AMCNTENSET1", 16, [c] { return uint64_t(c->en1); }});
-        for (unsigned n = 0; n < 4; ++n)
-            out.push_back({p + fmt::format("AMEVCNTR0{}", n), 64, [c, n] { return c->g0[n].read(now_fs()); }});
-        for (unsigned n = 0; n < c->aux; ++n)
-            out.push_back({p + fmt::format("AMEVCNTR1{}", n), 64, [c, n] { return c->g1[n].read(now_fs()); }});
+        for (unsigned n = 0; n < 4; ++n) {
+            std::string ev = fmt::format("{:#x} {}", group0_events[n].code, group0_events[n].name);
+            out.push_back({p + fmt::format("AMEVCNTR0{}", n), 64, [c, n] { return c->g0[n].read(now_fs()); },
+                           [ev] { return ev; }});
+        }
+        for (unsigned n = 0; n < c->aux; ++n) {
+            std::string ev = fmt::format("{:#x} aux{}", aux_event_base + n, n);
+            out.push_back({p + fmt::format("AMEVCNTR1{}", n), 64, [c, n] { return c->g1[n].read(now_fs()); },
+                           [ev] { return ev; }});
+        }
+    }
+}
+
+void amu_unit::event_totals(std::vector<event_total>& out) {
+    const fs_t now = now_fs();
+    for (auto& cp : cpus_) {
+        if (!cp) continue;
+        const core_model& core = system_.core(cp->cpu);
+        const std::string cpu = core.name();
+        // The core's own event streams: what the group-0 counters count while enabled.
+        for (const auto& e : group0_events) out.push_back({cpu, e.name, e.code, core.events(e.key).count_at(now)});
+        for (unsigned n = 0; n < cp->aux; ++n)
+            out.push_back({cpu, fmt::format("aux{}", n), aux_event_base + n, cp->aux_in[n].count_at(now)});
     }
 }
 

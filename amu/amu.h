@@ -100,6 +100,7 @@ public:
     std::vector<std::string> firmware_boot(const std::string& profile) override;
     void report(std::ostream& out) override;
     void observables(std::vector<observable>& out) override;
+    void event_totals(std::vector<event_total>& out) override;
 
     // For tests and tools: the physical value of a counter now, and the enables.
     bool has_amu(unsigned cpu) const { return cpu < cpus_.size() && cpus_[cpu] != nullptr; }

@@ -475,9 +475,21 @@ void dsu_clusterpmu::report(std::ostream& out) {
 void dsu_clusterpmu::observables(std::vector<observable>& out) {
     for (unsigned n = 0; n < opt_.counters; ++n)
         out.push_back({fmt::format("{}.PMEVCNTR{}", basename(), n), ctr_[n].width(),
-                       [this, n] { return ctr_[n].read(now_fs()); }});
-    if (has_cc()) out.push_back({std::string(basename()) + ".PMCCNTR", 64, [this] { return cc_.read(now_fs()); }});
+                       [this, n] { return ctr_[n].read(now_fs()); },
+                       [this, n] {
+                           const uint16_t code = uint16_t(evtype_[n] & 0xFFFF);
+                           const event_feed* f = feed(code);
+                           return fmt::format("{:#x} {}", code, f ? f->info->perf_name : "unimplemented");
+                       }});
+    if (has_cc())
+        out.push_back({std::string(basename()) + ".PMCCNTR", 64, [this] { return cc_.read(now_fs()); },
+                       [] { return std::string("0x11 cycles"); }});
     out.push_back({std::string(basename()) + ".PMOVS", 32, [this] { return uint64_t(overflow_flags()); }});
+}
+
+void dsu_clusterpmu::event_totals(std::vector<event_total>& out) {
+    const fs_t now = now_fs();
+    for (const auto& f : feeds_) out.push_back({basename(), f->info->perf_name, f->info->code, f->all.count_at(now)});
 }
 
 } // namespace pmusim

@@ -29,11 +29,26 @@ struct mmio_register {
     uint64_t address = 0; // absolute bus address
 };
 
-// Something the waveform and the run summary can sample.
+// Something the waveform, the run summary and the what-if sampler can sample.
 struct observable {
-    std::string name; // "cpu0.amu.AMEVCNTR00"
+    std::string name; // "cpu0.amu.AMEVCNTR00": instance, '.', counter (split at the last '.')
     unsigned width;   // bits
     std::function<uint64_t()> value;
+    // The event the counter counts now ("0x2b l3d_cache"); empty for non-counters.
+    std::function<std::string()> event;
+
+    observable(std::string name_, unsigned width_, std::function<uint64_t()> value_,
+               std::function<std::string()> event_ = {})
+        : name(std::move(name_)), width(width_), value(std::move(value_)), event(std::move(event_)) {}
+};
+
+// Ground truth for `pmusim simulate` (stats.json): how many of an event happened
+// at a unit's inputs since time 0, whether or not a counter was programmed for it.
+struct event_total {
+    std::string instance; // "cpu0", "dsu0", "cmn0.xp3"
+    std::string event;    // the unit's event name ("l3d_cache", "cpu_cycles")
+    uint64_t code;        // the event number software programs (0 if none)
+    uint64_t count;
 };
 
 class unit : public sc_core::sc_module {
@@ -65,6 +80,8 @@ public:
     // Run-summary lines, each ending with a newline.
     virtual void report(std::ostream& out) { (void)out; }
     virtual void observables(std::vector<observable>& out) { (void)out; }
+    // Every event the unit can count, counted until now (see event_total).
+    virtual void event_totals(std::vector<event_total>& out) { (void)out; }
 
 protected:
     soc& system_;

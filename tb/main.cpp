@@ -18,6 +18,7 @@
 #include "tb/register_docs.h"
 #include "tb/sequence_parser.h"
 #include "tb/sequence_runner.h"
+#include "tb/simulate_cli.h"
 #include "tb/unit_factory.h"
 
 using namespace pmusim;
@@ -191,6 +192,8 @@ int main(int argc, char** argv) {
     regs->add_option("--unit", regs_unit, "only this unit's table");
     regs->add_option("--output-dir", regs_dir, "markdown: write one UNIT.md per table into this directory");
 
+    whatif_commands whatif(app); // simulate, sweep, plot (docs/whatif.md)
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -212,6 +215,7 @@ int main(int argc, char** argv) {
         if (*run) return run_file(ropt);
         if (*serve) return simulate({}, "<stdin>", sopt.platform, sopt, true);
         if (*regs) return regs_command(regs_format, regs_unit, regs_dir);
+        if (whatif.selected()) return whatif.run();
         // No subcommand: the built-in demo scenario.
         run_options demo;
         auto statements = seq::parse_sequence(demo_scenario(), "demo.seq");

@@ -1,0 +1,549 @@
+// Scenario loader (tb/scenario.h, docs/whatif.md).
+#include "tb/scenario.h"
+
+// GCC 12 reports a false -Wdangling-pointer inside yaml-cpp 0.7's inline node code (as in platform_config.cpp).
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "tb/builtin_platforms.h"
+
+namespace pmusim {
+namespace {
+
+std::string read_text(const std::string& path, const std::string& from_file, unsigned from_line,
+                      const std::string& what) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw input_error(from_file, from_line, "cannot read " + what + " '" + path + "'");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// A path written in the scenario, relative to the scenario's folder.
+std::string relative_to(const std::string& scenario_file, const std::string& path) {
+    namespace fs = std::filesystem;
+    if (path.empty() || fs::path(path).is_absolute()) return path;
+    return (fs::path(scenario_file).parent_path() / path).lexically_normal().string();
+}
+
+unsigned line_of(const YAML::Node& n) {
+    if (!n.IsDefined()) return 0;
+    YAML::Mark m = n.Mark();
+    return m.is_null() ? 0 : unsigned(m.line) + 1;
+}
+
+std::string describe(const YAML::Node& n) {
+    if (!n.IsDefined() || n.IsNull()) return "nothing";
+    if (n.IsScalar()) return "'" + n.Scalar() + "'";
+    if (n.IsSequence()) return "a list";
+    return "a map";
+}
+
+std::string join(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+}
+
+// ${NAME} substitution over the raw text: lines do not move.
+std::string substitute(const std::string& text, const std::map<std::string, std::string>& values,
+                       const std::string& file) {
+    std::string out;
+    unsigned line = 1;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\n') ++line;
+        if (text[i] == '$' && i + 1 < text.size() && text[i + 1] == '{') {
+            size_t end = text.find('}', i + 2);
+            if (end == std::string::npos || text.find('\n', i) < end)
+                throw input_error(file, line, "expected ${NAME} with a closing '}'");
+            std::string name = text.substr(i + 2, end - i - 2);
+            auto it = values.find(name);
+            if (it == values.end()) {
+                std::vector<std::string> known;
+                for (const auto& [k, _] : values) known.push_back(k);
+                throw input_error(file, line, "${" + name + "}: unknown parameter; declared in params: " +
+                                                  (known.empty() ? std::string("none") : join(known)));
+            }
+            out += it->second;
+            i = end;
+            continue;
+        }
+        out += text[i];
+    }
+    return out;
+}
+
+class scenario_loader {
+public:
+    scenario_loader(std::string file, std::string text) : file_(std::move(file)), text_(std::move(text)) {}
+    scenario load(const std::map<std::string, std::string>& param_values);
+
+private:
+    std::string file_;
+    std::string text_;
+    scenario s_;
+    std::vector<std::pair<std::string, std::string>> command_line_overrides_; // --set set.PATH=VALUE
+
+    [[noreturn]] void fail(unsigned line, const std::string& msg) const { throw input_error(file_, line, msg); }
+    [[noreturn]] void expected(const YAML::Node& n, unsigned fallback, const std::string& path,
+                               const std::string& what) const {
+        unsigned l = (n.IsDefined() && !n.IsNull()) ? line_of(n) : 0;
+        fail(l ? l : fallback, path + ": expected " + what + ", found " + describe(n));
+    }
+    // Keys of a map, checked against `allowed` (unknown or repeated keys are errors).
+    std::map<std::string, YAML::Node> open_map(const YAML::Node& n, unsigned fallback, const std::string& path,
+                                               const std::vector<std::string>& allowed) const {
+        if (!n.IsMap()) expected(n, fallback, path.empty() ? "top level" : path, "a map");
+        std::map<std::string, YAML::Node> out;
+        for (auto it = n.begin(); it != n.end(); ++it) {
+            unsigned kl = line_of(it->first);
+            if (!it->first.IsScalar()) fail(kl, path + ": expected a key name, found " + describe(it->first));
+            std::string key = it->first.Scalar();
+            std::string where = path.empty() ? key : path + "." + key;
+            if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+                fail(kl, (path.empty() ? "unknown top-level key '" : path + ": unknown key '") + key +
+                             "'; allowed keys: " + join(allowed));
+            if (out.count(key)) fail(kl, where + ": duplicate key");
+            out[key] = it->second;
+        }
+        return out;
+    }
+    std::string scalar(const YAML::Node& n, unsigned fallback, const std::string& path, const std::string& what) const {
+        if (!n.IsScalar()) expected(n, fallback, path, what);
+        return n.Scalar();
+    }
+    fs_t duration(const YAML::Node& n, unsigned fallback, const std::string& path) const {
+        std::string t = scalar(n, fallback, path, "a duration like 10ms");
+        if (t == "0") return 0;
+        try {
+            return seq::parse_duration_fs(t, file_, line_of(n), "for '" + path + "'");
+        } catch (const input_error&) {
+            expected(n, fallback, path, "a duration like 10ms");
+        }
+    }
+    uint64_t number(const YAML::Node& n, unsigned fallback, const std::string& path) const {
+        std::string t = scalar(n, fallback, path, "a number");
+        try {
+            return seq::parse_number(t, file_, line_of(n));
+        } catch (const input_error&) {
+            expected(n, fallback, path, "a number (decimal or 0x hex)");
+        }
+    }
+    unsigned cpu_index(const YAML::Node& n, unsigned fallback, const std::string& path) const {
+        std::string t = scalar(n, fallback, path, "a CPU name like cpu0");
+        const cpu_config* c = s_.platform.find_cpu(t);
+        if (!c) {
+            std::vector<std::string> names;
+            for (const auto& cpu : s_.platform.cpus) names.push_back(cpu.name);
+            fail(line_of(n), path + ": expected a CPU of platform " + s_.platform.name + " (" + join(names) +
+                                 "), found '" + t + "'");
+        }
+        return c->index;
+    }
+    const YAML::Node* get(const std::map<std::string, YAML::Node>& m, const std::string& k) const {
+        auto it = m.find(k);
+        return it == m.end() ? nullptr : &it->second;
+    }
+    const YAML::Node& need(const std::map<std::string, YAML::Node>& m, const std::string& k, unsigned line,
+                           const std::string& path) const {
+        auto it = m.find(k);
+        if (it == m.end()) fail(line, path + ": missing required key '" + k + "'");
+        return it->second;
+    }
+    template <class F> void each(const YAML::Node& list, unsigned fallback, const std::string& path, F f) {
+        if (!list.IsSequence()) expected(list, fallback, path, "a list");
+        for (size_t i = 0; i < list.size(); ++i) f(list[i], path + "[" + std::to_string(i) + "]");
+    }
+
+    void load_platform_part(const std::map<std::string, YAML::Node>& top, unsigned top_line);
+    std::vector<seq::statement> sequence_body(const YAML::Node& n, bool is_file, const std::string& path);
+    void load_events_file(const std::string& path, unsigned line);
+    void load_sampling(const YAML::Node& n, const std::string& path);
+};
+
+void scenario_loader::load_platform_part(const std::map<std::string, YAML::Node>& top, unsigned top_line) {
+    const YAML::Node& pn = need(top, "platform", top_line, "top level");
+    s_.platform_ref = scalar(pn, top_line, "platform", "a built-in platform name or a YAML file path");
+    std::string platform_text, platform_file;
+    if (const builtin_platform* b = find_builtin_platform(s_.platform_ref)) {
+        platform_text = std::string(b->yaml);
+        platform_file = std::string(b->source_path);
+    } else {
+        platform_file = relative_to(file_, s_.platform_ref);
+        if (!std::filesystem::exists(platform_file))
+            fail(line_of(pn), "platform: expected a built-in platform (" + builtin_platform_names() +
+                                  ") or a YAML file, found '" + s_.platform_ref + "'");
+        platform_text = read_text(platform_file, file_, line_of(pn), "platform file");
+    }
+    std::vector<unsigned> lines;
+    if (const YAML::Node* set = get(top, "set")) {
+        auto m = open_map(*set, top_line, "set", {});
+        // Keep the order written (std::map would sort): walk the node again.
+        for (auto it = set->begin(); it != set->end(); ++it) {
+            std::string key = it->first.Scalar();
+            s_.overrides.emplace_back(key, scalar(it->second, line_of(it->first), "set." + key, "a value"));
+            lines.push_back(line_of(it->first));
+        }
+        (void)m;
+    }
+    // --set set.PATH=VALUE replaces the file's override of PATH or adds one (line 0: the command line).
+    for (const auto& [path, value] : command_line_overrides_) {
+        auto it = std::find_if(s_.overrides.begin(), s_.overrides.end(), [&](const auto& o) { return o.first == path; });
+        if (it != s_.overrides.end()) {
+            it->second = value;
+            lines[size_t(it - s_.overrides.begin())] = 0;
+        } else {
+            s_.overrides.emplace_back(path, value);
+            lines.push_back(0);
+        }
+    }
+    if (s_.overrides.empty()) {
+        s_.platform = parse_platform(platform_text, platform_file);
+        return;
+    }
+    std::string edited = apply_platform_overrides(platform_text, s_.overrides, lines, file_);
+    try {
+        s_.platform = parse_platform(edited, platform_file + " (with " + file_ + " set:)");
+    } catch (const input_error& e) {
+        // The edited text has no lines of its own: blame the first override that makes it invalid.
+        size_t culprit = 0;
+        for (size_t k = 0; k + 1 < s_.overrides.size(); ++k) {
+            std::vector<std::pair<std::string, std::string>> first(s_.overrides.begin(), s_.overrides.begin() + k + 1);
+            try {
+                parse_platform(apply_platform_overrides(platform_text, first, lines, file_), platform_file);
+            } catch (const input_error&) {
+                culprit = k;
+                break;
+            }
+            culprit = k + 1;
+        }
+        fail(lines[culprit], "set." + s_.overrides[culprit].first + ": the platform with this override is invalid: " +
+                                 e.message());
+    }
+}
+
+std::vector<seq::statement> scenario_loader::sequence_body(const YAML::Node& n, bool is_file,
+                                                           const std::string& path) {
+    std::vector<seq::statement> body;
+    if (is_file) {
+        std::string p = relative_to(file_, scalar(n, 0, path, "a sequence file path"));
+        body = seq::parse_sequence(read_text(p, file_, line_of(n), "sequence file"), p);
+    } else {
+        std::string text = scalar(n, 0, path, "sequence text");
+        unsigned first = line_of(n);
+        // A block scalar (| or >) starts on the line after its indicator.
+        size_t pos = size_t(n.Mark().pos);
+        if (pos < text_.size() && (text_[pos] == '|' || text_[pos] == '>')) ++first;
+        try {
+            body = seq::parse_sequence(text, file_);
+        } catch (const input_error& e) { // the block's line -> the scenario's line
+            throw input_error(file_, e.line() + first - 1, e.message());
+        }
+        for (auto& st : body) st.line += first - 1;
+    }
+    for (const auto& st : body)
+        if (std::holds_alternative<seq::platform_decl>(st.body))
+            throw input_error(st.file, st.line, "a scenario's sequences run on the scenario's platform: remove 'platform'");
+    return body;
+}
+
+void scenario_loader::load_events_file(const std::string& path, unsigned line) {
+    std::string text = read_text(path, file_, line, "event stream");
+    std::istringstream in(text);
+    std::string l;
+    unsigned n = 0;
+    while (std::getline(in, l)) {
+        ++n;
+        if (l.find_first_not_of(" \t\r") == std::string::npos) continue;
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(l);
+        } catch (const nlohmann::json::parse_error& e) {
+            throw input_error(path, n, std::string("expected a JSON object per line: ") + e.what());
+        }
+        auto bad = [&](const std::string& m) { throw input_error(path, n, m); };
+        if (!j.is_object()) bad("expected a JSON object like {\"time\": \"1ms\", \"unit\": \"dsu0\", \"event\": \"l3d_cache\", \"count\": 100}");
+        static const std::set<std::string> keys = {"time", "time_fs", "unit", "node", "event", "count", "over"};
+        for (auto it = j.begin(); it != j.end(); ++it)
+            if (!keys.count(it.key())) bad("unknown key '" + it.key() + "'; allowed keys: time, time_fs, unit, node, event, count, over");
+        replayed_event e;
+        e.file = path;
+        e.line = n;
+        if (j.contains("time_fs")) {
+            if (!j["time_fs"].is_number_unsigned()) bad("time_fs: expected an unsigned integer (femtoseconds)");
+            e.at = j["time_fs"].get<uint64_t>();
+        } else if (j.contains("time")) {
+            if (!j["time"].is_string()) bad("time: expected a duration string like \"1.5ms\"");
+            e.at = seq::parse_duration_fs(j["time"].get<std::string>(), path, n, "for 'time'");
+        } else {
+            bad("missing 'time' (a duration like \"1.5ms\") or 'time_fs'");
+        }
+        for (const char* k : {"unit", "event"}) {
+            if (!j.contains(k) || !j[k].is_string()) bad(std::string("missing '") + k + "' (a string)");
+        }
+        e.unit = j["unit"].get<std::string>();
+        e.event = j["event"].get<std::string>();
+        if (j.contains("node")) {
+            if (!j["node"].is_string()) bad("node: expected a string");
+            e.node = j["node"].get<std::string>();
+        }
+        if (!j.contains("count") || !j["count"].is_number_unsigned()) bad("count: expected an unsigned integer");
+        e.count = j["count"].get<uint64_t>();
+        if (j.contains("over")) {
+            if (!j["over"].is_string()) bad("over: expected a duration string like \"10us\"");
+            e.over = seq::parse_duration_fs(j["over"].get<std::string>(), path, n, "for 'over'");
+        }
+        if (e.at > s_.duration) bad("time " + format_time(e.at) + " is after the scenario's end (" + format_time(s_.duration) + ")");
+        s_.events.push_back(std::move(e));
+    }
+}
+
+void scenario_loader::load_sampling(const YAML::Node& n, const std::string& path) {
+    auto m = open_map(n, 0, path, {"every", "every_cycles", "clock", "counters", "clocks"});
+    scenario_sampling& s = s_.sampling;
+    s.enabled = true;
+    s.line = line_of(n);
+    const YAML::Node* every = get(m, "every");
+    const YAML::Node* cycles = get(m, "every_cycles");
+    if (!!every == !!cycles) fail(s.line, path + ": expected exactly one of 'every' (a duration) or 'every_cycles' (a count)");
+    if (every) {
+        s.every_fs = duration(*every, s.line, path + ".every");
+        if (!s.every_fs) fail(line_of(*every), path + ".every: expected a duration above 0");
+    } else {
+        s.every_cycles = number(*cycles, s.line, path + ".every_cycles");
+        if (!s.every_cycles) fail(line_of(*cycles), path + ".every_cycles: expected a count above 0");
+    }
+    if (const YAML::Node* c = get(m, "clock")) {
+        s.clock = scalar(*c, s.line, path + ".clock", "a clock name");
+        if (!s_.platform.find_clock(s.clock)) {
+            std::vector<std::string> names;
+            for (const auto& k : s_.platform.clocks) names.push_back(k.name);
+            fail(line_of(*c), path + ".clock: expected a clock of the platform (" + join(names) + "), found '" + s.clock + "'");
+        }
+    } else if (cycles) {
+        fail(s.line, path + ": every_cycles needs 'clock' (the clock whose cycles are counted)");
+    } else {
+        s.clock = s_.platform.find_clock("const") ? "const" : s_.platform.clocks.front().name;
+    }
+    if (const YAML::Node* c = get(m, "counters")) {
+        s.counters_line = line_of(*c);
+        each(*c, s.line, path + ".counters", [&](const YAML::Node& x, const std::string& p) {
+            s.counters.push_back(scalar(x, s.line, p, "a counter name pattern like dsu0.PMEVCNTR*"));
+        });
+    }
+    if (const YAML::Node* c = get(m, "clocks")) {
+        std::string t = scalar(*c, s.line, path + ".clocks", "true or false");
+        if (t != "true" && t != "false") expected(*c, s.line, path + ".clocks", "true or false");
+        s.clocks = t == "true";
+    }
+}
+
+scenario scenario_loader::load(const std::map<std::string, std::string>& param_values) {
+    s_.file = file_;
+    // Pass 1: the params defaults (they may not use ${}).
+    YAML::Node raw;
+    try {
+        raw = YAML::Load(text_);
+    } catch (const YAML::Exception& e) {
+        fail(e.mark.is_null() ? 0 : unsigned(e.mark.line) + 1, "malformed YAML: " + e.msg);
+    }
+    if (raw.IsMap() && raw["params"]) {
+        YAML::Node p = raw["params"];
+        if (!p.IsMap()) expected(p, line_of(raw), "params", "a map of NAME: default value");
+        for (auto it = p.begin(); it != p.end(); ++it)
+            s_.params[it->first.Scalar()] = scalar(it->second, line_of(it->first), "params." + it->first.Scalar(), "a value");
+    }
+    for (const auto& [k, v] : param_values) {
+        if (k.rfind("set.", 0) == 0) { // a platform override from the command line or a sweep
+            command_line_overrides_.emplace_back(k.substr(4), v);
+            continue;
+        }
+        if (!s_.params.count(k)) {
+            std::vector<std::string> known;
+            for (const auto& [n, _] : s_.params) known.push_back(n);
+            throw input_error(file_, 0, "parameter '" + k + "' is not declared in the scenario's params (declared: " +
+                                            (known.empty() ? std::string("none") : join(known)) + ")");
+        }
+        s_.params[k] = v;
+    }
+    // Pass 2: the text with ${NAME} replaced.
+    text_ = substitute(text_, s_.params, file_);
+    YAML::Node root;
+    try {
+        root = YAML::Load(text_);
+    } catch (const YAML::Exception& e) {
+        fail(e.mark.is_null() ? 0 : unsigned(e.mark.line) + 1, "malformed YAML: " + e.msg);
+    }
+    auto top = open_map(root, 1, "", {"name", "description", "params", "platform", "set", "duration", "workload",
+                                      "dvfs", "power", "events", "sequences", "sample"});
+    const unsigned top_line = 1;
+    if (const YAML::Node* n = get(top, "name")) s_.name = scalar(*n, top_line, "name", "a name");
+    if (const YAML::Node* n = get(top, "description")) s_.description = scalar(*n, top_line, "description", "text");
+    load_platform_part(top, top_line);
+    s_.duration = duration(need(top, "duration", top_line, "top level"), top_line, "duration");
+    if (!s_.duration) fail(line_of(top["duration"]), "duration: expected a duration above 0");
+    auto check_at = [&](const YAML::Node& n, unsigned l, const std::string& p) {
+        fs_t at = duration(n, l, p);
+        if (at > s_.duration)
+            fail(line_of(n), p + ": " + format_time(at) + " is after the scenario's end (duration " + format_time(s_.duration) + ")");
+        return at;
+    };
+
+    if (const YAML::Node* w = get(top, "workload"))
+        each(*w, top_line, "workload", [&](const YAML::Node& e, const std::string& p) {
+            auto m = open_map(e, top_line, p, {"at", "cpu", "rates"});
+            scenario_workload x;
+            x.line = line_of(e);
+            x.at = get(m, "at") ? check_at(m["at"], x.line, p + ".at") : 0;
+            x.cpu = cpu_index(need(m, "cpu", x.line, p), x.line, p + ".cpu");
+            auto rates = open_map(need(m, "rates", x.line, p), x.line, p + ".rates", {});
+            for (auto it = m["rates"].begin(); it != m["rates"].end(); ++it) {
+                std::string key = it->first.Scalar();
+                std::string v = scalar(it->second, x.line, p + ".rates." + key, "a rate like 1/4 or 0.5");
+                x.rates.emplace_back(key, seq::parse_rate(v, file_, line_of(it->second), "for '" + p + ".rates." + key + "'"));
+            }
+            (void)rates;
+            s_.workloads.push_back(std::move(x));
+        });
+    if (const YAML::Node* d = get(top, "dvfs"))
+        each(*d, top_line, "dvfs", [&](const YAML::Node& e, const std::string& p) {
+            auto m = open_map(e, top_line, p, {"at", "clock", "frequency"});
+            scenario_dvfs x;
+            x.line = line_of(e);
+            x.at = get(m, "at") ? check_at(m["at"], x.line, p + ".at") : 0;
+            const YAML::Node& c = need(m, "clock", x.line, p);
+            x.clock = scalar(c, x.line, p + ".clock", "a clock name");
+            if (!s_.platform.find_clock(x.clock) && !s_.platform.find_cpu(x.clock)) {
+                std::vector<std::string> names;
+                for (const auto& k : s_.platform.clocks) names.push_back(k.name);
+                fail(line_of(c), p + ".clock: expected a clock of the platform (" + join(names) + "), found '" + x.clock + "'");
+            }
+            const YAML::Node& f = need(m, "frequency", x.line, p);
+            try {
+                x.hz = seq::parse_frequency_hz(scalar(f, x.line, p + ".frequency", "a frequency like 2GHz"), file_, line_of(f));
+            } catch (const input_error&) {
+                expected(f, x.line, p + ".frequency", "a frequency like 2GHz");
+            }
+            s_.dvfs.push_back(std::move(x));
+        });
+    if (const YAML::Node* d = get(top, "power"))
+        each(*d, top_line, "power", [&](const YAML::Node& e, const std::string& p) {
+            auto m = open_map(e, top_line, p, {"at", "cpu", "state"});
+            scenario_power x;
+            x.line = line_of(e);
+            x.at = get(m, "at") ? check_at(m["at"], x.line, p + ".at") : 0;
+            x.cpu = cpu_index(need(m, "cpu", x.line, p), x.line, p + ".cpu");
+            const YAML::Node& st = need(m, "state", x.line, p);
+            std::string t = scalar(st, x.line, p + ".state", "run, wfi, wfe or off");
+            if (t == "run") x.state = seq::cpu_power_state::run;
+            else if (t == "wfi") x.state = seq::cpu_power_state::wfi;
+            else if (t == "wfe") x.state = seq::cpu_power_state::wfe;
+            else if (t == "off") x.state = seq::cpu_power_state::off;
+            else expected(st, x.line, p + ".state", "run, wfi, wfe or off");
+            s_.power.push_back(x);
+        });
+    if (const YAML::Node* d = get(top, "events"))
+        each(*d, top_line, "events", [&](const YAML::Node& e, const std::string& p) {
+            auto m = open_map(e, top_line, p, {"file"});
+            const YAML::Node& f = need(m, "file", line_of(e), p);
+            std::string path = relative_to(file_, scalar(f, line_of(e), p + ".file", "a JSON Lines file path"));
+            s_.event_files.push_back(path);
+            load_events_file(path, line_of(f));
+        });
+    std::stable_sort(s_.events.begin(), s_.events.end(),
+                     [](const replayed_event& a, const replayed_event& b) { return a.at < b.at; });
+    if (const YAML::Node* d = get(top, "sequences"))
+        each(*d, top_line, "sequences", [&](const YAML::Node& e, const std::string& p) {
+            auto m = open_map(e, top_line, p, {"at", "every", "count", "file", "text", "cycle"});
+            scenario_sequence x;
+            x.line = line_of(e);
+            x.at = get(m, "at") ? check_at(m["at"], x.line, p + ".at") : 0;
+            if (get(m, "every")) {
+                x.every = duration(m["every"], x.line, p + ".every");
+                if (!x.every) fail(line_of(m["every"]), p + ".every: expected a duration above 0");
+            }
+            if (get(m, "count")) {
+                if (!x.every) fail(line_of(m["count"]), p + ".count: only with 'every'");
+                x.count = number(m["count"], x.line, p + ".count");
+            }
+            int forms = int(get(m, "file") != nullptr) + int(get(m, "text") != nullptr) + int(get(m, "cycle") != nullptr);
+            if (forms != 1) fail(x.line, p + ": expected exactly one of 'file', 'text' or 'cycle'");
+            if (get(m, "file")) x.bodies.push_back(sequence_body(m["file"], true, p + ".file"));
+            if (get(m, "text")) x.bodies.push_back(sequence_body(m["text"], false, p + ".text"));
+            if (get(m, "cycle"))
+                each(m["cycle"], x.line, p + ".cycle", [&](const YAML::Node& c, const std::string& cp) {
+                    auto cm = open_map(c, x.line, cp, {"file", "text"});
+                    if (cm.size() != 1) fail(line_of(c), cp + ": expected one of 'file' or 'text'");
+                    x.bodies.push_back(get(cm, "file") ? sequence_body(cm["file"], true, cp + ".file")
+                                                       : sequence_body(cm["text"], false, cp + ".text"));
+                });
+            if (x.bodies.empty()) fail(x.line, p + ".cycle: expected at least one sequence");
+            s_.sequences.push_back(std::move(x));
+        });
+    if (const YAML::Node* d = get(top, "sample")) load_sampling(*d, "sample");
+    return std::move(s_);
+}
+
+// Finds `segment` in a map, or the element named `segment` in a list of maps.
+YAML::Node child(YAML::Node node, const std::string& segment) {
+    if (node.IsMap()) return node[segment];
+    if (node.IsSequence())
+        for (size_t i = 0; i < node.size(); ++i)
+            if (node[i].IsMap() && node[i]["name"] && node[i]["name"].Scalar() == segment) return node[i];
+    return YAML::Node(YAML::NodeType::Undefined);
+}
+
+} // namespace
+
+std::string apply_platform_overrides(const std::string& platform_yaml,
+                                     const std::vector<std::pair<std::string, std::string>>& overrides,
+                                     const std::vector<unsigned>& lines, const std::string& file) {
+    YAML::Node root = YAML::Load(platform_yaml);
+    for (size_t i = 0; i < overrides.size(); ++i) {
+        const auto& [path, value] = overrides[i];
+        std::vector<std::string> parts;
+        std::stringstream ss(path);
+        for (std::string seg; std::getline(ss, seg, '.');) parts.push_back(seg);
+        // reset() rebinds: `node = x` would overwrite the node it refers to (yaml-cpp semantics).
+        YAML::Node node;
+        node.reset(root);
+        for (size_t k = 0; k + 1 < parts.size(); ++k) {
+            node.reset(child(node, parts[k]));
+            if (!node.IsDefined() || !(node.IsMap() || node.IsSequence()))
+                throw input_error(file, i < lines.size() ? lines[i] : 0,
+                                  "set." + path + ": the platform has no '" + parts[k] +
+                                      "' here; expected a path like clocks.const.frequency or units.dsu0.params.counters "
+                                      "(see pmusim --list-params)");
+        }
+        if (!node.IsMap())
+            throw input_error(file, i < lines.size() ? lines[i] : 0, "set." + path + ": expected a path to a key of a map");
+        // A unit parameter not written in the file is added; any other key must exist.
+        bool params_map = parts.size() >= 3 && parts[parts.size() - 2] == "params";
+        if (!node[parts.back()] && !params_map)
+            throw input_error(file, i < lines.size() ? lines[i] : 0,
+                              "set." + path + ": the platform has no key '" + parts.back() + "' here (see pmusim --list-params)");
+        node[parts.back()] = value;
+    }
+    YAML::Emitter out;
+    out << root;
+    return std::string(out.c_str()) + "\n";
+}
+
+scenario parse_scenario(const std::string& text, const std::string& file,
+                        const std::map<std::string, std::string>& param_values) {
+    return scenario_loader(file, text).load(param_values);
+}
+
+scenario load_scenario(const std::string& path, const std::map<std::string, std::string>& param_values) {
+    return parse_scenario(read_text(path, path, 0, "scenario file"), path, param_values);
+}
+
+} // namespace pmusim

@@ -1,0 +1,223 @@
+// `pmusim simulate` (tb/simulate.h, docs/whatif.md).
+//
+// Time is never ticked: the scenario's timeline is a sorted list of instants the
+// driver thread waits for; each sequence entry has a thread of its own; the
+// sampler schedules one event per sample instant; the progress line (terminal
+// only) wakes 100 times per run. At an instant T, samples are taken first (delta
+// cycle 0), then the timeline's actions (workload, dvfs, power, events: delta 1),
+// then the sequences starting at T (delta 2), so a sample at T shows the state
+// the interval (T - every, T] ended with.
+#include "tb/simulate.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <systemc>
+
+#include "models/input_error.h"
+#include "tb/platform.h"
+#include "tb/sampler.h"
+#include "tb/scenario.h"
+#include "tb/sequence_runner.h"
+#include "tb/stats.h"
+#include "tb/unit_factory.h"
+
+namespace pmusim {
+
+using namespace sc_core;
+
+namespace {
+
+class scenario_driver : public sc_module {
+public:
+    SC_HAS_PROCESS(scenario_driver);
+    scenario_driver(const sc_module_name& name, const scenario& s, platform& p, sequence_runner& runner,
+                    unsigned boot_statements, bool progress)
+        : sc_module(name), s_(s), p_(p), runner_(runner), boot_statements_(boot_statements), progress_(progress) {
+        SC_THREAD(main_thread);
+        if (progress_) SC_THREAD(progress_thread);
+    }
+
+    int status = exit_ok;
+    std::string error;
+    bool finished = false;
+
+private:
+    struct action {
+        fs_t at;
+        std::function<void()> run;
+    };
+
+    const scenario& s_;
+    platform& p_;
+    sequence_runner& runner_;
+    unsigned boot_statements_;
+    bool progress_;
+    std::chrono::steady_clock::time_point host_start_ = std::chrono::steady_clock::now();
+
+    // To instant t, then one delta more: samples at t come first.
+    void wait_until(fs_t t) {
+        if (t > now_fs()) wait(to_sc_time(t - now_fs()));
+        wait(SC_ZERO_TIME);
+    }
+    void stop_bad_input(const std::string& message) {
+        if (status == exit_bad_input) return;
+        status = exit_bad_input;
+        error = message;
+        sc_stop();
+    }
+    // Runs one statement through the sequence runner: same checks and messages as `pmusim run`.
+    bool execute(const seq::statement& st) {
+        sequence_runner::result r = runner_.execute(st);
+        if (r.v == sequence_runner::verdict::bad_input) {
+            stop_bad_input(r.message);
+            return false;
+        }
+        if (r.v == sequence_runner::verdict::failed) status = exit_failed;
+        return true;
+    }
+    void wait_for_firmware_boot() {
+        // The runner boots the firmware profile first (register accesses from time 0, each taking
+        // the platform's register-access latency), then starts its idle `run` statement: once
+        // that one has started, the last boot access has completed and scenario actions may begin.
+        const fs_t step = p_.config().latency.register_access_fs;
+        while (runner_.statements_executed() <= boot_statements_) wait(step ? to_sc_time(step) : SC_ZERO_TIME);
+    }
+
+    void main_thread() {
+        wait_for_firmware_boot();
+        std::vector<action> timeline;
+        for (const auto& w : s_.workloads)
+            timeline.push_back({w.at, [this, &w] {
+                                    execute({s_.file, w.line, seq::set_workload{w.cpu, w.rates}});
+                                }});
+        for (const auto& d : s_.dvfs)
+            timeline.push_back({d.at, [this, &d] { execute({s_.file, d.line, seq::set_freq{d.clock, d.hz}}); }});
+        for (const auto& q : s_.power)
+            timeline.push_back({q.at, [this, &q] { execute({s_.file, q.line, seq::set_power{q.cpu, q.state}}); }});
+        for (const auto& e : s_.events)
+            timeline.push_back({e.at, [this, &e] {
+                                    unit* u = p_.find_unit(e.unit);
+                                    if (!u) return stop_bad_input(fmt::format("{}:{}: unknown unit '{}'", e.file, e.line, e.unit));
+                                    std::string why;
+                                    if (!u->inject(e.node, e.event, e.count, e.over, why))
+                                        stop_bad_input(fmt::format("{}:{}: {}", e.file, e.line, why));
+                                }});
+        // Stable: actions at one instant run in the order workload, dvfs, power, events, as written.
+        std::stable_sort(timeline.begin(), timeline.end(), [](const action& a, const action& b) { return a.at < b.at; });
+        for (const auto& q : s_.sequences)
+            sc_spawn(sc_bind(&scenario_driver::sequence_thread, this, &q), nullptr);
+        // All actions of one instant run in the same delta cycle (the first after the samples).
+        fs_t current = fs_never;
+        for (const auto& a : timeline) {
+            if (a.at != current) wait_until(current = a.at);
+            if (status == exit_bad_input) return;
+            a.run();
+        }
+        wait_until(s_.duration);
+        finished = true;
+        sc_stop();
+    }
+
+    void sequence_thread(const scenario_sequence* q) {
+        for (uint64_t k = 0;; ++k) {
+            if (q->every && q->count && k >= q->count) return;
+            if (k && !q->every) return;
+            const fs_t at = q->at + k * q->every;
+            if (at > s_.duration) return;
+            wait_until(at);
+            wait(SC_ZERO_TIME); // after the timeline's actions of the same instant
+            for (const auto& st : q->bodies[k % q->bodies.size()])
+                if (!execute(st)) return;
+        }
+    }
+
+    void progress_thread() {
+        for (unsigned pct = 1; pct <= 100; ++pct) {
+            wait_until(s_.duration * pct / 100);
+            const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start_).count();
+            const double left = host * (100 - pct) / pct;
+            std::cerr << fmt::format("\rpmusim: simulated {} of {} ({:3}%), host {:.1f} s, about {:.1f} s left   ",
+                                     format_time(now_fs()), format_time(s_.duration), pct, host, left)
+                      << std::flush;
+        }
+        std::cerr << '\n';
+    }
+};
+
+std::ofstream open_output(const std::filesystem::path& p) {
+    std::ofstream f(p, std::ios::binary);
+    if (!f) throw input_error(p.string(), 0, "cannot write this file");
+    return f;
+}
+
+} // namespace
+
+int simulate_scenario(const simulate_options& opt) {
+    register_all_units(); // unit schemas before the platform is validated
+    scenario s = load_scenario(opt.scenario_file, opt.params);
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(opt.out_dir, ec);
+    if (ec) throw input_error(opt.out_dir, 0, "cannot create the output folder: " + ec.message());
+
+    run_recorder rec;
+    rec.log = opt.verbose ? &std::cout : nullptr;
+    if (!opt.log_json.empty()) {
+        rec.json = std::make_unique<std::ofstream>(opt.log_json);
+        if (!*rec.json) throw input_error(opt.log_json, 0, "cannot write the JSON log");
+    }
+    platform p(s.platform);
+    sequence_runner runner("runner", p, rec);
+    // The runner's own thread boots the firmware, then idles past the end; the driver stops the run.
+    runner.load({seq::statement{s.file, 0, seq::run_time{fs_never / 2}}});
+    unsigned boot_statements = 0;
+    for (const auto& text : p.firmware_boot())
+        if (seq::parse_line(text, "firmware", 1)) ++boot_statements;
+
+    std::ofstream csv, jsonl;
+    std::unique_ptr<sampler> smp;
+    if (s.sampling.enabled) {
+        std::vector<std::string> unmatched;
+        auto values = select_observables(p.units(), s.sampling.counters, unmatched);
+        if (!unmatched.empty())
+            throw input_error(s.file, s.sampling.counters_line,
+                              "sample.counters: pattern '" + unmatched.front() +
+                                  "' matches no counter of the platform (names like dsu0.PMEVCNTR0, cpu0.amu.AMEVCNTR00)");
+        if (s.sampling.clocks)
+            for (const auto& [name, c] : p.system().clocks) {
+                const clock_domain* cd = c.get();
+                values.push_back({"clock", name, "frequency_hz", 64, [cd] { return cd->frequency_hz(); }, {}});
+            }
+        csv = open_output(fs::path(opt.out_dir) / "samples.csv");
+        jsonl = open_output(fs::path(opt.out_dir) / "samples.jsonl");
+        smp = std::make_unique<sampler>("sampler", std::move(values), *p.find_clock(s.sampling.clock), s.sampling.every_fs,
+                                        s.sampling.every_cycles, s.duration, &csv, &jsonl);
+    }
+    const bool progress = opt.progress && isatty(STDERR_FILENO);
+    scenario_driver driver("scenario", s, p, runner, boot_statements, progress);
+
+    sc_start();
+    if (!runner.error_message().empty() && driver.status != exit_bad_input) {
+        // The runner stops on its own only for a model error or bad input in the firmware boot.
+        std::cerr << "pmusim: " << runner.error_message() << '\n';
+        return runner.exit_status();
+    }
+    if (driver.status == exit_bad_input) {
+        std::cerr << "pmusim: " << driver.error << '\n';
+        return exit_bad_input;
+    }
+    const fs_t end = now_fs();
+    open_output(fs::path(opt.out_dir) / "stats.json") << run_stats(p.units(), p.system(), end).dump(2) << '\n';
+    open_output(fs::path(opt.out_dir) / "config.json") << run_config(s).dump(2) << '\n';
+    if (opt.verbose)
+        std::cout << fmt::format("pmusim: {} simulated {} ({} samples) into {}\n", s.file, format_time(end),
+                                 smp ? smp->samples_taken() : 0, opt.out_dir);
+    return driver.status;
+}
+
+} // namespace pmusim

@@ -1,0 +1,201 @@
+// Scenario and sweep files: what they load to, and every error with its file:line
+// (tb/scenario.h, tb/sweep.h, docs/whatif.md).
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "tb/scenario.h"
+#include "tb/sweep.h"
+#include "tb/unit_factory.h"
+
+using namespace pmusim;
+
+namespace {
+
+const std::string header = "platform: arm-default\nduration: 10ms\n"; // lines 1-2
+
+input_error scenario_error(const std::string& yaml, const std::map<std::string, std::string>& params = {}) {
+    register_all_units();
+    try {
+        parse_scenario(yaml, "s.yaml", params);
+    } catch (const input_error& e) {
+        return e;
+    }
+    FAIL("expected an input_error for:\n" << yaml);
+    throw std::logic_error("unreachable");
+}
+
+std::string temp_file(const std::string& name, const std::string& text) {
+    auto p = std::filesystem::temp_directory_path() / ("pmusim-whatif-" + std::to_string(::getpid()) + "-" + name);
+    std::ofstream(p) << text;
+    return p.string();
+}
+
+} // namespace
+
+TEST_CASE("scenario: every section loads to its values") {
+    register_all_units();
+    scenario s = parse_scenario(header + R"(params: { f: 500MHz }
+set: { clocks.const.frequency: "${f}", units.dsu0.params.counters: 4 }
+workload:
+  - { at: 1ms, cpu: cpu2, rates: { inst: 3/2, l3_access_rd: 0.25 } }
+dvfs:
+  - { at: 2ms, clock: cpu0, frequency: 1.5GHz }
+power:
+  - { at: 3ms, cpu: cpu1, state: wfe }
+sequences:
+  - at: 4ms
+    every: 1ms
+    count: 3
+    text: |
+      as cpu0 el1
+      run 10 cycles
+sample: { every_cycles: 1000, clock: dsu0, counters: ["dsu0.*"], clocks: false }
+)",
+                                "s.yaml");
+    REQUIRE(s.params.at("f") == "500MHz");
+    REQUIRE(s.platform.find_clock("const")->frequency_hz == 500'000'000);       // the override applied
+    REQUIRE(s.platform.find_unit("dsu0")->param_int("counters") == 4);
+    REQUIRE(s.duration == 10'000'000'000'000ull);                               // 10 ms in fs
+    REQUIRE(s.workloads.size() == 1);
+    REQUIRE(s.workloads[0].cpu == 2);
+    REQUIRE(s.workloads[0].at == 1'000'000'000'000ull);
+    REQUIRE(s.workloads[0].rates[0].first == "inst");
+    REQUIRE(s.workloads[0].rates[0].second == rational(3, 2));
+    REQUIRE(s.workloads[0].rates[1].second == rational(1, 4));
+    REQUIRE(s.dvfs[0].hz == 1'500'000'000);
+    REQUIRE(s.power[0].state == seq::cpu_power_state::wfe);
+    REQUIRE(s.sequences[0].every == 1'000'000'000'000ull);
+    REQUIRE(s.sequences[0].count == 3);
+    // The block starts on line 16 (after `text: |` on line 15): statements keep their file lines.
+    REQUIRE(s.sequences[0].bodies[0].size() == 2);
+    REQUIRE(s.sequences[0].bodies[0][0].line == 16);
+    REQUIRE(s.sequences[0].bodies[0][1].line == 17);
+    REQUIRE(s.sampling.enabled);
+    REQUIRE(s.sampling.every_cycles == 1000);
+    REQUIRE(s.sampling.clock == "dsu0");
+    REQUIRE_FALSE(s.sampling.clocks);
+}
+
+TEST_CASE("scenario: params are substituted and overridden by --set") {
+    register_all_units();
+    const std::string yaml = header + "params: { step: 2ms }\ndvfs:\n  - { at: \"${step}\", clock: cpu0, frequency: 1GHz }\n";
+    REQUIRE(parse_scenario(yaml, "s.yaml").dvfs[0].at == 2'000'000'000'000ull);
+    REQUIRE(parse_scenario(yaml, "s.yaml", {{"step", "7ms"}}).dvfs[0].at == 7'000'000'000'000ull);
+    auto e = scenario_error(yaml, {{"stpe", "1ms"}});
+    REQUIRE(std::string(e.what()).find("parameter 'stpe' is not declared") != std::string::npos);
+    e = scenario_error(header + "dvfs:\n  - { at: \"${nope}\", clock: cpu0, frequency: 1GHz }\n");
+    REQUIRE(e.line() == 4);
+    REQUIRE(e.message().find("${nope}: unknown parameter") != std::string::npos);
+}
+
+TEST_CASE("scenario: set.PATH values override the platform like the file's set") {
+    register_all_units();
+    const std::string yaml = header + "set: { clocks.const.frequency: 25MHz }\n";
+    // Replaces the file's override of the same path ...
+    REQUIRE(parse_scenario(yaml, "s.yaml", {{"set.clocks.const.frequency", "1GHz"}}).platform.find_clock("const")->frequency_hz ==
+            1'000'000'000);
+    // ... or adds one.
+    scenario s = parse_scenario(yaml, "s.yaml", {{"set.units.dsu1.params.counters", "3"}});
+    REQUIRE(s.platform.find_clock("const")->frequency_hz == 25'000'000);
+    REQUIRE(s.platform.find_unit("dsu1")->param_int("counters") == 3);
+    auto e = scenario_error(yaml, {{"set.clocks.const.frequency", "slow"}});
+    REQUIRE(e.line() == 0); // it came from the command line
+    REQUIRE(e.message().find("set.clocks.const.frequency: the platform with this override is invalid") == 0);
+}
+
+TEST_CASE("scenario: errors name file line key and expectation") {
+    auto e = scenario_error(header + "workloads: []\n");
+    REQUIRE(e.file() == "s.yaml");
+    REQUIRE(e.line() == 3);
+    REQUIRE(e.message().find("unknown top-level key 'workloads'") != std::string::npos);
+
+    e = scenario_error(header + "dvfs:\n  - { at: 1ms, clock: cpu0, frequency: fast }\n");
+    REQUIRE(e.line() == 4);
+    REQUIRE(e.message() == "dvfs[0].frequency: expected a frequency like 2GHz, found 'fast'");
+
+    e = scenario_error(header + "power:\n  - { at: 11ms, cpu: cpu1, state: off }\n");
+    REQUIRE(e.line() == 4);
+    REQUIRE(e.message().find("is after the scenario's end") != std::string::npos);
+
+    e = scenario_error(header + "power:\n  - { cpu: cpu9, state: off }\n");
+    REQUIRE(e.message().find("power[0].cpu: expected a CPU of platform arm-default") != std::string::npos);
+
+    e = scenario_error(header + "sample: { every: 1ms, every_cycles: 10 }\n");
+    REQUIRE(e.line() == 3);
+    REQUIRE(e.message().find("exactly one of 'every'") != std::string::npos);
+
+    e = scenario_error(header + "set: { clocks.nosuch.frequency: 1GHz }\n");
+    REQUIRE(e.line() == 3);
+    REQUIRE(e.message().find("the platform has no 'nosuch'") != std::string::npos);
+
+    e = scenario_error(header + "set:\n  clocks.cpu0.frequency: 1GHz\n  clocks.const.frequency: slow\n");
+    REQUIRE(e.line() == 5); // the override that breaks the platform, not the first one
+    REQUIRE(e.message().find("set.clocks.const.frequency: the platform with this override is invalid") == 0);
+    REQUIRE(e.message().find("expected a frequency") != std::string::npos);
+
+    e = scenario_error("platform: arm-default\n");
+    REQUIRE(e.message().find("missing required key 'duration'") != std::string::npos);
+
+    e = scenario_error(header + "dvfs: [ { at: 1ms\n");
+    REQUIRE(e.message().find("malformed YAML") != std::string::npos);
+}
+
+TEST_CASE("scenario: sequence errors point into the scenario or the sequence file") {
+    auto e = scenario_error(header + "sequences:\n  - at: 1ms\n    text: |\n      as cpu0 el1\n      wirte X 1\n");
+    REQUIRE(e.file() == "s.yaml");
+    REQUIRE(e.line() == 7); // the second line of the block
+    std::string seq = temp_file("bad.seq", "as cpu0 el1\nrun ten cycles\n");
+    e = scenario_error(header + "sequences:\n  - { at: 1ms, file: \"" + seq + "\" }\n");
+    REQUIRE(e.file() == seq);
+    REQUIRE(e.line() == 2);
+    e = scenario_error(header + "sequences:\n  - { at: 1ms, text: \"platform arm-default\" }\n");
+    REQUIRE(e.message().find("remove 'platform'") != std::string::npos);
+    std::remove(seq.c_str());
+}
+
+TEST_CASE("scenario: event streams load sorted and bad lines are named") {
+    register_all_units();
+    std::string ok = temp_file("ev.jsonl", "{\"time\": \"2ms\", \"unit\": \"dsu0\", \"event\": \"l3d_cache\", \"count\": 5}\n"
+                                           "\n"
+                                           "{\"time_fs\": 1000, \"unit\": \"amu\", \"node\": \"cpu0\", \"event\": \"aux0\", "
+                                           "\"count\": 7, \"over\": \"1us\"}\n");
+    scenario s = parse_scenario(header + "events:\n  - file: \"" + ok + "\"\n", "s.yaml");
+    REQUIRE(s.events.size() == 2);
+    REQUIRE(s.events[0].at == 1000); // sorted by time
+    REQUIRE(s.events[0].node == "cpu0");
+    REQUIRE(s.events[0].over == 1'000'000'000ull);
+    REQUIRE(s.events[0].line == 3);
+    REQUIRE(s.events[1].count == 5);
+    std::string bad = temp_file("bad.jsonl", "{\"time\": \"1ms\", \"unit\": \"dsu0\", \"event\": \"x\", \"count\": 1}\n"
+                                             "{\"time\": \"1ms\", \"unit\": \"dsu0\", \"event\": \"x\", \"count\": -4}\n");
+    auto e = scenario_error(header + "events:\n  - file: \"" + bad + "\"\n");
+    REQUIRE(e.file() == bad);
+    REQUIRE(e.line() == 2);
+    REQUIRE(e.message().find("count: expected an unsigned integer") != std::string::npos);
+    std::remove(ok.c_str());
+    std::remove(bad.c_str());
+}
+
+TEST_CASE("sweep: grid points in order and shards") {
+    std::string scen = temp_file("sc.yaml", header);
+    std::string sw = temp_file("sw.yaml", "scenario: " + std::filesystem::path(scen).filename().string() +
+                                              "\ngrid:\n  a: [1, 2]\n  b: [x, y, z]\n");
+    sweep_spec s = load_sweep(sw);
+    REQUIRE(s.params == std::vector<std::string>{"a", "b"});
+    REQUIRE(s.points.size() == 6);
+    // The first parameter varies slowest.
+    REQUIRE(s.points[0].values == std::vector<std::string>{"1", "x"});
+    REQUIRE(s.points[1].values == std::vector<std::string>{"1", "y"});
+    REQUIRE(s.points[3].values == std::vector<std::string>{"2", "x"});
+    REQUIRE(s.points[5].index == 5);
+    REQUIRE(parse_shard("2/4") == std::pair<unsigned, unsigned>{2, 4});
+    REQUIRE_THROWS_AS(parse_shard("4/4"), input_error);
+    REQUIRE_THROWS_AS(parse_shard("1"), input_error);
+    std::remove(sw.c_str());
+    std::remove(scen.c_str());
+}

@@ -1,0 +1,12 @@
+# What-if tests (docs/whatif.md): scenario/sweep unit tests in the Catch2 binary,
+# and end-to-end checks of simulate, sweep (with GNU parallel shards), plot and the studies.
+target_sources(pmusim_unit_tests PRIVATE ${CMAKE_SOURCE_DIR}/tests/whatif/test_scenario.cpp)
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  foreach(check simulate sweep plot studies)
+    add_test(NAME "whatif: ${check}"
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/whatif/check_${check}.py $<TARGET_FILE:pmusim>
+      WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties("whatif: ${check}" PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 180)
+  endforeach()
+endif()
