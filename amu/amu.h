@@ -8,6 +8,8 @@
 //   group 1: AMEVCNTR1<n>_EL0, n < cpus[].amu_aux_counters, over injected
 //            events (`inject amu.cpuN auxN COUNT [over D]`).
 // Counters are 64-bit lazy_counters: never ticked, exact at every instant.
+// Optionally each CPU with features.amu_external_view also has a read-only
+// memory-mapped AMU frame (FEAT_AMU_EXT32 or EXT64) over the same state.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -23,6 +25,22 @@ namespace pmusim {
 // Register table (all registers of the architecture; a CPU exposes a subset).
 // ---------------------------------------------------------------------------
 const register_table& amu_table();
+
+// The memory-mapped external view (ARMARM I4.1, I5.4, I5.5): one 4 KB frame per
+// CPU, laid out as FEAT_AMU_EXT32 or FEAT_AMU_EXT64. Its own table per layout
+// (unit names amu_ext32 / amu_ext64 in the generated docs and C header).
+enum class amu_ext_format { ext32, ext64 };
+const register_table& amu_external_table(amu_ext_format format);
+constexpr uint64_t amu_frame_size = 0x1000;
+
+struct amu_external_options {
+    bool enabled = false;            // a `units:` entry of type amu gave the address map
+    uint64_t base = 0;               // frame of cpuN at base + N * frame_stride
+    uint64_t size = 0;               // the window decoded by the unit (the entry's size)
+    uint64_t frame_stride = 0x10000;
+    amu_ext_format format = amu_ext_format::ext64;
+    uint64_t amiidr = 0x43B;         // AMIIDR (IMP DEF); the AMPIDRn registers follow from it
+};
 
 // What kind of AMU register a table entry is, for the access rules.
 enum class amu_reg_class : uint8_t {
@@ -88,7 +106,7 @@ uint64_t linux_amu_freq_scale(uint64_t d_core, uint64_t d_const, uint64_t max_fr
 // ---------------------------------------------------------------------------
 class amu_unit : public unit {
 public:
-    amu_unit(const sc_core::sc_module_name& name, soc& system);
+    amu_unit(const sc_core::sc_module_name& name, soc& system, amu_external_options external = {});
 
     std::string type() const override { return "amu"; }
     const register_table& table() const override { return amu_table(); }
@@ -98,6 +116,10 @@ public:
     bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                 std::string& error) override;
     std::vector<std::string> firmware_boot(const std::string& profile) override;
+    std::vector<std::string> firmware_power_down(const std::string& profile, unsigned cpu) override;
+    std::vector<std::string> firmware_power_up(const std::string& profile, unsigned cpu) override;
+    std::vector<address_window> mmio_windows() const override;
+    std::optional<mmio_register> find_mmio_register(const std::string& name) const override;
     void report(std::ostream& out) override;
     void observables(std::vector<observable>& out) override;
 
@@ -107,6 +129,9 @@ public:
     uint16_t enables(unsigned cpu, unsigned group) const;
     // Whether register `def` exists on `cpu` (version and aux-counter count).
     bool implemented(unsigned cpu, const register_def& def) const;
+    // Whether `cpu` has an external AMU frame, and its absolute base address.
+    bool has_frame(unsigned cpu) const { return has_amu(cpu) && cpus_[cpu]->frame != nullptr; }
+    uint64_t frame_base(unsigned cpu) const { return external_.base + cpu * external_.frame_stride; }
 
     static constexpr uint64_t aux_event_base = 0x0300; // AMEVTYPER1<n>.evtCount = 0x300 + n (IMP DEF choice)
 
@@ -119,11 +144,13 @@ private:
         unsigned version = 0; // 1 AMUv1, 2 AMUv1p1
         unsigned aux = 0;     // implemented group-1 counters (0..16)
         std::unique_ptr<register_bank> bank;
+        std::unique_ptr<register_bank> frame; // the external view; null without features.amu_external_view
         std::array<lazy_counter, 4> g0;
         std::array<lazy_counter, 16> g1;
         std::array<injected_events, 16> aux_in;
         uint16_t en0 = 0, en1 = 0;
-        // TF-A's save area for power-down (psci_suspend_pwrdown_start/finish).
+        // TF-A's save area for power-down (psci_suspend_pwrdown_start/finish): the values its
+        // EL3 reads returned, taken at the power-off instant while the counters are disabled.
         bool saved = false;
         std::array<uint64_t, 4> saved_g0{};
         std::array<uint64_t, 16> saved_g1{};
@@ -134,9 +161,12 @@ private:
     void apply_enables(cpu_amu& c, fs_t now);
     void on_power(cpu_amu& c, power_state from, power_state to);
     uint64_t adjust_read(cpu_amu& c, const register_def& def, uint64_t value, const access_context& ctx) const;
+    void build_frame(cpu_amu& c, unsigned cluster, unsigned core_in_cluster);     // amu_external.cpp
+    void frame_access(tlm::tlm_generic_payload& trans, access_context& ctx);     // amu_external.cpp
     bool tf_a() const { return system_.firmware_profile == "tf-a"; }
 
     std::vector<std::unique_ptr<cpu_amu>> cpus_; // by CPU index; null for CPUs without the AMU
+    amu_external_options external_;
 };
 
 } // namespace pmusim

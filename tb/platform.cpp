@@ -176,6 +176,20 @@ std::vector<std::string> platform::firmware_boot() const {
     return out;
 }
 
+std::vector<std::string> platform::firmware_power_down(unsigned cpu) const {
+    std::vector<std::string> out;
+    for (unit* u : unit_ptrs_)
+        for (auto& s : u->firmware_power_down(system_.firmware_profile, cpu)) out.push_back(std::move(s));
+    return out;
+}
+
+std::vector<std::string> platform::firmware_power_up(unsigned cpu) const {
+    std::vector<std::string> out;
+    for (unit* u : unit_ptrs_)
+        for (auto& s : u->firmware_power_up(system_.firmware_profile, cpu)) out.push_back(std::move(s));
+    return out;
+}
+
 void platform::reset(bool cold) {
     fs_t now = now_fs();
     if (cold)

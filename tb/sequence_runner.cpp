@@ -75,13 +75,17 @@ void sequence_runner::sample() {
 }
 
 void sequence_runner::run_firmware_boot() {
+    run_firmware(platform_.firmware_boot(), "firmware:" + platform_.system().firmware_profile);
+}
+
+void sequence_runner::run_firmware(const std::vector<std::string>& statements, const std::string& file) {
     unsigned n = 0;
     access_context saved = ctx_;
-    for (const auto& text : platform_.firmware_boot()) {
-        auto st = seq::parse_line(text, "firmware:" + platform_.system().firmware_profile, ++n);
+    for (const auto& text : statements) {
+        auto st = seq::parse_line(text, file, ++n);
         if (!st) continue;
         result r = execute(*st);
-        if (r.v != verdict::ok) throw model_error(fmt::format("firmware boot step '{}' failed: {}", text, r.message));
+        if (r.v != verdict::ok) throw model_error(fmt::format("firmware step '{}' ({}) failed: {}", text, file, r.message));
     }
     ctx_ = saved;
 }
@@ -366,7 +370,16 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
             [&](const seq::set_power& p) -> result {
                 if (!cpu_ok(p.cpu)) return no_cpu(p.cpu);
                 static const power_state map[] = {power_state::run, power_state::wfi, power_state::wfe, power_state::off};
-                platform_.system().core(p.cpu).set_power(map[int(p.state)], now_fs());
+                core_model& core = platform_.system().core(p.cpu);
+                const power_state from = core.power(), to = map[int(p.state)];
+                const std::string fw = fmt::format("firmware:{}:cpu{}", platform_.system().firmware_profile, p.cpu);
+                // Firmware runs on the CPU itself: its power-down code before the CPU goes off,
+                // its warm-boot code as soon as the CPU is back.
+                if (to == power_state::off && from != power_state::off)
+                    run_firmware(platform_.firmware_power_down(p.cpu), fw + ":power-down");
+                core.set_power(to, now_fs());
+                if (from == power_state::off && to != power_state::off)
+                    run_firmware(platform_.firmware_power_up(p.cpu), fw + ":power-up");
                 return done;
             },
             [&](const seq::set_security& x) -> result {

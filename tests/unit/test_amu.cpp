@@ -360,15 +360,51 @@ TEST_CASE("amu: injected auxiliary events and enables and power-off") {
     CHECK(amu.counter(0, 1, 1) == 250);
     advance(750 * ns);
     CHECK(amu.counter(0, 1, 1) == 1000);
-    // The firmware profile is tf-a: power-off saves, power-on restores.
+    // The firmware profile is tf-a: power-off saves, power-on restores. TF-A's code is a list of
+    // statements the sequence runner executes at EL3 around the transition (firmware_power_down
+    // just before off, firmware_power_up just after); here the test plays the runner's part.
     in.write_el3(0, "AMCNTENSET0_EL0", 0xf);
     advance(1 * us);
-    CHECK(amu.counter(0, 0, 0) == 2000);
+    CHECK(amu.counter(0, 0, 0) == 2000); // 1 us at 2 GHz
+    CHECK(amu.firmware_power_down("none", 0).empty());
+    CHECK(amu.firmware_power_down("tf-a", 1).empty()); // cpu1 has no AMU
+    const std::vector<std::string> save = {"as cpu0 el3",           "write AMCNTENCLR0_EL0 0xf",
+                                           "write AMCNTENCLR1_EL0 0x7", "read AMEVCNTR00_EL0",
+                                           "read AMEVCNTR01_EL0",   "read AMEVCNTR02_EL0",
+                                           "read AMEVCNTR03_EL0",   "read AMEVCNTR10_EL0",
+                                           "read AMEVCNTR11_EL0",   "read AMEVCNTR12_EL0"};
+    CHECK(amu.firmware_power_down("tf-a", 0) == save);
+    in.write_el3(0, "AMCNTENCLR0_EL0", 0xf);
+    in.write_el3(0, "AMCNTENCLR1_EL0", 0x7);
     p.system().core(0).set_power(power_state::off, now_fs());
-    CHECK(amu.counter(0, 0, 0) == 0);
+    CHECK(amu.counter(0, 0, 0) == 0); // the core power domain lost the AMU's state
     CHECK(amu.enables(0, 0) == 0);
     advance(1 * us);
     p.system().core(0).set_power(power_state::run, now_fs());
+    CHECK(amu.counter(0, 0, 0) == 0); // nothing restored until the firmware runs
+    // What the save read: 2000 CPU cycles, 100 constant cycles (100 MHz), 2000 instructions
+    // (inst = 1), no memory stalls; aux1 got the 1000 injected events, aux0's 5 came while disabled.
+    const std::vector<std::string> restore = {
+        "as cpu0 el3",
+        "write AMEVCNTR00_EL0 0x7d0",
+        "write AMEVCNTR01_EL0 0x64",
+        "write AMEVCNTR02_EL0 0x7d0",
+        "write AMEVCNTR03_EL0 0x0",
+        "write AMEVCNTR10_EL0 0x0",
+        "write AMEVCNTR11_EL0 0x3e8",
+        "write AMEVCNTR12_EL0 0x0",
+        "write AMCNTENSET0_EL0 0x3",
+        "write AMCNTENSET1_EL0 0x7",
+        "write AMCR_EL0 0x20000",
+        "write AMCNTENSET0_EL0 0xf"};
+    CHECK(amu.firmware_power_up("none", 0).empty());
+    REQUIRE(amu.firmware_power_up("tf-a", 0) == restore);
+    CHECK(amu.firmware_power_up("tf-a", 0).empty()); // the save area is consumed
+    for (const auto& st : restore) {
+        if (st.rfind("write ", 0) != 0) continue;
+        auto sp = st.find(' ', 6);
+        in.write_el3(0, st.substr(6, sp - 6), std::stoull(st.substr(sp + 1), nullptr, 16));
+    }
     CHECK(amu.counter(0, 0, 0) == 2000);
     CHECK(amu.counter(0, 1, 1) == 1000);
     CHECK(amu.enables(0, 0) == 0xf);

@@ -493,7 +493,7 @@ TEST_CASE("config: duplicate YAML key") {
 TEST_CASE("config: unknown unit type") {
     const std::string path = source_dir + "/tests/platforms/unknown-unit-type.yaml";
     CHECK_ERROR_AT(load_error(path), 10,
-                   "units[0].type: unknown unit type 'dsu_clusterpm'; registered types: cmn600, dsu_clusterpmu, "
+                   "units[0].type: unknown unit type 'dsu_clusterpm'; registered types: amu, cmn600, dsu_clusterpmu, "
                    "power9_imc");
 }
 
