@@ -279,24 +279,25 @@ bool amu_unit::inject(const std::string& node, const std::string& event, uint64_
 std::vector<std::string> amu_unit::firmware_boot(const std::string& profile) {
     std::vector<std::string> out;
     if (profile != "tf-a") return out; // "none": no firmware support, counters stay disabled and read 0
-    const cpu_controls& k = *system_.controls;
-    const uint64_t tam = 1ULL << ctl::cptr_tam;
+    // Control-register bits are changed by read-modify-write (`mask`), as TF-A's mrs/bic/orr/msr
+    // do, so that other units' boots changing other bits of the same registers are kept.
+    const uint64_t tam = 1ULL << ctl::cptr_tam, hcr_amvoffen = 1ULL << ctl::hcr_amvoffen,
+                   scr_amvoffen = 1ULL << ctl::scr_amvoffen;
     for (const auto& cp : cpus_) {
         if (!cp) continue;
         const cpu_amu& c = *cp;
         const unsigned i = c.cpu;
         out.push_back(fmt::format("as cpu{} el3", i));
-        out.push_back(fmt::format("write CPTR_EL3 {:#x}", k.value(i, "CPTR_EL3") & ~tam)); // amu_enable_per_world (NS)
+        out.push_back(fmt::format("write CPTR_EL3 0x0 mask {:#x}", tam)); // amu_enable_per_world (NS)
         out.push_back(fmt::format("as cpu{} el2", i));
-        out.push_back(fmt::format("write CPTR_EL2 {:#x}", k.value(i, "CPTR_EL2") & ~tam)); // amu_init_el2_unused
-        if (c.version >= 2)
-            out.push_back(fmt::format("write HCR_EL2 {:#x}", k.value(i, "HCR_EL2") & ~(1ULL << ctl::hcr_amvoffen)));
+        out.push_back(fmt::format("write CPTR_EL2 0x0 mask {:#x}", tam)); // amu_init_el2_unused
+        if (c.version >= 2) out.push_back(fmt::format("write HCR_EL2 0x0 mask {:#x}", hcr_amvoffen));
         out.push_back(fmt::format("as cpu{} el3", i));
         out.push_back("write AMCNTENSET0_EL0 0x3"); // amu_init_el3: Pn_ALWAYS_ON
         if (c.aux) out.push_back(fmt::format("write AMCNTENSET1_EL0 {:#x}", c.aux_mask())); // plat_amu_aux_enables
         if (c.version >= 2) {
             out.push_back(fmt::format("write AMCR_EL0 {:#x}", amcr_cg1rz)); // AMU_RESTRICT_COUNTERS=1
-            out.push_back(fmt::format("write SCR_EL3 {:#x}", k.value(i, "SCR_EL3") | (1ULL << ctl::scr_amvoffen)));
+            out.push_back(fmt::format("write SCR_EL3 {:#x} mask {:#x}", scr_amvoffen, scr_amvoffen));
         }
         out.push_back("write AMCNTENSET0_EL0 0xf"); // el3_exit: restore_el3_runtime_regs
     }

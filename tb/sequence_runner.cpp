@@ -319,10 +319,22 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                 if (reg->width < 64 && (w.value >> reg->width) != 0)
                     return bad(fmt::format("value {:#x} does not fit the {}-bit register {}", w.value, reg->width,
                                            reg->display));
-                access_result r = bus_access(true, reg->system_register, reg->system_register ? reg->key : reg->address,
-                                             reg->width / 8, w.value, reg->display, s);
-                return check_outcome(s, fmt::format("write {} {:#x}", reg->display, w.value),
-                                     w.outcome.value_or(access_outcome::ok), r, w.outcome.has_value());
+                const uint64_t where_to = reg->system_register ? reg->key : reg->address;
+                uint64_t value = w.value;
+                std::string what = fmt::format("write {} {:#x}", reg->display, w.value);
+                if (w.mask) {
+                    // Read-modify-write, two real accesses: the read's refusal ends the statement.
+                    what += fmt::format(" mask {:#x}", *w.mask);
+                    access_result old = bus_access(false, reg->system_register, where_to, reg->width / 8, 0,
+                                                   reg->display, s);
+                    if (old.outcome != access_outcome::ok)
+                        return check_outcome(s, what + " (its read)", w.outcome.value_or(access_outcome::ok), old,
+                                             w.outcome.has_value());
+                    value = (old.value & ~*w.mask) | w.value;
+                }
+                access_result r = bus_access(true, reg->system_register, where_to, reg->width / 8, value,
+                                             reg->display, s);
+                return check_outcome(s, what, w.outcome.value_or(access_outcome::ok), r, w.outcome.has_value());
             },
             [&](const seq::mem_read& m) -> result {
                 unsigned bytes = m.width / 8;

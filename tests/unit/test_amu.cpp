@@ -418,10 +418,12 @@ TEST_CASE("amu: firmware boot statements per profile") {
     auto st = amu.firmware_boot("tf-a");
     auto has = [&](const std::string& s) { return std::find(st.begin(), st.end(), s) != st.end(); };
     CHECK(has("as cpu0 el3"));
-    CHECK(has("write CPTR_EL3 0x0"));
+    CHECK(has("write CPTR_EL3 0x0 mask 0x40000000")); // read-modify-write: clear TAM only
+    CHECK(has("write CPTR_EL2 0x0 mask 0x40000000"));
+    CHECK(has("write HCR_EL2 0x0 mask 0x8000000000000"));
     CHECK(has("write AMCNTENSET1_EL0 0x7"));
     CHECK(has("write AMCR_EL0 0x20000"));
-    CHECK(has("write SCR_EL3 0x800000030"));
+    CHECK(has("write SCR_EL3 0x800000000 mask 0x800000000")); // set AMVOFFEN only
     CHECK(has("write AMCNTENSET0_EL0 0xf"));
     CHECK_FALSE(has("as cpu1 el3"));
     CHECK(has("as cpu2 el3"));
