@@ -69,7 +69,7 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, amu_externa
         amcr.on_write([cp, &amcr](const write_event&) {
             if (cp->version < 2) amcr.value &= ~amcr_cg1rz; // CG1RZ is RES0 on AMUv1
         });
-        core.on_power_change([this, cp](power_state from, power_state to) { on_power(*cp, from, to); });
+        core.on_power_change([this, cp](power_state, power_state to) { on_power(*cp, to); });
         if (external_.enabled && d.amu_external_view) build_frame(*c, d.cluster, core_in_cluster);
         amu_reset(*c, now);
         cpus_[d.index] = std::move(c);
@@ -122,8 +122,7 @@ void amu_unit::apply_enables(cpu_amu& c, fs_t now) {
     for (unsigned n = 0; n < 16; ++n) c.g1[n].set_enabled(running && n < c.aux && ((c.en1 >> n) & 1), now);
 }
 
-void amu_unit::on_power(cpu_amu& c, power_state from, power_state to) {
-    (void)from;
+void amu_unit::on_power(cpu_amu& c, power_state to) {
     fs_t now = now_fs();
     if (to == power_state::off) {
         if (tf_a()) {

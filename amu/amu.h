@@ -159,7 +159,7 @@ private:
 
     void amu_reset(cpu_amu& c, fs_t now);
     void apply_enables(cpu_amu& c, fs_t now);
-    void on_power(cpu_amu& c, power_state from, power_state to);
+    void on_power(cpu_amu& c, power_state to);
     uint64_t adjust_read(cpu_amu& c, const register_def& def, uint64_t value, const access_context& ctx) const;
     void build_frame(cpu_amu& c, unsigned cluster, unsigned core_in_cluster);     // amu_external.cpp
     void frame_access(tlm::tlm_generic_payload& trans, access_context& ctx);     // amu_external.cpp
