@@ -27,6 +27,7 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, amu_externa
         c->cpu = d.index;
         c->version = d.amu_version;
         c->aux = std::min(d.amu_aux_counters, 16u);
+        c->fgt = d.fgt;
         c->bank = std::make_unique<register_bank>(fmt::format("cpu{}.amu", d.index), table());
         core_model& core = system.core(d.index);
         fs_t now = now_fs();
@@ -65,6 +66,12 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, amu_externa
             cp->en1 &= uint16_t(~e.written & cp->aux_mask());
             apply_enables(*cp, now_fs());
         });
+        auto& hafgrtr = b["HAFGRTR_EL2"];
+        hafgrtr.on_write([cp, &hafgrtr](const write_event&) {
+            // Bits of auxiliary counters that do not exist are RES0 (D24.2.61).
+            for (unsigned x = cp->aux; x < 16; ++x) hafgrtr.value &= ~(3ULL << (18 + 2 * x));
+            if (cp->aux == 0) hafgrtr.value &= ~(1ULL << 17);
+        });
         auto& amcr = b["AMCR_EL0"];
         amcr.on_write([cp, &amcr](const write_event&) {
             if (cp->version < 2) amcr.value &= ~amcr_cg1rz; // CG1RZ is RES0 on AMUv1
@@ -83,6 +90,7 @@ bool amu_unit::implemented(unsigned cpu, const register_def& def) const {
     bool v1p1 = c.version >= 2;
     switch (i.kind) {
     case amu_reg_info::amcg1idr: return v1p1;
+    case amu_reg_info::hafgrtr: return c.fgt;
     case amu_reg_info::voff0: return v1p1;
     case amu_reg_info::voff1: return v1p1 && i.index < c.aux;
     case amu_reg_info::enset1:
@@ -198,6 +206,12 @@ access_outcome amu_unit::sysreg_rule(access_context& ctx, const register_def& re
     a.cptr_el2_tam = k.bit(cpu, "CPTR_EL2", ctl::cptr_tam);
     a.cptr_el3_tam = k.bit(cpu, "CPTR_EL3", ctl::cptr_tam);
     a.scr_amvoffen = k.bit(cpu, "SCR_EL3", ctl::scr_amvoffen);
+    a.scr_fgten = k.bit(cpu, "SCR_EL3", ctl::scr_fgten);
+    const int fgt_bit = amu_hafgrtr_bit(amu_info(reg));
+    const cpu_amu& c = *cpus_[cpu];
+    a.hafgrtr_trap = c.fgt && fgt_bit >= 0 && ctx.el <= 1 && a.el2_enabled && a.scr_fgten &&
+                     !(k.bit(cpu, "HCR_EL2", ctl::hcr_e2h) && a.tge) &&
+                     (((*c.bank)["HAFGRTR_EL2"].value >> fgt_bit) & 1);
     const amu_trap_row& row = amu_decide(a);
     if (row.outcome == access_outcome::ok) return access_outcome::ok;
     return refuse(ctx, row.outcome, reg, is_write, fmt::format("{} {} at EL{}: {} [rule {}]", is_write ? "MSR" : "MRS",
@@ -281,16 +295,18 @@ std::vector<std::string> amu_unit::firmware_boot(const std::string& profile) {
     // Control-register bits are changed by read-modify-write (`mask`), as TF-A's mrs/bic/orr/msr
     // do, so that other units' boots changing other bits of the same registers are kept.
     const uint64_t tam = 1ULL << ctl::cptr_tam, hcr_amvoffen = 1ULL << ctl::hcr_amvoffen,
-                   scr_amvoffen = 1ULL << ctl::scr_amvoffen;
+                   scr_amvoffen = 1ULL << ctl::scr_amvoffen, fgten = 1ULL << ctl::scr_fgten;
     for (const auto& cp : cpus_) {
         if (!cp) continue;
         const cpu_amu& c = *cp;
         const unsigned i = c.cpu;
         out.push_back(fmt::format("as cpu{} el3", i));
         out.push_back(fmt::format("write CPTR_EL3 0x0 mask {:#x}", tam)); // amu_enable_per_world (NS)
+        if (c.fgt) out.push_back(fmt::format("write SCR_EL3 {:#x} mask {:#x}", fgten, fgten)); // FEAT_FGT for NS
         out.push_back(fmt::format("as cpu{} el2", i));
         out.push_back(fmt::format("write CPTR_EL2 0x0 mask {:#x}", tam)); // amu_init_el2_unused
         if (c.version >= 2) out.push_back(fmt::format("write HCR_EL2 0x0 mask {:#x}", hcr_amvoffen));
+        if (c.fgt) out.push_back("write HAFGRTR_EL2 0x0"); // EL2 unused: no AMU read traps (as Linux's __init_el2_fgt)
         out.push_back(fmt::format("as cpu{} el3", i));
         out.push_back("write AMCNTENSET0_EL0 0x3"); // amu_init_el3: Pn_ALWAYS_ON
         if (c.aux) out.push_back(fmt::format("write AMCNTENSET1_EL0 {:#x}", c.aux_mask())); // plat_amu_aux_enables

@@ -49,12 +49,13 @@ enum class amu_reg_class : uint8_t {
                         // events are fixed, so MSR is UNDEFINED at every EL): no MSR form
     userenr,            // AMUSERENR_EL0
     voffset,            // AMEVCNTVOFF0<n>_EL2, AMEVCNTVOFF1<n>_EL2
+    hafgrtr,            // HAFGRTR_EL2 (FEAT_FGT)
 };
 const char* to_string(amu_reg_class c);
 
 struct amu_reg_info {
     amu_reg_class cls = amu_reg_class::id;
-    enum kind_t : uint8_t { other, cnt0, cnt1, type0, type1, voff0, voff1, enset0, enclr0, enset1, enclr1, amcr, amcg1idr } kind = other;
+    enum kind_t : uint8_t { other, cnt0, cnt1, type0, type1, voff0, voff1, enset0, enclr0, enset1, enclr1, amcr, amcg1idr, hafgrtr } kind = other;
     unsigned index = 0; // n of the array registers
 };
 const amu_reg_info& amu_info(const register_def& def);
@@ -73,6 +74,10 @@ struct amu_access {
     bool cptr_el2_tam = false;
     bool cptr_el3_tam = false;
     bool scr_amvoffen = false; // SCR_EL3.AMVOFFEN
+    bool scr_fgten = false;    // SCR_EL3.FGTEn
+    // The register's HAFGRTR_EL2 bit is 1 and the fine-grained trap applies: FEAT_FGT, EL2
+    // enabled, HCR_EL2.{E2H,TGE} != {1,1}, SCR_EL3.FGTEn = 1 (D24.2.61).
+    bool hafgrtr_trap = false;
 };
 
 // A three-valued match: don't care, must be 0, must be 1.
@@ -82,7 +87,7 @@ struct amu_trap_row {
     const char* id;
     unsigned classes; // bit per amu_reg_class
     unsigned els;     // bit per EL
-    amu_tri write, kvm_guest, en, el2_enabled, tge, cptr_el2_tam, cptr_el3_tam, scr_amvoffen;
+    amu_tri write, kvm_guest, en, el2_enabled, tge, cptr_el2_tam, cptr_el3_tam, scr_amvoffen, scr_fgten, hafgrtr_trap;
     access_outcome outcome;
     const char* why;
     bool matches(const amu_access& a) const;
@@ -91,6 +96,10 @@ struct amu_trap_row {
 // The rows in priority order; the first matching row decides. The last row matches everything.
 const std::vector<amu_trap_row>& amu_trap_table();
 const amu_trap_row& amu_decide(const amu_access& a);
+
+// ---------------------------------------------------------------------------
+// The HAFGRTR_EL2 bit that traps MRS of `info`'s register, or -1 when none does.
+int amu_hafgrtr_bit(const amu_reg_info& info);
 
 // ---------------------------------------------------------------------------
 // Linux's frequency-invariance arithmetic (arch/arm64/kernel/topology.c).
@@ -143,6 +152,7 @@ private:
         unsigned cpu = 0;
         unsigned version = 0; // 1 AMUv1, 2 AMUv1p1
         unsigned aux = 0;     // implemented group-1 counters (0..16)
+        bool fgt = false;     // FEAT_FGT: HAFGRTR_EL2 exists
         std::unique_ptr<register_bank> bank;
         std::unique_ptr<register_bank> frame; // the external view; null without features.amu_external_view
         std::array<lazy_counter, 4> g0;

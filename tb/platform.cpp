@@ -28,6 +28,7 @@ platform::platform(platform_config config) : config_(std::move(config)) {
         d.amu_version = c.features.amu == amu_version::v1 ? 1 : c.features.amu == amu_version::v1p1 ? 2 : 0;
         d.amu_aux_counters = c.features.amu_aux_counters;
         d.amu_external_view = c.features.amu_external_view;
+        d.fgt = c.features.fgt;
         system_.cpus.push_back(d);
         system_.cores.push_back(std::make_unique<core_model>(c.index, system_.clock(c.clock), *const_clock));
     }

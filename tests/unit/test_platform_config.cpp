@@ -443,7 +443,7 @@ TEST_CASE("config: unknown cpu key") {
     CHECK_ERROR_AT(parse_error(arm_head + "  - { name: cpu2, clock: c, core: 1 }\n"), 9,
                    "(core is only for arch power)");
     CHECK_ERROR_AT(parse_error(arm_head + "  - { name: cpu2, clock: c, features: { amu_aux: 1 } }\n"), 9,
-                   "cpus[2].features: unknown key 'amu_aux'; allowed keys: amu, amu_aux_counters, amu_external_view");
+                   "cpus[2].features: unknown key 'amu_aux'; allowed keys: amu, amu_aux_counters, amu_external_view, fgt");
 }
 
 TEST_CASE("config: bad frequency") {
