@@ -588,6 +588,11 @@ TEST_CASE("config: aux counters above 16") {
                        "t.yaml");
     CHECK(p.cpus[2].features.amu_aux_counters == 16);
     CHECK(p.cpus[2].features.amu_external_view);
+    CHECK_FALSE(p.cpus[2].features.fgt);
+    platform_config g = parse_platform(arm_head + "  - { name: cpu2, clock: c, features: { amu: v1, fgt: true } }\n", "t.yaml");
+    CHECK(g.cpus[2].features.fgt);
+    CHECK_ERROR_AT(parse_error(arm_head + "  - { name: cpu2, clock: c, features: { fgt: maybe } }\n"), 9,
+                   "cpus[2].features.fgt: expected");
 }
 
 TEST_CASE("config: malformed YAML") {
