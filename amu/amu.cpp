@@ -3,6 +3,7 @@
 #include "amu/amu.h"
 
 #include <cstring>
+#include <map>
 #include <fmt/format.h>
 
 #include "models/cpu_controls.h"
@@ -30,14 +31,18 @@ constexpr uint64_t amcr_cg1rz = 1ULL << 17;
 const char* const g0_keys[4] = {"cycles", "const_cycles", "inst", "mem_stall"};
 } // namespace
 
-amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system) : unit(name, system) {
+amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, amu_external_options external)
+    : unit(name, system), external_(external) {
     cpus_.resize(system.cpus.size());
+    std::map<unsigned, unsigned> cores_in_cluster; // for AMDEVAFF (MPIDR_EL1.Aff1)
     for (const auto& d : system.cpus) {
+        const unsigned core_in_cluster = cores_in_cluster[d.cluster]++;
         if (d.amu_version == 0 || d.power_arch) continue;
         auto c = std::make_unique<cpu_amu>();
         c->cpu = d.index;
         c->version = d.amu_version;
         c->aux = std::min(d.amu_aux_counters, 16u);
+        c->fgt = d.fgt;
         c->bank = std::make_unique<register_bank>(fmt::format("cpu{}.amu", d.index), table());
         core_model& core = system.core(d.index);
         fs_t now = now_fs();
@@ -76,11 +81,18 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system) : unit(name
             cp->en1 &= uint16_t(~e.written & cp->aux_mask());
             apply_enables(*cp, now_fs());
         });
+        auto& hafgrtr = b["HAFGRTR_EL2"];
+        hafgrtr.on_write([cp, &hafgrtr](const write_event&) {
+            // Bits of auxiliary counters that do not exist are RES0 (D24.2.61).
+            for (unsigned x = cp->aux; x < 16; ++x) hafgrtr.value &= ~(3ULL << (18 + 2 * x));
+            if (cp->aux == 0) hafgrtr.value &= ~(1ULL << 17);
+        });
         auto& amcr = b["AMCR_EL0"];
         amcr.on_write([cp, &amcr](const write_event&) {
             if (cp->version < 2) amcr.value &= ~amcr_cg1rz; // CG1RZ is RES0 on AMUv1
         });
-        core.on_power_change([this, cp](power_state from, power_state to) { on_power(*cp, from, to); });
+        core.on_power_change([this, cp](power_state, power_state to) { on_power(*cp, to); });
+        if (external_.enabled && d.amu_external_view) build_frame(*c, d.cluster, core_in_cluster);
         amu_reset(*c, now);
         cpus_[d.index] = std::move(c);
     }
@@ -93,6 +105,7 @@ bool amu_unit::implemented(unsigned cpu, const register_def& def) const {
     bool v1p1 = c.version >= 2;
     switch (i.kind) {
     case amu_reg_info::amcg1idr: return v1p1;
+    case amu_reg_info::hafgrtr: return c.fgt;
     case amu_reg_info::voff0: return v1p1;
     case amu_reg_info::voff1: return v1p1 && i.index < c.aux;
     case amu_reg_info::enset1:
@@ -132,37 +145,52 @@ void amu_unit::apply_enables(cpu_amu& c, fs_t now) {
     for (unsigned n = 0; n < 16; ++n) c.g1[n].set_enabled(running && n < c.aux && ((c.en1 >> n) & 1), now);
 }
 
-void amu_unit::on_power(cpu_amu& c, power_state from, power_state to) {
+void amu_unit::on_power(cpu_amu& c, power_state to) {
     fs_t now = now_fs();
     if (to == power_state::off) {
         if (tf_a()) {
-            // TF-A psci_suspend_pwrdown_start (amu.c): AMCNTENCLR0_EL0 = 0xF,
-            // AMCNTENCLR1_EL0 = aux mask, then read AMEVCNTR0<0..3> and AMEVCNTR1<n> at EL3.
-            register_bank& b = *c.bank;
-            b.write(b["AMCNTENCLR0_EL0"], 0xf);
-            if (c.aux) b.write(b["AMCNTENCLR1_EL0"], c.aux_mask());
-            for (unsigned n = 0; n < 4; ++n) c.saved_g0[n] = b.read(b[fmt::format("AMEVCNTR0{}_EL0", n)]);
-            for (unsigned n = 0; n < c.aux; ++n) c.saved_g1[n] = b.read(b[fmt::format("AMEVCNTR1{}_EL0", n)]);
+            // TF-A's save area: its psci_suspend_pwrdown_start code (firmware_power_down, run
+            // by the sequence runner just before this instant) disabled the counters and read
+            // them at EL3; these are the values those reads returned.
+            for (unsigned n = 0; n < 4; ++n) c.saved_g0[n] = c.g0[n].read(now);
+            for (unsigned n = 0; n < c.aux; ++n) c.saved_g1[n] = c.g1[n].read(now);
             c.saved = true;
         }
         amu_reset(c, now); // the AMU is in the core power domain: its state is lost
         return;
     }
-    if (from == power_state::off && tf_a() && c.saved) {
-        // TF-A psci_suspend_pwrdown_finish + warm-boot amu_init_el3 + el3_exit, at EL3:
-        // write the counters back while disabled, then AMCNTENSET0 = 0x3, AMCNTENSET1 =
-        // aux mask, AMCR_EL0 = CG1RZ (AMUv1p1), and AMCNTENSET0 = 0xF on the exit to NS.
-        register_bank& b = *c.bank;
-        for (unsigned n = 0; n < 4; ++n) b.write(b[fmt::format("AMEVCNTR0{}_EL0", n)], c.saved_g0[n]);
-        for (unsigned n = 0; n < c.aux; ++n) b.write(b[fmt::format("AMEVCNTR1{}_EL0", n)], c.saved_g1[n]);
-        b.write(b["AMCNTENSET0_EL0"], 0x3);
-        if (c.aux) b.write(b["AMCNTENSET1_EL0"], c.aux_mask());
-        if (c.version >= 2) b.write(b["AMCR_EL0"], amcr_cg1rz);
-        b.write(b["AMCNTENSET0_EL0"], 0xf);
-        c.saved = false;
-        return;
-    }
-    apply_enables(c, now);
+    apply_enables(c, now); // leaving off, TF-A's restore follows as firmware_power_up
+}
+
+std::vector<std::string> amu_unit::firmware_power_down(const std::string& profile, unsigned cpu) {
+    std::vector<std::string> out;
+    if (profile != "tf-a" || !has_amu(cpu)) return out; // "none": nothing is saved
+    const cpu_amu& c = *cpus_[cpu];
+    // TF-A amu_context_save (psci_suspend_pwrdown_start): stop, then read every counter.
+    out.push_back(fmt::format("as cpu{} el3", cpu));
+    out.push_back("write AMCNTENCLR0_EL0 0xf");
+    if (c.aux) out.push_back(fmt::format("write AMCNTENCLR1_EL0 {:#x}", c.aux_mask()));
+    for (unsigned n = 0; n < 4; ++n) out.push_back(fmt::format("read AMEVCNTR0{}_EL0", n));
+    for (unsigned n = 0; n < c.aux; ++n) out.push_back(fmt::format("read AMEVCNTR1{}_EL0", n));
+    return out;
+}
+
+std::vector<std::string> amu_unit::firmware_power_up(const std::string& profile, unsigned cpu) {
+    std::vector<std::string> out;
+    if (profile != "tf-a" || !has_amu(cpu) || !cpus_[cpu]->saved) return out;
+    cpu_amu& c = *cpus_[cpu];
+    // TF-A amu_context_restore (psci_suspend_pwrdown_finish) writes the counters back while
+    // they are disabled (the AMU reset left AMCNTENCLR0_EL0 at 0, so its "disable first" step
+    // does nothing), then the warm boot's amu_init_el3 and el3_exit re-enable them.
+    out.push_back(fmt::format("as cpu{} el3", cpu));
+    for (unsigned n = 0; n < 4; ++n) out.push_back(fmt::format("write AMEVCNTR0{}_EL0 {:#x}", n, c.saved_g0[n]));
+    for (unsigned n = 0; n < c.aux; ++n) out.push_back(fmt::format("write AMEVCNTR1{}_EL0 {:#x}", n, c.saved_g1[n]));
+    out.push_back("write AMCNTENSET0_EL0 0x3");
+    if (c.aux) out.push_back(fmt::format("write AMCNTENSET1_EL0 {:#x}", c.aux_mask()));
+    if (c.version >= 2) out.push_back(fmt::format("write AMCR_EL0 {:#x}", amcr_cg1rz));
+    out.push_back("write AMCNTENSET0_EL0 0xf");
+    c.saved = false; // the save area is consumed
+    return out;
 }
 
 void amu_unit::reset(bool cold) {
@@ -193,6 +221,12 @@ access_outcome amu_unit::sysreg_rule(access_context& ctx, const register_def& re
     a.cptr_el2_tam = k.bit(cpu, "CPTR_EL2", ctl::cptr_tam);
     a.cptr_el3_tam = k.bit(cpu, "CPTR_EL3", ctl::cptr_tam);
     a.scr_amvoffen = k.bit(cpu, "SCR_EL3", ctl::scr_amvoffen);
+    a.scr_fgten = k.bit(cpu, "SCR_EL3", ctl::scr_fgten);
+    const int fgt_bit = amu_hafgrtr_bit(amu_info(reg));
+    const cpu_amu& c = *cpus_[cpu];
+    a.hafgrtr_trap = c.fgt && fgt_bit >= 0 && ctx.el <= 1 && a.el2_enabled && a.scr_fgten &&
+                     !(k.bit(cpu, "HCR_EL2", ctl::hcr_e2h) && a.tge) &&
+                     (((*c.bank)["HAFGRTR_EL2"].value >> fgt_bit) & 1);
     const amu_trap_row& row = amu_decide(a);
     if (row.outcome == access_outcome::ok) return access_outcome::ok;
     return refuse(ctx, row.outcome, reg, is_write, fmt::format("{} {} at EL{}: {} [rule {}]", is_write ? "MSR" : "MRS",
@@ -225,12 +259,7 @@ void amu_unit::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
         ctx.syndrome = uint64_t(1) << 25;
         ctx.detail = std::move(why);
     };
-    if (ctx.path != access_path::system_register) {
-        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-        ctx.outcome = access_outcome::error;
-        ctx.detail = "the AMU external (memory-mapped) view is not modelled";
-        return;
-    }
+    if (ctx.path != access_path::system_register) return frame_access(trans, ctx);
     if (!has_amu(ctx.cpu)) return undefined(fmt::format("cpu{} has no AMU", ctx.cpu));
     cpu_amu& c = *cpus_[ctx.cpu];
     register_bank::reg* r = c.bank->find_sysreg(uint32_t(trans.get_address()));
@@ -278,24 +307,27 @@ bool amu_unit::inject(const std::string& node, const std::string& event, uint64_
 std::vector<std::string> amu_unit::firmware_boot(const std::string& profile) {
     std::vector<std::string> out;
     if (profile != "tf-a") return out; // "none": no firmware support, counters stay disabled and read 0
-    const cpu_controls& k = *system_.controls;
-    const uint64_t tam = 1ULL << ctl::cptr_tam;
+    // Control-register bits are changed by read-modify-write (`mask`), as TF-A's mrs/bic/orr/msr
+    // do, so that other units' boots changing other bits of the same registers are kept.
+    const uint64_t tam = 1ULL << ctl::cptr_tam, hcr_amvoffen = 1ULL << ctl::hcr_amvoffen,
+                   scr_amvoffen = 1ULL << ctl::scr_amvoffen, fgten = 1ULL << ctl::scr_fgten;
     for (const auto& cp : cpus_) {
         if (!cp) continue;
         const cpu_amu& c = *cp;
         const unsigned i = c.cpu;
         out.push_back(fmt::format("as cpu{} el3", i));
-        out.push_back(fmt::format("write CPTR_EL3 {:#x}", k.value(i, "CPTR_EL3") & ~tam)); // amu_enable_per_world (NS)
+        out.push_back(fmt::format("write CPTR_EL3 0x0 mask {:#x}", tam)); // amu_enable_per_world (NS)
+        if (c.fgt) out.push_back(fmt::format("write SCR_EL3 {:#x} mask {:#x}", fgten, fgten)); // FEAT_FGT for NS
         out.push_back(fmt::format("as cpu{} el2", i));
-        out.push_back(fmt::format("write CPTR_EL2 {:#x}", k.value(i, "CPTR_EL2") & ~tam)); // amu_init_el2_unused
-        if (c.version >= 2)
-            out.push_back(fmt::format("write HCR_EL2 {:#x}", k.value(i, "HCR_EL2") & ~(1ULL << ctl::hcr_amvoffen)));
+        out.push_back(fmt::format("write CPTR_EL2 0x0 mask {:#x}", tam)); // amu_init_el2_unused
+        if (c.version >= 2) out.push_back(fmt::format("write HCR_EL2 0x0 mask {:#x}", hcr_amvoffen));
+        if (c.fgt) out.push_back("write HAFGRTR_EL2 0x0"); // EL2 unused: no AMU read traps (as Linux's __init_el2_fgt)
         out.push_back(fmt::format("as cpu{} el3", i));
         out.push_back("write AMCNTENSET0_EL0 0x3"); // amu_init_el3: Pn_ALWAYS_ON
         if (c.aux) out.push_back(fmt::format("write AMCNTENSET1_EL0 {:#x}", c.aux_mask())); // plat_amu_aux_enables
         if (c.version >= 2) {
             out.push_back(fmt::format("write AMCR_EL0 {:#x}", amcr_cg1rz)); // AMU_RESTRICT_COUNTERS=1
-            out.push_back(fmt::format("write SCR_EL3 {:#x}", k.value(i, "SCR_EL3") | (1ULL << ctl::scr_amvoffen)));
+            out.push_back(fmt::format("write SCR_EL3 {:#x} mask {:#x}", scr_amvoffen, scr_amvoffen));
         }
         out.push_back("write AMCNTENSET0_EL0 0xf"); // el3_exit: restore_el3_runtime_regs
     }

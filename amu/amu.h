@@ -8,6 +8,8 @@
 //   group 1: AMEVCNTR1<n>_EL0, n < cpus[].amu_aux_counters, over injected
 //            events (`inject amu.cpuN auxN COUNT [over D]`).
 // Counters are 64-bit lazy_counters: never ticked, exact at every instant.
+// Optionally each CPU with features.amu_external_view also has a read-only
+// memory-mapped AMU frame (FEAT_AMU_EXT32 or EXT64) over the same state.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -24,6 +26,22 @@ namespace pmusim {
 // ---------------------------------------------------------------------------
 const register_table& amu_table();
 
+// The memory-mapped external view (ARMARM I4.1, I5.4, I5.5): one 4 KB frame per
+// CPU, laid out as FEAT_AMU_EXT32 or FEAT_AMU_EXT64. Its own table per layout
+// (unit names amu_ext32 / amu_ext64 in the generated docs and C header).
+enum class amu_ext_format { ext32, ext64 };
+const register_table& amu_external_table(amu_ext_format format);
+constexpr uint64_t amu_frame_size = 0x1000;
+
+struct amu_external_options {
+    bool enabled = false;            // a `units:` entry of type amu gave the address map
+    uint64_t base = 0;               // frame of cpuN at base + N * frame_stride
+    uint64_t size = 0;               // the window decoded by the unit (the entry's size)
+    uint64_t frame_stride = 0x10000;
+    amu_ext_format format = amu_ext_format::ext64;
+    uint64_t amiidr = 0x43B;         // AMIIDR (IMP DEF); the AMPIDRn registers follow from it
+};
+
 // What kind of AMU register a table entry is, for the access rules.
 enum class amu_reg_class : uint8_t {
     counter_or_control, // AMCR, AMCNTENSET/CLR0/1, AMEVCNTR0/1<n>: MSR only at the highest EL
@@ -31,12 +49,13 @@ enum class amu_reg_class : uint8_t {
                         // events are fixed, so MSR is UNDEFINED at every EL): no MSR form
     userenr,            // AMUSERENR_EL0
     voffset,            // AMEVCNTVOFF0<n>_EL2, AMEVCNTVOFF1<n>_EL2
+    hafgrtr,            // HAFGRTR_EL2 (FEAT_FGT)
 };
 const char* to_string(amu_reg_class c);
 
 struct amu_reg_info {
     amu_reg_class cls = amu_reg_class::id;
-    enum kind_t : uint8_t { other, cnt0, cnt1, type0, type1, voff0, voff1, enset0, enclr0, enset1, enclr1, amcr, amcg1idr } kind = other;
+    enum kind_t : uint8_t { other, cnt0, cnt1, type0, type1, voff0, voff1, enset0, enclr0, enset1, enclr1, amcr, amcg1idr, hafgrtr } kind = other;
     unsigned index = 0; // n of the array registers
 };
 const amu_reg_info& amu_info(const register_def& def);
@@ -55,6 +74,10 @@ struct amu_access {
     bool cptr_el2_tam = false;
     bool cptr_el3_tam = false;
     bool scr_amvoffen = false; // SCR_EL3.AMVOFFEN
+    bool scr_fgten = false;    // SCR_EL3.FGTEn
+    // The register's HAFGRTR_EL2 bit is 1 and the fine-grained trap applies: FEAT_FGT, EL2
+    // enabled, HCR_EL2.{E2H,TGE} != {1,1}, SCR_EL3.FGTEn = 1 (D24.2.61).
+    bool hafgrtr_trap = false;
 };
 
 // A three-valued match: don't care, must be 0, must be 1.
@@ -64,7 +87,7 @@ struct amu_trap_row {
     const char* id;
     unsigned classes; // bit per amu_reg_class
     unsigned els;     // bit per EL
-    amu_tri write, kvm_guest, en, el2_enabled, tge, cptr_el2_tam, cptr_el3_tam, scr_amvoffen;
+    amu_tri write, kvm_guest, en, el2_enabled, tge, cptr_el2_tam, cptr_el3_tam, scr_amvoffen, scr_fgten, hafgrtr_trap;
     access_outcome outcome;
     const char* why;
     bool matches(const amu_access& a) const;
@@ -73,6 +96,10 @@ struct amu_trap_row {
 // The rows in priority order; the first matching row decides. The last row matches everything.
 const std::vector<amu_trap_row>& amu_trap_table();
 const amu_trap_row& amu_decide(const amu_access& a);
+
+// ---------------------------------------------------------------------------
+// The HAFGRTR_EL2 bit that traps MRS of `info`'s register, or -1 when none does.
+int amu_hafgrtr_bit(const amu_reg_info& info);
 
 // ---------------------------------------------------------------------------
 // Linux's frequency-invariance arithmetic (arch/arm64/kernel/topology.c).
@@ -88,7 +115,7 @@ uint64_t linux_amu_freq_scale(uint64_t d_core, uint64_t d_const, uint64_t max_fr
 // ---------------------------------------------------------------------------
 class amu_unit : public unit {
 public:
-    amu_unit(const sc_core::sc_module_name& name, soc& system);
+    amu_unit(const sc_core::sc_module_name& name, soc& system, amu_external_options external = {});
 
     std::string type() const override { return "amu"; }
     const register_table& table() const override { return amu_table(); }
@@ -98,6 +125,10 @@ public:
     bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                 std::string& error) override;
     std::vector<std::string> firmware_boot(const std::string& profile) override;
+    std::vector<std::string> firmware_power_down(const std::string& profile, unsigned cpu) override;
+    std::vector<std::string> firmware_power_up(const std::string& profile, unsigned cpu) override;
+    std::vector<address_window> mmio_windows() const override;
+    std::optional<mmio_register> find_mmio_register(const std::string& name) const override;
     void report(std::ostream& out) override;
     void observables(std::vector<observable>& out) override;
     void event_totals(std::vector<event_total>& out) override;
@@ -108,6 +139,9 @@ public:
     uint16_t enables(unsigned cpu, unsigned group) const;
     // Whether register `def` exists on `cpu` (version and aux-counter count).
     bool implemented(unsigned cpu, const register_def& def) const;
+    // Whether `cpu` has an external AMU frame, and its absolute base address.
+    bool has_frame(unsigned cpu) const { return has_amu(cpu) && cpus_[cpu]->frame != nullptr; }
+    uint64_t frame_base(unsigned cpu) const { return external_.base + cpu * external_.frame_stride; }
 
     static constexpr uint64_t aux_event_base = 0x0300; // AMEVTYPER1<n>.evtCount = 0x300 + n (IMP DEF choice)
 
@@ -119,12 +153,15 @@ private:
         unsigned cpu = 0;
         unsigned version = 0; // 1 AMUv1, 2 AMUv1p1
         unsigned aux = 0;     // implemented group-1 counters (0..16)
+        bool fgt = false;     // FEAT_FGT: HAFGRTR_EL2 exists
         std::unique_ptr<register_bank> bank;
+        std::unique_ptr<register_bank> frame; // the external view; null without features.amu_external_view
         std::array<lazy_counter, 4> g0;
         std::array<lazy_counter, 16> g1;
         std::array<injected_events, 16> aux_in;
         uint16_t en0 = 0, en1 = 0;
-        // TF-A's save area for power-down (psci_suspend_pwrdown_start/finish).
+        // TF-A's save area for power-down (psci_suspend_pwrdown_start/finish): the values its
+        // EL3 reads returned, taken at the power-off instant while the counters are disabled.
         bool saved = false;
         std::array<uint64_t, 4> saved_g0{};
         std::array<uint64_t, 16> saved_g1{};
@@ -133,11 +170,14 @@ private:
 
     void amu_reset(cpu_amu& c, fs_t now);
     void apply_enables(cpu_amu& c, fs_t now);
-    void on_power(cpu_amu& c, power_state from, power_state to);
+    void on_power(cpu_amu& c, power_state to);
     uint64_t adjust_read(cpu_amu& c, const register_def& def, uint64_t value, const access_context& ctx) const;
+    void build_frame(cpu_amu& c, unsigned cluster, unsigned core_in_cluster);     // amu_external.cpp
+    void frame_access(tlm::tlm_generic_payload& trans, access_context& ctx);     // amu_external.cpp
     bool tf_a() const { return system_.firmware_profile == "tf-a"; }
 
     std::vector<std::unique_ptr<cpu_amu>> cpus_; // by CPU index; null for CPUs without the AMU
+    amu_external_options external_;
 };
 
 } // namespace pmusim

@@ -1,6 +1,7 @@
 // The AMU access rules as one priority-ordered table (docs/amu.md "Access rules").
 // Source: DDI0487 M.a.a D24.6 access pseudocode (../shared/reference/amu.md §4),
-// plus KVM's policy of injecting UNDEFINED for every guest AMU access (§8.3).
+// plus KVM's policy of injecting UNDEFINED for every guest AMU access (§8.3), and
+// HAFGRTR_EL2 (D24.2.61, FEAT_FGT) for the CPUs with features.fgt.
 #include "amu/amu.h"
 
 namespace pmusim {
@@ -12,7 +13,8 @@ constexpr unsigned CC = cls_bit(amu_reg_class::counter_or_control);
 constexpr unsigned ID = cls_bit(amu_reg_class::id);
 constexpr unsigned UE = cls_bit(amu_reg_class::userenr);
 constexpr unsigned VO = cls_bit(amu_reg_class::voffset);
-constexpr unsigned ALL = CC | ID | UE | VO;
+constexpr unsigned FG = cls_bit(amu_reg_class::hafgrtr);
+constexpr unsigned ALL = CC | ID | UE | VO | FG;
 constexpr unsigned EL0 = 1, EL1 = 2, EL2 = 4, EL3 = 8;
 constexpr amu_tri X = amu_tri::any, N = amu_tri::no, Y = amu_tri::yes;
 
@@ -24,40 +26,46 @@ bool amu_trap_row::matches(const amu_access& a) const {
     return (classes & cls_bit(a.cls)) && a.el <= 3 && (els & (1u << a.el)) && match(write, a.write) &&
            match(kvm_guest, a.kvm_guest) && match(en, a.en) && match(el2_enabled, a.el2_enabled) &&
            match(tge, a.tge) && match(cptr_el2_tam, a.cptr_el2_tam) && match(cptr_el3_tam, a.cptr_el3_tam) &&
-           match(scr_amvoffen, a.scr_amvoffen);
+           match(scr_amvoffen, a.scr_amvoffen) && match(scr_fgten, a.scr_fgten) && match(hafgrtr_trap, a.hafgrtr_trap);
 }
 
 const std::vector<amu_trap_row>& amu_trap_table() {
     using o = access_outcome;
-    //                 id              classes  ELs              write kvm en el2 tge tam2 tam3 amvoffen outcome
+    //                 id              classes  ELs              write kvm en el2 tge tam2 tam3 amvoffen fgten hafgrtr outcome
     static const std::vector<amu_trap_row> rows = {
-        {"id-write",        ID, EL0 | EL1 | EL2 | EL3, Y, X, X, X, X, X, X, X, o::undefined,
+        {"id-write",        ID, EL0 | EL1 | EL2 | EL3, Y, X, X, X, X, X, X, X, X, X, o::undefined,
          "the register has no MSR form"},
-        {"write-below-el3", CC, EL0 | EL1 | EL2,       Y, X, X, X, X, X, X, X, o::undefined,
+        {"write-below-el3", CC, EL0 | EL1 | EL2,       Y, X, X, X, X, X, X, X, X, X, o::undefined,
          "AMU controls and counters are writable only at the highest implemented EL (EL3)"},
-        {"el3",             ALL, EL3,                  X, X, X, X, X, X, X, X, o::ok,
+        {"el3",             ALL, EL3,                  X, X, X, X, X, X, X, X, X, X, o::ok,
          "EL3 accesses every AMU register"},
-        {"voff-below-el2",  VO, EL0 | EL1,             X, X, X, X, X, X, X, X, o::undefined,
+        {"voff-below-el2",  VO, EL0 | EL1,             X, X, X, X, X, X, X, X, X, X, o::undefined,
          "virtual offset registers are UNDEFINED at EL0 and EL1 (FEAT_NV2 not modelled)"},
-        {"voff-amvoffen",   VO, EL2,                   X, X, X, X, X, X, X, N, o::trap_el3,
+        {"voff-amvoffen",   VO, EL2,                   X, X, X, X, X, X, X, N, X, X, o::trap_el3,
          "SCR_EL3.AMVOFFEN = 0 traps EL2 accesses to the virtual offsets to EL3"},
-        {"voff-tam3",       VO, EL2,                   X, X, X, X, X, X, Y, X, o::trap_el3,
+        {"voff-tam3",       VO, EL2,                   X, X, X, X, X, X, Y, X, X, X, o::trap_el3,
          "CPTR_EL3.TAM = 1 traps EL2 AMU accesses to EL3"},
-        {"voff-el2",        VO, EL2,                   X, X, X, X, X, X, X, X, o::ok,
+        {"voff-el2",        VO, EL2,                   X, X, X, X, X, X, X, X, X, X, o::ok,
          "EL2 accesses the virtual offsets"},
-        {"userenr-el0-write", UE, EL0,                 Y, X, X, X, X, X, X, X, o::undefined,
+        {"fgt-below-el2",   FG, EL0 | EL1,             X, X, X, X, X, X, X, X, X, X, o::undefined,
+         "HAFGRTR_EL2 is UNDEFINED at EL0 and EL1 (FEAT_NV not modelled)"},
+        {"fgt-fgten",       FG, EL2,                   X, X, X, X, X, X, X, X, N, X, o::trap_el3,
+         "SCR_EL3.FGTEn = 0 traps EL2 accesses to HAFGRTR_EL2 to EL3"},
+        {"userenr-el0-write", UE, EL0,                 Y, X, X, X, X, X, X, X, X, X, o::undefined,
          "EL0 cannot write AMUSERENR_EL0"},
-        {"en-tge",          CC | ID, EL0,              X, X, N, Y, Y, X, X, X, o::trap_el2,
+        {"en-tge",          CC | ID, EL0,              X, X, N, Y, Y, X, X, X, X, X, o::trap_el2,
          "AMUSERENR_EL0.EN = 0 traps EL0 reads to EL2 when EL2 is enabled and HCR_EL2.TGE = 1"},
-        {"en",              CC | ID, EL0,              X, X, N, X, X, X, X, X, o::trap_el1,
+        {"en",              CC | ID, EL0,              X, X, N, X, X, X, X, X, X, X, o::trap_el1,
          "AMUSERENR_EL0.EN = 0 traps EL0 reads to EL1"},
-        {"kvm-guest",       CC | ID | UE, EL0 | EL1,   X, Y, X, X, X, X, X, X, o::undefined,
+        {"kvm-guest",       CC | ID | UE, EL0 | EL1,   X, Y, X, X, X, X, X, X, X, X, o::undefined,
          "KVM sets CPTR_EL2.TAM for guests and injects UNDEFINED for every AMU access"},
-        {"tam2",            CC | ID | UE, EL0 | EL1,   X, X, X, Y, X, Y, X, X, o::trap_el2,
+        {"tam2",            CC | ID | UE, EL0 | EL1,   X, X, X, Y, X, Y, X, X, X, X, o::trap_el2,
          "CPTR_EL2.TAM = 1 traps EL0/EL1 AMU accesses to EL2 (EL2 enabled)"},
-        {"tam3",            CC | ID | UE, EL0 | EL1 | EL2, X, X, X, X, X, X, Y, X, o::trap_el3,
+        {"hafgrtr",         CC | ID, EL0 | EL1,        N, X, X, X, X, X, X, X, X, Y, o::trap_el2,
+         "the register's HAFGRTR_EL2 bit traps EL0/EL1 reads to EL2 (FEAT_FGT, SCR_EL3.FGTEn = 1, {E2H,TGE} != {1,1})"},
+        {"tam3",            CC | ID | UE, EL0 | EL1 | EL2, X, X, X, X, X, X, Y, X, X, X, o::trap_el3,
          "CPTR_EL3.TAM = 1 traps EL0-EL2 AMU accesses to EL3"},
-        {"allowed",         ALL, EL0 | EL1 | EL2 | EL3, X, X, X, X, X, X, X, X, o::ok,
+        {"allowed",         ALL, EL0 | EL1 | EL2 | EL3, X, X, X, X, X, X, X, X, X, X, o::ok,
          "access allowed"},
     };
     return rows;
@@ -67,6 +75,20 @@ const amu_trap_row& amu_decide(const amu_access& a) {
     for (const auto& r : amu_trap_table())
         if (r.matches(a)) return r;
     return amu_trap_table().back();
+}
+
+int amu_hafgrtr_bit(const amu_reg_info& i) {
+    // D24.2.61: AMCNTEN0 [0], AMEVCNTR0<x> [x+1], AMCNTEN1 [17], AMEVCNTR1<x> [18+2x], AMEVTYPER1<x> [19+2x].
+    switch (i.kind) {
+    case amu_reg_info::enset0:
+    case amu_reg_info::enclr0: return 0;
+    case amu_reg_info::cnt0: return int(i.index) + 1;
+    case amu_reg_info::enset1:
+    case amu_reg_info::enclr1: return 17;
+    case amu_reg_info::cnt1: return 18 + 2 * int(i.index);
+    case amu_reg_info::type1: return 19 + 2 * int(i.index);
+    default: return -1;
+    }
 }
 
 uint64_t linux_amu_max_freq_scale(uint64_t const_rate_hz, uint64_t max_rate_hz) {

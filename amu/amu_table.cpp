@@ -30,11 +30,13 @@ built make() {
         "features.amu has its own set; a CPU exposes only the registers its version and its number of "
         "auxiliary counters implement (AMCG1IDR_EL0 and the AMEVCNTVOFF*_EL2 offsets need AMUv1p1; "
         "AMCNTENSET1/CLR1_EL0 need at least one auxiliary counter; AMEVCNTR1<n>, AMEVTYPER1<n> and "
-        "AMEVCNTVOFF1<n> exist for n < amu_aux_counters). Any other AMU encoding is UNDEFINED. The reset "
+        "AMEVCNTVOFF1<n> exist for n < amu_aux_counters; HAFGRTR_EL2 needs features.fgt). Any other AMU encoding "
+        "is UNDEFINED. The reset "
         "values of AMCFGR_EL0 and AMCGCR_EL0 given here are for a CPU without auxiliary counters; "
         "AMCG1IDR_EL0 reads the implemented group-1 counters and offsets. Architecturally UNKNOWN warm-reset "
         "values (AMCR_EL0, AMUSERENR_EL0, the offsets) reset to 0 in pmusim. Writes (MSR) to every register "
-        "other than AMUSERENR_EL0 are UNDEFINED below EL3 (the highest EL); see docs/amu.md for the access rules.";
+        "other than AMUSERENR_EL0 and the _EL2 registers are UNDEFINED below EL3 (the highest EL); see docs/amu.md "
+        "for the access rules.";
     auto add = [&](register_def d, amu_reg_class cls, amu_reg_info::kind_t kind, unsigned index = 0) {
         b.info[d.name] = amu_reg_info{cls, kind, index};
         t.registers.push_back(std::move(d));
@@ -136,6 +138,24 @@ built make() {
              {{"VOffset", 0, 64, fa::rw, "subtracted from EL0/EL1 reads of AMEVCNTR1<n>_EL0 when enabled and CG1RZ = 0"}},
              fmt::format("Activity Monitors Event Counter Virtual Offset 1{} (AMUv1p1; exists if n < amu_aux_counters)", n)},
             amu_reg_class::voffset, amu_reg_info::voff1, n);
+    {
+        register_def d{"HAFGRTR_EL2", sysreg_encoding{3, 4, 3, 1, 6}, {}, 64, 0, {}, 
+                       "Hypervisor Activity Monitors Fine-Grained Read Trap Register (FEAT_FGT; only on CPUs with "
+                       "features.fgt). A 1 traps EL0/EL1 MRS of that register to EL2 when EL2 is enabled, "
+                       "HCR_EL2.{E2H,TGE} != {1,1} and SCR_EL3.FGTEn = 1; bits of auxiliary counters that do not "
+                       "exist are RES0. Warm reset UNKNOWN below an EL3; pmusim resets it to 0"};
+        d.fields.push_back({"RES0_HI", 50, 14, fa::res0, ""});
+        for (unsigned x = 16; x-- > 0;) {
+            d.fields.push_back({fmt::format("AMEVTYPER1{}_EL0", x), 19 + 2 * x, 1, fa::rw, ""});
+            d.fields.push_back({fmt::format("AMEVCNTR1{}_EL0", x), 18 + 2 * x, 1, fa::rw, ""});
+        }
+        d.fields.push_back({"AMCNTEN1", 17, 1, fa::rw, "traps AMCNTENSET1_EL0 and AMCNTENCLR1_EL0"});
+        d.fields.push_back({"RES0_LO", 5, 12, fa::res0, ""});
+        for (unsigned x = 4; x-- > 0;)
+            d.fields.push_back({fmt::format("AMEVCNTR0{}_EL0", x), x + 1, 1, fa::rw, ""});
+        d.fields.push_back({"AMCNTEN0", 0, 1, fa::rw, "traps AMCNTENSET0_EL0 and AMCNTENCLR0_EL0"});
+        add(std::move(d), amu_reg_class::hafgrtr, amu_reg_info::hafgrtr);
+    }
     return b;
 }
 
@@ -160,6 +180,7 @@ const char* to_string(amu_reg_class c) {
     case amu_reg_class::id: return "id";
     case amu_reg_class::userenr: return "AMUSERENR";
     case amu_reg_class::voffset: return "voffset";
+    case amu_reg_class::hafgrtr: return "HAFGRTR";
     }
     return "?";
 }

@@ -47,6 +47,7 @@ constexpr unsigned hcr_tidcp = 53;      // HCR_EL2.TIDCP
 constexpr unsigned scr_ns = 0;          // SCR_EL3.NS
 constexpr unsigned scr_eel2 = 18;       // SCR_EL3.EEL2
 constexpr unsigned scr_amvoffen = 35;   // SCR_EL3.AMVOFFEN
+constexpr unsigned scr_fgten = 27;      // SCR_EL3.FGTEn
 constexpr unsigned actlr_clusterpmuen = 12; // ACTLR_EL3/EL2.CLUSTERPMUEN (DSU)
 constexpr unsigned actlr_pwren = 7;     // ACTLR_EL3.PWREN (DSU power registers)
 } // namespace ctl

@@ -24,6 +24,7 @@ struct cpu_description {
     unsigned amu_version = 0; // 0 none, 1 AMUv1, 2 AMUv1p1 (ID_AA64PFR0_EL1.AMU)
     unsigned amu_aux_counters = 0;
     bool amu_external_view = false;
+    bool fgt = false; // FEAT_FGT
 };
 
 class soc {

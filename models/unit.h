@@ -77,6 +77,18 @@ public:
     // Register accesses the firmware profile performs at boot on this unit, as
     // sequence statements (run at time 0 before the user's sequence).
     virtual std::vector<std::string> firmware_boot(const std::string& profile) { (void)profile; return {}; }
+    // Register accesses the firmware profile performs on CPU `cpu`'s power transitions, as
+    // sequence statements: power_down runs just before the CPU goes off, power_up just after
+    // it leaves off (e.g. TF-A's AMU save/restore at EL3). The runner executes them like any
+    // other statement, so they go through the gate and appear in the access log.
+    virtual std::vector<std::string> firmware_power_down(const std::string& profile, unsigned cpu) {
+        (void)profile, (void)cpu;
+        return {};
+    }
+    virtual std::vector<std::string> firmware_power_up(const std::string& profile, unsigned cpu) {
+        (void)profile, (void)cpu;
+        return {};
+    }
     // Run-summary lines, each ending with a newline.
     virtual void report(std::ostream& out) { (void)out; }
     virtual void observables(std::vector<observable>& out) { (void)out; }

@@ -28,6 +28,7 @@ platform::platform(platform_config config) : config_(std::move(config)) {
         d.amu_version = c.features.amu == amu_version::v1 ? 1 : c.features.amu == amu_version::v1p1 ? 2 : 0;
         d.amu_aux_counters = c.features.amu_aux_counters;
         d.amu_external_view = c.features.amu_external_view;
+        d.fgt = c.features.fgt;
         system_.cpus.push_back(d);
         system_.cores.push_back(std::make_unique<core_model>(c.index, system_.clock(c.clock), *const_clock));
     }
@@ -173,6 +174,20 @@ std::vector<std::string> platform::firmware_boot() const {
     std::vector<std::string> out;
     for (unit* u : unit_ptrs_)
         for (auto& s : u->firmware_boot(system_.firmware_profile)) out.push_back(std::move(s));
+    return out;
+}
+
+std::vector<std::string> platform::firmware_power_down(unsigned cpu) const {
+    std::vector<std::string> out;
+    for (unit* u : unit_ptrs_)
+        for (auto& s : u->firmware_power_down(system_.firmware_profile, cpu)) out.push_back(std::move(s));
+    return out;
+}
+
+std::vector<std::string> platform::firmware_power_up(unsigned cpu) const {
+    std::vector<std::string> out;
+    for (unit* u : unit_ptrs_)
+        for (auto& s : u->firmware_power_up(system_.firmware_profile, cpu)) out.push_back(std::move(s));
     return out;
 }
 

@@ -59,6 +59,10 @@ public:
 
     // Firmware boot statements for the configured profile, as sequence text.
     std::vector<std::string> firmware_boot() const;
+    // The firmware profile's statements around a power transition of CPU `cpu`
+    // (unit::firmware_power_down / firmware_power_up of every unit, in unit order).
+    std::vector<std::string> firmware_power_down(unsigned cpu) const;
+    std::vector<std::string> firmware_power_up(unsigned cpu) const;
     void reset(bool cold);
 
 private:

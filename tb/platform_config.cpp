@@ -745,7 +745,7 @@ void loader::parse_features(const map_view& cpu, const map_entry& e, cpu_config&
     const std::string path = key_path(cpu.path, "features");
     if (e.value.IsNull()) return;
     map_view m = open_map(e.value, e.key_line, path, "a map of CPU features",
-                          {"amu", "amu_aux_counters", "amu_external_view"});
+                          {"amu", "amu_aux_counters", "amu_external_view", "fgt"});
     const map_entry* amu = m.find("amu");
     if (amu) {
         size_t v = choice(m, *amu, {"none", "v1", "v1p1"});
@@ -763,6 +763,11 @@ void loader::parse_features(const map_view& cpu, const map_entry& e, cpu_config&
         c.features.amu_external_view = boolean(m, *x);
         if (c.features.amu_external_view && c.features.amu == amu_version::none)
             fail(m.line_for(*x), path + ".amu_external_view: the external AMU view needs an AMU" + needs_amu);
+    }
+    if (auto* g = m.find("fgt")) {
+        c.features.fgt = boolean(m, *g);
+        if (c.features.fgt && p_.arch == arch_kind::power)
+            expected(g->value, g->key_line, path + ".fgt", "false for arch power (FEAT_FGT is an Arm feature)");
     }
 }
 
@@ -1214,6 +1219,8 @@ std::vector<param_listing> collect_params(const platform_config& p) {
             "auxiliary AMU counters (group 1)");
         add(b + "features.amu_external_view", "boolean", c.features.amu_external_view ? "true" : "false", "false",
             "memory-mapped (external) view of the AMU");
+        add(b + "features.fgt", "boolean", c.features.fgt ? "true" : "false", "false",
+            "FEAT_FGT fine-grained traps (with an AMU: HAFGRTR_EL2)");
     }
     add("firmware.profile", arm ? "choice tf-a|none" : "choice opal|none", to_string(p.firmware.profile),
         arm ? "tf-a" : "opal", "firmware that enables the counters at boot; none leaves them disabled");

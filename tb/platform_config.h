@@ -102,6 +102,7 @@ struct cpu_features {
     amu_version amu = amu_version::none;
     unsigned amu_aux_counters = 0;  // 0..16; non-zero needs amu != none
     bool amu_external_view = false; // memory-mapped AMU view; needs amu != none
+    bool fgt = false;               // FEAT_FGT (arch arm): with an AMU, HAFGRTR_EL2 read traps
 };
 
 struct cpu_config {

@@ -402,8 +402,17 @@ private:
         reg_write s;
         s.reg = reg();
         s.value = number();
+        if (accept("mask")) {
+            std::string ctx = context();
+            std::string_view tok = peek();
+            s.mask = number("a mask");
+            if (s.value & ~*s.mask)
+                fail_expected(file_, line_no_, "a mask covering every bit VALUE sets", ctx, quote(tok),
+                              "VALUE " + hex(s.value) + " sets bits outside the mask; they would not be written");
+        }
+        if (peek() == "mask") fail("'-> OUTCOME' or end of line", found(), "mask given twice");
         s.outcome = outcome();
-        expect_end(s.outcome ? "" : "'-> OUTCOME'");
+        expect_end(s.outcome ? "" : s.mask ? "'-> OUTCOME'" : "'mask M', '-> OUTCOME'");
         return s;
     }
 
@@ -723,7 +732,8 @@ struct printer {
     }
     std::string operator()(const reg_read& s) const { return "read " + s.reg + check_text(s.check) + outcome_suffix(s.outcome); }
     std::string operator()(const reg_write& s) const {
-        return "write " + s.reg + " " + hex(s.value) + outcome_suffix(s.outcome);
+        return "write " + s.reg + " " + hex(s.value) + (s.mask ? " mask " + hex(*s.mask) : "") +
+               outcome_suffix(s.outcome);
     }
     std::string operator()(const mem_read& s) const {
         return "read" + std::to_string(s.width) + " " + hex(s.address) + check_text(s.check) + outcome_suffix(s.outcome);

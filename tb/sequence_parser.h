@@ -100,10 +100,13 @@ struct reg_read {
     std::optional<access_outcome> outcome;
 };
 
-// write REG VALUE [-> OUTCOME]
+// write REG VALUE [mask M] [-> OUTCOME]
+// With `mask M` the write is a read-modify-write, as firmware's mrs/bic/orr/msr:
+// the register is read, and (old & ~M) | VALUE is written. VALUE must lie within M.
 struct reg_write {
     std::string reg;
     uint64_t value = 0;
+    std::optional<uint64_t> mask;
     std::optional<access_outcome> outcome;
 };
 

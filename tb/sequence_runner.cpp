@@ -75,13 +75,17 @@ void sequence_runner::sample() {
 }
 
 void sequence_runner::run_firmware_boot() {
+    run_firmware(platform_.firmware_boot(), "firmware:" + platform_.system().firmware_profile);
+}
+
+void sequence_runner::run_firmware(const std::vector<std::string>& statements, const std::string& file) {
     unsigned n = 0;
     access_context saved = ctx_;
-    for (const auto& text : platform_.firmware_boot()) {
-        auto st = seq::parse_line(text, "firmware:" + platform_.system().firmware_profile, ++n);
+    for (const auto& text : statements) {
+        auto st = seq::parse_line(text, file, ++n);
         if (!st) continue;
         result r = execute(*st);
-        if (r.v != verdict::ok) throw model_error(fmt::format("firmware boot step '{}' failed: {}", text, r.message));
+        if (r.v != verdict::ok) throw model_error(fmt::format("firmware step '{}' ({}) failed: {}", text, file, r.message));
     }
     ctx_ = saved;
 }
@@ -317,10 +321,22 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                 if (reg->width < 64 && (w.value >> reg->width) != 0)
                     return bad(fmt::format("value {:#x} does not fit the {}-bit register {}", w.value, reg->width,
                                            reg->display));
-                access_result r = bus_access(true, reg->system_register, reg->system_register ? reg->key : reg->address,
-                                             reg->width / 8, w.value, reg->display, s);
-                return check_outcome(s, fmt::format("write {} {:#x}", reg->display, w.value),
-                                     w.outcome.value_or(access_outcome::ok), r, w.outcome.has_value());
+                const uint64_t where_to = reg->system_register ? reg->key : reg->address;
+                uint64_t value = w.value;
+                std::string what = fmt::format("write {} {:#x}", reg->display, w.value);
+                if (w.mask) {
+                    // Read-modify-write, two real accesses: the read's refusal ends the statement.
+                    what += fmt::format(" mask {:#x}", *w.mask);
+                    access_result old = bus_access(false, reg->system_register, where_to, reg->width / 8, 0,
+                                                   reg->display, s);
+                    if (old.outcome != access_outcome::ok)
+                        return check_outcome(s, what + " (its read)", w.outcome.value_or(access_outcome::ok), old,
+                                             w.outcome.has_value());
+                    value = (old.value & ~*w.mask) | w.value;
+                }
+                access_result r = bus_access(true, reg->system_register, where_to, reg->width / 8, value,
+                                             reg->display, s);
+                return check_outcome(s, what, w.outcome.value_or(access_outcome::ok), r, w.outcome.has_value());
             },
             [&](const seq::mem_read& m) -> result {
                 unsigned bytes = m.width / 8;
@@ -368,7 +384,16 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
             [&](const seq::set_power& p) -> result {
                 if (!cpu_ok(p.cpu)) return no_cpu(p.cpu);
                 static const power_state map[] = {power_state::run, power_state::wfi, power_state::wfe, power_state::off};
-                platform_.system().core(p.cpu).set_power(map[int(p.state)], now_fs());
+                core_model& core = platform_.system().core(p.cpu);
+                const power_state from = core.power(), to = map[int(p.state)];
+                const std::string fw = fmt::format("firmware:{}:cpu{}", platform_.system().firmware_profile, p.cpu);
+                // Firmware runs on the CPU itself: its power-down code before the CPU goes off,
+                // its warm-boot code as soon as the CPU is back.
+                if (to == power_state::off && from != power_state::off)
+                    run_firmware(platform_.firmware_power_down(p.cpu), fw + ":power-down");
+                core.set_power(to, now_fs());
+                if (from == power_state::off && to != power_state::off)
+                    run_firmware(platform_.firmware_power_up(p.cpu), fw + ":power-up");
                 return done;
             },
             [&](const seq::set_security& x) -> result {

@@ -48,6 +48,9 @@ public:
 private:
     void thread();
     void run_firmware_boot();
+    // Executes firmware statements (boot or a power transition) labelled `file`, then
+    // restores the accessor the sequence had selected.
+    void run_firmware(const std::vector<std::string>& statements, const std::string& file);
     struct access_result {
         access_outcome outcome;
         uint64_t value;

@@ -32,17 +32,23 @@ access_outcome oracle(const amu_access& a) {
         case 1:
             if (kvm) return o::undefined;
             if (a.el2_enabled && a.cptr_el2_tam) return o::trap_el2;
+            if (a.hafgrtr_trap) return o::trap_el2; // D24.2.61, below CPTR_EL2.TAM in priority
             if (a.cptr_el3_tam) return o::trap_el3;
             return o::ok;
         default:
             if (!a.en) return a.el2_enabled && a.tge ? o::trap_el2 : o::trap_el1;
             if (kvm) return o::undefined;
             if (a.el2_enabled && a.cptr_el2_tam) return o::trap_el2;
+            if (a.hafgrtr_trap) return o::trap_el2;
             if (a.cptr_el3_tam) return o::trap_el3;
             return o::ok;
         }
     };
     switch (a.cls) {
+    case amu_reg_class::hafgrtr: // D24.2.61 HAFGRTR_EL2 access pseudocode (no NV)
+        if (a.el == 3) return o::ok;
+        if (a.el < 2) return o::undefined;
+        return a.scr_fgten ? o::ok : o::trap_el3;
     case amu_reg_class::voffset:
         if (a.el == 3) return o::ok;
         if (a.el < 2) return o::undefined;
@@ -67,9 +73,9 @@ access_outcome oracle(const amu_access& a) {
 
 std::vector<amu_access> every_access() {
     std::vector<amu_access> out;
-    for (unsigned cls = 0; cls < 4; ++cls)
+    for (unsigned cls = 0; cls < 5; ++cls)
         for (unsigned el = 0; el < 4; ++el)
-            for (unsigned bits = 0; bits < 256; ++bits) {
+            for (unsigned bits = 0; bits < 1024; ++bits) {
                 amu_access a;
                 a.cls = amu_reg_class(cls);
                 a.el = el;
@@ -81,6 +87,8 @@ std::vector<amu_access> every_access() {
                 a.cptr_el2_tam = bits & 32;
                 a.cptr_el3_tam = bits & 64;
                 a.scr_amvoffen = bits & 128;
+                a.scr_fgten = bits & 256;
+                a.hafgrtr_trap = bits & 512;
                 out.push_back(a);
             }
     return out;
@@ -91,7 +99,8 @@ std::string describe(const amu_access& a) {
            " kvm=" + std::to_string(a.kvm_guest) + " en=" + std::to_string(a.en) + " el2=" +
            std::to_string(a.el2_enabled) + " tge=" + std::to_string(a.tge) + " tam2=" +
            std::to_string(a.cptr_el2_tam) + " tam3=" + std::to_string(a.cptr_el3_tam) + " amvoffen=" +
-           std::to_string(a.scr_amvoffen);
+           std::to_string(a.scr_amvoffen) + " fgten=" + std::to_string(a.scr_fgten) + " hafgrtr=" +
+           std::to_string(a.hafgrtr_trap);
 }
 
 // A CPU-side initiator for direct accesses through the gate.
@@ -151,7 +160,7 @@ TEST_CASE("amu: access rule table walked completely against an independent oracl
         rows_used.insert(row.id);
         ++n;
     }
-    CHECK(n == 4096);
+    CHECK(n == 5 * 4 * 1024); // 5 register classes, 4 ELs, 10 binary inputs
     // Every row of the table decides at least one access (no dead rows).
     for (const auto& row : amu_trap_table()) {
         INFO("rule " << row.id);
@@ -199,7 +208,27 @@ TEST_CASE("amu: register encodings and reset values match the architecture") {
     CHECK(t.find("AMEVTYPER01_EL0")->reset == 0x4004);
     CHECK(t.find("AMEVTYPER02_EL0")->reset == 0x8);
     CHECK(t.find("AMEVTYPER03_EL0")->reset == 0x4005);
-    CHECK(t.registers.size() == 9 + 8 + 32 + 3 + 16);
+    CHECK(mrs("HAFGRTR_EL2") == 0xD53C31C0u); // reference §3: S3_4_C3_C1_6
+    const register_def& fg = *t.find("HAFGRTR_EL2");
+    auto bit_of = [&](const std::string& field) {
+        for (const auto& f : fg.fields)
+            if (f.name == field) return int(f.lsb);
+        return -1;
+    };
+    CHECK(bit_of("AMCNTEN0") == 0);
+    CHECK(bit_of("AMEVCNTR03_EL0") == 4);
+    CHECK(bit_of("AMCNTEN1") == 17);
+    CHECK(bit_of("AMEVCNTR10_EL0") == 18);
+    CHECK(bit_of("AMEVTYPER115_EL0") == 49);
+    // The rule inputs use the same bits: D24.2.61 AMEVCNTR1<x> [18+2x], AMEVTYPER1<x> [19+2x].
+    CHECK(amu_hafgrtr_bit(amu_info(*t.find("AMCNTENCLR0_EL0"))) == 0);
+    CHECK(amu_hafgrtr_bit(amu_info(*t.find("AMEVCNTR02_EL0"))) == 3);
+    CHECK(amu_hafgrtr_bit(amu_info(*t.find("AMCNTENSET1_EL0"))) == 17);
+    CHECK(amu_hafgrtr_bit(amu_info(*t.find("AMEVCNTR15_EL0"))) == 28);
+    CHECK(amu_hafgrtr_bit(amu_info(*t.find("AMEVTYPER15_EL0"))) == 29);
+    CHECK(amu_hafgrtr_bit(amu_info(*t.find("AMCFGR_EL0"))) == -1);
+    CHECK(amu_hafgrtr_bit(amu_info(*t.find("AMEVTYPER00_EL0"))) == -1);
+    CHECK(t.registers.size() == 9 + 8 + 32 + 3 + 16 + 1);
 }
 
 TEST_CASE("amu: each CPU exposes only its implemented registers") {
@@ -360,15 +389,51 @@ TEST_CASE("amu: injected auxiliary events and enables and power-off") {
     CHECK(amu.counter(0, 1, 1) == 250);
     advance(750 * ns);
     CHECK(amu.counter(0, 1, 1) == 1000);
-    // The firmware profile is tf-a: power-off saves, power-on restores.
+    // The firmware profile is tf-a: power-off saves, power-on restores. TF-A's code is a list of
+    // statements the sequence runner executes at EL3 around the transition (firmware_power_down
+    // just before off, firmware_power_up just after); here the test plays the runner's part.
     in.write_el3(0, "AMCNTENSET0_EL0", 0xf);
     advance(1 * us);
-    CHECK(amu.counter(0, 0, 0) == 2000);
+    CHECK(amu.counter(0, 0, 0) == 2000); // 1 us at 2 GHz
+    CHECK(amu.firmware_power_down("none", 0).empty());
+    CHECK(amu.firmware_power_down("tf-a", 1).empty()); // cpu1 has no AMU
+    const std::vector<std::string> save = {"as cpu0 el3",           "write AMCNTENCLR0_EL0 0xf",
+                                           "write AMCNTENCLR1_EL0 0x7", "read AMEVCNTR00_EL0",
+                                           "read AMEVCNTR01_EL0",   "read AMEVCNTR02_EL0",
+                                           "read AMEVCNTR03_EL0",   "read AMEVCNTR10_EL0",
+                                           "read AMEVCNTR11_EL0",   "read AMEVCNTR12_EL0"};
+    CHECK(amu.firmware_power_down("tf-a", 0) == save);
+    in.write_el3(0, "AMCNTENCLR0_EL0", 0xf);
+    in.write_el3(0, "AMCNTENCLR1_EL0", 0x7);
     p.system().core(0).set_power(power_state::off, now_fs());
-    CHECK(amu.counter(0, 0, 0) == 0);
+    CHECK(amu.counter(0, 0, 0) == 0); // the core power domain lost the AMU's state
     CHECK(amu.enables(0, 0) == 0);
     advance(1 * us);
     p.system().core(0).set_power(power_state::run, now_fs());
+    CHECK(amu.counter(0, 0, 0) == 0); // nothing restored until the firmware runs
+    // What the save read: 2000 CPU cycles, 100 constant cycles (100 MHz), 2000 instructions
+    // (inst = 1), no memory stalls; aux1 got the 1000 injected events, aux0's 5 came while disabled.
+    const std::vector<std::string> restore = {
+        "as cpu0 el3",
+        "write AMEVCNTR00_EL0 0x7d0",
+        "write AMEVCNTR01_EL0 0x64",
+        "write AMEVCNTR02_EL0 0x7d0",
+        "write AMEVCNTR03_EL0 0x0",
+        "write AMEVCNTR10_EL0 0x0",
+        "write AMEVCNTR11_EL0 0x3e8",
+        "write AMEVCNTR12_EL0 0x0",
+        "write AMCNTENSET0_EL0 0x3",
+        "write AMCNTENSET1_EL0 0x7",
+        "write AMCR_EL0 0x20000",
+        "write AMCNTENSET0_EL0 0xf"};
+    CHECK(amu.firmware_power_up("none", 0).empty());
+    REQUIRE(amu.firmware_power_up("tf-a", 0) == restore);
+    CHECK(amu.firmware_power_up("tf-a", 0).empty()); // the save area is consumed
+    for (const auto& st : restore) {
+        if (st.rfind("write ", 0) != 0) continue;
+        auto sp = st.find(' ', 6);
+        in.write_el3(0, st.substr(6, sp - 6), std::stoull(st.substr(sp + 1), nullptr, 16));
+    }
     CHECK(amu.counter(0, 0, 0) == 2000);
     CHECK(amu.counter(0, 1, 1) == 1000);
     CHECK(amu.enables(0, 0) == 0xf);
@@ -382,10 +447,12 @@ TEST_CASE("amu: firmware boot statements per profile") {
     auto st = amu.firmware_boot("tf-a");
     auto has = [&](const std::string& s) { return std::find(st.begin(), st.end(), s) != st.end(); };
     CHECK(has("as cpu0 el3"));
-    CHECK(has("write CPTR_EL3 0x0"));
+    CHECK(has("write CPTR_EL3 0x0 mask 0x40000000")); // read-modify-write: clear TAM only
+    CHECK(has("write CPTR_EL2 0x0 mask 0x40000000"));
+    CHECK(has("write HCR_EL2 0x0 mask 0x8000000000000"));
     CHECK(has("write AMCNTENSET1_EL0 0x7"));
     CHECK(has("write AMCR_EL0 0x20000"));
-    CHECK(has("write SCR_EL3 0x800000030"));
+    CHECK(has("write SCR_EL3 0x800000000 mask 0x800000000")); // set AMVOFFEN only
     CHECK(has("write AMCNTENSET0_EL0 0xf"));
     CHECK_FALSE(has("as cpu1 el3"));
     CHECK(has("as cpu2 el3"));

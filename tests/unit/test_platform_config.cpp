@@ -443,7 +443,7 @@ TEST_CASE("config: unknown cpu key") {
     CHECK_ERROR_AT(parse_error(arm_head + "  - { name: cpu2, clock: c, core: 1 }\n"), 9,
                    "(core is only for arch power)");
     CHECK_ERROR_AT(parse_error(arm_head + "  - { name: cpu2, clock: c, features: { amu_aux: 1 } }\n"), 9,
-                   "cpus[2].features: unknown key 'amu_aux'; allowed keys: amu, amu_aux_counters, amu_external_view");
+                   "cpus[2].features: unknown key 'amu_aux'; allowed keys: amu, amu_aux_counters, amu_external_view, fgt");
 }
 
 TEST_CASE("config: bad frequency") {
@@ -493,7 +493,7 @@ TEST_CASE("config: duplicate YAML key") {
 TEST_CASE("config: unknown unit type") {
     const std::string path = source_dir + "/tests/platforms/unknown-unit-type.yaml";
     CHECK_ERROR_AT(load_error(path), 10,
-                   "units[0].type: unknown unit type 'dsu_clusterpm'; registered types: cmn600, dsu_clusterpmu, "
+                   "units[0].type: unknown unit type 'dsu_clusterpm'; registered types: amu, cmn600, dsu_clusterpmu, "
                    "power9_imc");
 }
 
@@ -588,6 +588,11 @@ TEST_CASE("config: aux counters above 16") {
                        "t.yaml");
     CHECK(p.cpus[2].features.amu_aux_counters == 16);
     CHECK(p.cpus[2].features.amu_external_view);
+    CHECK_FALSE(p.cpus[2].features.fgt);
+    platform_config g = parse_platform(arm_head + "  - { name: cpu2, clock: c, features: { amu: v1, fgt: true } }\n", "t.yaml");
+    CHECK(g.cpus[2].features.fgt);
+    CHECK_ERROR_AT(parse_error(arm_head + "  - { name: cpu2, clock: c, features: { fgt: maybe } }\n"), 9,
+                   "cpus[2].features.fgt: expected");
 }
 
 TEST_CASE("config: malformed YAML") {

@@ -375,7 +375,27 @@ TEST_CASE("parser: write REG forms and errors", "[parser]") {
     CHECK(e == "tests/x.seq:12: expected a number after 'write AMCR_EL0', found 'foo'");
     line_error("write AMCR_EL0", {"expected a number after 'write AMCR_EL0'", "found end of line"});
     line_error("write", {"expected a register name", "after 'write'", "found end of line"});
-    line_error("write X 1 == 1", {"expected '-> OUTCOME' or end of line after 'write X 1'", "found '=='"});
+    line_error("write X 1 == 1", {"expected 'mask M', '-> OUTCOME' or end of line after 'write X 1'", "found '=='"});
+}
+
+TEST_CASE("parser: write REG VALUE mask M read-modify-write", "[parser]") {
+    auto w = as<reg_write>("write ACTLR_EL3 0x1000 mask 0x1000 -> ok");
+    CHECK(w.reg == "ACTLR_EL3");
+    CHECK(w.value == 0x1000);
+    REQUIRE(w.mask);
+    CHECK(*w.mask == 0x1000);
+    CHECK(w.outcome == access_outcome::ok);
+    CHECK(to_string(statement_body{w}) == "write ACTLR_EL3 0x1000 mask 0x1000 -> ok");
+    auto clear = as<reg_write>("write CPTR_EL3 0 mask 0x4000_0000");
+    CHECK(clear.value == 0);
+    CHECK(*clear.mask == 0x40000000);
+    CHECK(to_string(statement_body{clear}) == "write CPTR_EL3 0x0 mask 0x40000000");
+    CHECK_FALSE(as<reg_write>("write X 1").mask);
+    line_error("write X 0x3 mask 0x1", {"expected a mask covering every bit VALUE sets after 'write X 0x3 mask'",
+                                        "found '0x1'", "VALUE 0x3 sets bits outside the mask"});
+    line_error("write X 1 mask", {"expected a mask after 'write X 1 mask'", "found end of line"});
+    line_error("write X 1 mask 1 mask 1", {"expected '-> OUTCOME' or end of line", "found 'mask'", "mask given twice"});
+    line_error("write X 1 mask 1 == 1", {"expected '-> OUTCOME' or end of line after 'write X 1 mask 1'", "found '=='"});
 }
 
 TEST_CASE("parser: read32/read64/write32/write64", "[parser]") {
