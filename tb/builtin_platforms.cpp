@@ -65,7 +65,27 @@ units:
     size: 64MiB                          # the CMN-600 configuration space
     clock: cmn0
     irq: cmn0_pmu_irq
-    params: { mesh_x: 3, mesh_y: 3, periphbase: 0x50000000, root_node_offset: 0 }
+    params:
+      mesh_x: 3
+      mesh_y: 3
+      periphbase: 0x50000000
+      root_node_offset: 0                # CFG node: slot 0 of the HN-D port, XP (0,0) port 0
+      nodes: |                           # X,Y PORT KIND [xN]  (docs/cmn.md)
+        0,0 p0 hn-d                      # CFG (root node), DTC0, DN, HN-I
+        0,0 p1 rn-i                      # I/O coherent requester
+        1,0 p0 rn-f                      # cluster 0 (dsu0)
+        1,0 p1 hn-f
+        2,0 p0 sn-f                      # memory controller 0
+        2,0 p1 hn-f
+        0,1 p0 sbsx
+        0,1 p1 hn-f
+        1,1 p0 rn-d
+        1,1 p1 hn-i
+        2,1 p0 rn-f                      # cluster 1 (dsu1)
+        2,1 p1 hn-f
+        0,2 p0 sn-f                      # memory controller 1
+        1,2 p0 cxg                       # CCIX gateway: CXRA, CXHA, CXLA
+        2,2 p0 sn-f                      # memory controller 2
 
 memory:
   - { name: dram, base: 0x80000000, size: 16MiB, endianness: little }
