@@ -23,8 +23,10 @@ uint64_t field(uint64_t v, unsigned lsb, unsigned width) { return (v >> lsb) & (
 } // namespace
 
 cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, cmn600_options options,
-               std::string clock, std::string irq, std::vector<cmn600_rate> rates)
+               std::string clock, std::string irq, std::vector<cmn600_rate> rates, cmn_traffic_timing timing,
+               std::vector<cmn_generator_config> generators)
     : unit(name, system), mesh_(std::move(mesh)), opt_(options), clock_(system.clock(clock)), cycles_(clock_) {
+    if (!generators.empty()) traffic_ = std::make_unique<cmn_traffic>(mesh_, timing, std::move(generators));
     if (!irq.empty()) irq_ = &system.irq(irq);
     banks_.resize(mesh_.nodes.size());
     for (size_t i = 0; i < mesh_.nodes.size(); ++i) {
@@ -37,7 +39,10 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
     dtms_.resize(mesh_.xps.size());
     for (const auto& r : rates) feed(r.node, r.event).rate.set_rate(r.rate, 0);
     cycle_counter_.set_source(&cycles_, 0);
-    clock_.on_change([this] { reschedule(); });
+    clock_.on_change([this] {
+        reschedule();
+        schedule_traffic();
+    });
 
     bind_hooks();
     state_reset();
@@ -45,6 +50,9 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
     SC_METHOD(on_overflow);
     sensitive << overflow_event_;
     dont_initialize();
+    SC_METHOD(on_traffic);
+    sensitive << traffic_wakeup_;
+    // Runs once at the start of simulation to schedule the first request.
 }
 
 std::vector<address_window> cmn600::mmio_windows() const {
@@ -74,6 +82,7 @@ cmn600::event_feed& cmn600::feed(size_t node, const cmn_event_ref& e) {
         slot = std::make_unique<event_feed>(clock_);
         slot->total.add(slot->rate);
         slot->total.add(slot->injected);
+        slot->total.add(slot->traffic);
         slot->rate.on_change([this] { reschedule(); });
         slot->injected.on_change([this] { reschedule(); });
     }
@@ -131,6 +140,7 @@ void cmn600::add_global(unsigned index, uint64_t carries) {
 }
 
 void cmn600::collect() {
+    advance_traffic();
     const fs_t now = now_fs();
     for (size_t x = 0; x < dtms_.size(); ++x) {
         const uint64_t cfg = reg(mesh_.xps[x].node, "por_dtm_pmu_config");
@@ -361,6 +371,11 @@ void cmn600::state_reset() {
     cycle_counter_.take_overflows(now);
     global_.fill(0);
     global_shadow_.fill(0);
+    if (traffic_) { // requests restart from the current edge; flits in flight are lost
+        traffic_->reset(clock_.edges_at(now));
+        for (auto& f : feeds_) f.second->traffic.clear();
+        schedule_traffic();
+    }
     cycle_shadow_ = 0;
     overflow_ = 0;
     snapshot_status_ = 0;
@@ -372,6 +387,79 @@ void cmn600::state_reset() {
 void cmn600::reset(bool cold) {
     (void)cold; // the PMU has no state that survives a warm reset in the model
     state_reset();
+}
+
+// ---------------------------------------------------------------------------
+// Traffic
+// ---------------------------------------------------------------------------
+
+void cmn600::advance_traffic() {
+    if (!traffic_ || in_traffic_) return;
+    in_traffic_ = true;
+    traffic_->advance(clock_.edges_at(now_fs()), *this);
+    in_traffic_ = false;
+}
+
+void cmn600::schedule_traffic() {
+    if (!traffic_ || !sc_core::sc_is_running()) return;
+    traffic_wakeup_.cancel();
+    const uint64_t e = traffic_->next_issue_edge();
+    if (e == UINT64_MAX) return;
+    const fs_t t = clock_.time_of_edge(e), now = now_fs();
+    if (t == fs_never) return;
+    traffic_wakeup_.notify(to_sc_time(t > now ? t - now : 0));
+}
+
+void cmn600::on_traffic() {
+    changed(); // collect() issues the requests due now; new flits move the overflow instants
+    schedule_traffic();
+}
+
+void cmn600::traffic_event(size_t node, uint8_t eventid, uint8_t occupid, uint64_t edge, uint64_t count) {
+    cmn_event_ref e;
+    e.eventid = eventid;
+    e.occupid = occupid;
+    feed(node, e).traffic.add(edge, count, clock_.edges_at(now_fs()));
+}
+
+void cmn600::traffic_ramp(size_t node, uint8_t eventid, uint8_t occupid, uint64_t from_edge, uint64_t to_edge) {
+    cmn_event_ref e;
+    e.eventid = eventid;
+    e.occupid = occupid;
+    feed(node, e).traffic.add_ramp(from_edge, to_edge, clock_.edges_at(now_fs()));
+}
+
+bool cmn600::watchpoint_matches(size_t xp_node, unsigned wp, unsigned port, bool upload, const cmn_flit& flit) {
+    static const char* const config[] = {"por_dtm_wp0_config", "por_dtm_wp1_config", "por_dtm_wp2_config",
+                                         "por_dtm_wp3_config"};
+    static const char* const val[] = {"por_dtm_wp0_val", "por_dtm_wp1_val", "por_dtm_wp2_val", "por_dtm_wp3_val"};
+    static const char* const mask[] = {"por_dtm_wp0_mask", "por_dtm_wp1_mask", "por_dtm_wp2_mask",
+                                       "por_dtm_wp3_mask"};
+    const uint64_t cfg = reg(xp_node, config[wp]);
+    if ((cfg & 1) != port || (cfg >> 1 & 7) != unsigned(flit.channel)) return false;
+    const uint64_t value = flit.match_value(unsigned(cfg >> 4 & 1), upload);
+    bool match = ((value ^ reg(xp_node, val[wp])) & ~reg(xp_node, mask[wp])) == 0;
+    if (cfg >> 5 & 1) match = !match; // wp_exclusive: count the flits that do not match (docs/cmn.md)
+    return match;
+}
+
+void cmn600::port_crossing(size_t xp, unsigned port, bool upload, const cmn_flit& flit, uint64_t edge) {
+    const size_t node = mesh_.xps[xp].node;
+    const unsigned primary = upload ? 0 : 2; // WP0/WP1 watch uploads, WP2/WP3 downloads
+    auto count = [&](unsigned wp) {
+        cmn_event_ref e;
+        e.watchpoint = int(wp);
+        feed(node, e).traffic.add(edge, 1, clock_.edges_at(now_fs()));
+    };
+    if (reg(node, primary == 0 ? "por_dtm_wp0_config" : "por_dtm_wp2_config") >> 6 & 1) {
+        // Combined pair: one count, on the primary, when both match groups match the flit.
+        if (watchpoint_matches(node, primary, port, upload, flit) &&
+            watchpoint_matches(node, primary + 1, port, upload, flit))
+            count(primary);
+        return;
+    }
+    for (unsigned wp = primary; wp < primary + 2; ++wp)
+        if (watchpoint_matches(node, wp, port, upload, flit)) count(wp);
 }
 
 bool cmn600::inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,

@@ -17,6 +17,7 @@
 
 #include "cmn/cmn_events.h"
 #include "cmn/cmn_mesh.h"
+#include "cmn/cmn_traffic.h"
 #include "models/event_source.h"
 #include "models/lazy_counter.h"
 #include "models/unit.h"
@@ -44,11 +45,12 @@ struct cmn600_rate {
     rational rate; // events per mesh-clock cycle
 };
 
-class cmn600 : public unit {
+class cmn600 : public unit, private cmn_traffic_sink {
 public:
     SC_HAS_PROCESS(cmn600);
     cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, cmn600_options options,
-           std::string clock, std::string irq, std::vector<cmn600_rate> rates);
+           std::string clock, std::string irq, std::vector<cmn600_rate> rates, cmn_traffic_timing timing = {},
+           std::vector<cmn_generator_config> generators = {});
 
     std::string type() const override { return "cmn600"; }
     const register_table& table() const override { return cmn600_cfg_table(); }
@@ -64,6 +66,7 @@ public:
 
     const cmn_mesh& mesh() const { return mesh_; }
     uint32_t overflow_status(); // por_dt_pmovsr after catching up to now
+    uint64_t transactions() const { return traffic_ ? traffic_->transactions() : 0; }
     bool irq_level() const { return irq_state_; }
 
 protected:
@@ -72,9 +75,10 @@ protected:
 private:
     // One node event as a stream: constant rate from the platform plus injected events.
     struct event_feed {
-        explicit event_feed(const clock_domain& clock) : rate(clock) {}
+        explicit event_feed(const clock_domain& clock) : rate(clock), traffic(clock) {}
         rate_stream rate;
         injected_events injected;
+        cmn_edge_events traffic; // flits counted as they pass
         summed_source total;
     };
     using feed_key = std::tuple<size_t, uint8_t, uint8_t, int>; // node, eventid, occupid, watchpoint
@@ -102,6 +106,14 @@ private:
     void snapshot();
     void state_reset();
     void add_global(unsigned index, uint64_t carries);
+    // Traffic: issue every request up to now; the SC_METHOD wakes at the next issue edge.
+    void advance_traffic();
+    void on_traffic();
+    void schedule_traffic();
+    void traffic_event(size_t node, uint8_t eventid, uint8_t occupid, uint64_t edge, uint64_t count) override;
+    void traffic_ramp(size_t node, uint8_t eventid, uint8_t occupid, uint64_t from_edge, uint64_t to_edge) override;
+    void port_crossing(size_t xp, unsigned port, bool upload, const cmn_flit& flit, uint64_t edge) override;
+    bool watchpoint_matches(size_t xp_node, unsigned wp, unsigned port, bool upload, const cmn_flit& flit);
 
     cmn_mesh mesh_;
     cmn600_options opt_;
@@ -124,7 +136,11 @@ private:
     uint32_t overflow_ = 0; // por_dt_pmovsr [8:0]
     uint32_t snapshot_status_ = 0;
 
+    std::unique_ptr<cmn_traffic> traffic_;
+    bool in_traffic_ = false;
+
     sc_core::sc_event overflow_event_;
+    sc_core::sc_event traffic_wakeup_;
 };
 
 struct unit_config;

@@ -119,7 +119,20 @@ std::unique_ptr<unit> make_cmn600(soc& system, const unit_config& u) {
     if (u.clock.empty()) throw u.error("a cmn600 needs `clock:` (the mesh clock domain)");
 
     std::vector<cmn600_rate> rates = parse_rates(mesh, param_or(u, "events", ""), origin_of(u, "events"));
-    return std::make_unique<cmn600>(u.name.c_str(), system, std::move(mesh), o, u.clock, u.irq, std::move(rates));
+    cmn_traffic_timing timing;
+    auto int_or = [&](const char* name, unsigned fallback) {
+        return u.params.count(name) ? unsigned(u.param_int(name)) : fallback;
+    };
+    timing.hop_cycles = int_or("hop_latency", timing.hop_cycles);
+    timing.port_cycles = int_or("port_latency", timing.port_cycles);
+    timing.hnf_cycles = int_or("hnf_latency", timing.hnf_cycles);
+    timing.snf_cycles = int_or("snf_latency", timing.snf_cycles);
+    timing.hnf_sets = int_or("hnf_cache_sets", timing.hnf_sets);
+    timing.hnf_ways = int_or("hnf_cache_ways", timing.hnf_ways);
+    std::vector<cmn_generator_config> generators =
+        parse_cmn_traffic(mesh, param_or(u, "traffic", ""), origin_of(u, "traffic"));
+    return std::make_unique<cmn600>(u.name.c_str(), system, std::move(mesh), o, u.clock, u.irq, std::move(rates),
+                                    timing, std::move(generators));
 }
 
 void register_cmn_units() {
@@ -139,6 +152,17 @@ void register_cmn_units() {
             {"events", pt::string, "",
              "constant node event rates, one per line: 'NODE|TYPE EVENT RATE' (events per mesh cycle), e.g. "
              "'hnf hnf_cache_miss 1/8'"},
+            {"traffic", pt::string, "",
+             "request generators, one per line: 'X,Y pP[.D] rate=R range=LO-HI mix=Op:W,... [seed=N]' "
+             "(docs/cmn.md)"},
+            {"hop_latency", pt::integer, "2", "mesh cycles for a flit from one XP to the next", {}, 1, 64},
+            {"port_latency", pt::integer, "1", "mesh cycles between a device and its XP", {}, 1, 64},
+            {"hnf_latency", pt::integer, "8", "mesh cycles from a request reaching an HN-F to its response", {}, 1,
+             4096},
+            {"snf_latency", pt::integer, "40", "mesh cycles from a request reaching an SN-F to its data", {}, 1, 65536},
+            {"hnf_cache_sets", pt::integer, "512", "sets of each HN-F's system-level cache (64-byte lines)", {}, 1,
+             1u << 20},
+            {"hnf_cache_ways", pt::integer, "16", "ways of each HN-F's system-level cache", {}, 1, 64},
             {"revision", pt::choice, "r1p3", "CMN-600 revision reported in periph_id_2",
              {"r1p0", "r1p1", "r1p2", "r1p3", "r2p0", "r3p0", "r3p1"}},
         },

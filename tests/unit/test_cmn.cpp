@@ -583,3 +583,108 @@ TEST_CASE("cmn: inject refuses unknown nodes and events with the choices") {
     CHECK_FALSE(cmn->inject("xp_0_0", "0x04", 1, 0, error));
     CHECK(error.find("is not an XP event ID") != std::string::npos);
 }
+
+// ---------------------------------------------------------------------------
+// Traffic (tests/platforms/cmn-traffic.yaml: RN-I at XP(0,1) p0 reads line 0x80000000 every
+// 100 mesh cycles; HN-F at XP(1,0) p0; SN-F at XP(2,0) p0; hop 2, port 1, HN-F 8, SN-F 40).
+// Request k issues at edge 100k and reaches the HN-F at 100k + 6 (1 + 2 hops x 2 + 1).
+// The first misses: data back from the SN-F at 163, HN-F entry freed at 164. Later ones hit:
+// entry held from 100k + 6 to 100k + 15 (response at +14, second DAT flit at +15).
+// ---------------------------------------------------------------------------
+
+TEST_CASE("cmn: traffic drives HN-F and RN-I node events flit by flit") {
+    register_all_units();
+    platform p(load_platform(platform_path("cmn-traffic.yaml")));
+    std::vector<uint64_t> v;
+    run_bench(p, [&](bench& b) {
+        const uint64_t dtc = 0x50030000, xp10 = 0x50408000, xp01 = 0x50108000;
+        const uint64_t hnf = 0x50400000, rni = 0x50100000;
+        b.write32(dtc + 0xA00, 1);
+        // XP(1,0) counters 0..3 <- HN-F outputs 0..3 (port 0, device 0: input_sel 0x10..0x13)
+        b.write64(xp10 + 0x2210, 0x1312'1110'0000'0001ull);
+        b.write32(hnf + 0x2004, 0);                // occup1_id = all
+        b.write32(hnf + 0x2000, 0x0d0f0105);       // pocq_reqs_recvd, cache_miss, pocq_occupancy, mc_reqs
+        b.write64(xp01 + 0x2210, 0x0000'1110'0000'0001ull);
+        b.write32(rni + 0x2000, 0x0406);           // rnid_txreq_flits_total, rnid_rxdat_flits
+        b.write32(dtc + 0x2100, 0x41);
+        b.cycles(105);
+        v.push_back(b.read64(xp10 + 0x2220) & 0xFFFF); // 0: the REQ is still on its way
+        b.cycles(1);
+        v.push_back(b.read64(xp10 + 0x2220) & 0xFFFF); // 1 at edge 106
+        b.cycles(884);                                 // edge 990
+        const uint64_t h = b.read64(xp10 + 0x2220), r = b.read64(xp01 + 0x2220);
+        for (unsigned c = 0; c < 4; ++c) v.push_back(h >> (16 * c) & 0xFFFF);
+        for (unsigned c = 0; c < 2; ++c) v.push_back(r >> (16 * c) & 0xFFFF);
+    });
+    // Edge 990: requests 1..9 done. Occupancy: (106, 164] = 58 for the miss, 8 hits x 9.
+    CHECK(v == std::vector<uint64_t>{0, 1, 9, 1, 58 + 8 * 9, 1, 9, 18});
+}
+
+TEST_CASE("cmn: writes through a one-line HN-F cache evict and write back dirty lines") {
+    register_all_units();
+    const std::string text = R"(name: t
+arch: arm
+clocks:
+  - { name: m, frequency: 1GHz }
+cpus: []
+units:
+  - name: cmn0
+    type: cmn600
+    base: 0x50000000
+    size: 64MiB
+    clock: m
+    params:
+      mesh_x: 3
+      mesh_y: 2
+      nodes: "0,0 p0 hn-d; 1,0 p0 hn-f; 2,0 p0 sn-f; 0,1 p0 rn-i"
+      traffic: "0,1 p0 rate=1/50 range=0x80000000-0x800000ff mix=WriteBackFull seed=3"
+      hnf_cache_sets: 1
+      hnf_cache_ways: 1
+)";
+    platform p(parse_platform(text, "t.yaml"));
+    uint64_t h = 0;
+    run_bench(p, [&](bench& b) {
+        b.write32(0x50030A00, 1);
+        b.write64(0x50408000 + 0x2210, 0x1312'1110'0000'0001ull);
+        b.write32(0x50400000 + 0x2000, 0x0d0a0105); // reqs_recvd, cache_miss, slc_eviction, mc_reqs
+        b.write32(0x50032100, 0x41);
+        b.cycles(1040); // 20 writes issued (edges 50..1000), all past the HN-F
+        h = b.read64(0x50408000 + 0x2220);
+    });
+    const uint64_t reqs = h & 0xFFFF, miss = h >> 16 & 0xFFFF, evict = h >> 32 & 0xFFFF, mc = h >> 48;
+    CHECK(reqs == 20);
+    // Four lines in one single-line set: every miss but the first evicts a dirty (written) line,
+    // and every eviction is a write to memory.
+    CHECK(miss >= 2);
+    CHECK(evict == miss - 1);
+    CHECK(mc == evict);
+    auto* cmn = dynamic_cast<cmn600*>(p.find_unit("cmn0"));
+    CHECK(cmn->transactions() == 20);
+}
+
+TEST_CASE("cmn: traffic description errors give the line and what was expected") {
+    auto err = [](const std::string& traffic) -> std::string {
+        register_all_units();
+        const std::string text = "name: t\narch: arm\nclocks:\n  - { name: m, frequency: 1GHz }\ncpus: []\n"
+                                 "units:\n  - name: cmn0\n    type: cmn600\n    clock: m\n    params:\n"
+                                 "      mesh_x: 2\n      mesh_y: 2\n      traffic: |\n" + traffic;
+        try {
+            parse_platform(text, "t.yaml");
+            platform p(parse_platform(text, "t.yaml"));
+        } catch (const input_error& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    // Default 2x2 layout: XP(0,0) hn-d/sn-f, XP(1,0) and XP(0,1) rn-f/hn-f, XP(1,1) rn-i/sn-f.
+    CHECK(err("        1,0 p0 rate=1/10 range=0x0-0xfff mix=ReadShared\n        1,0 p1 rate=1 range=0-1 mix=ReadNoSnp\n") ==
+          "t.yaml:15: units[0].params.traffic: traffic comes from requesters: port p1 of crosspoint 1,0 is hn-f, "
+          "not rn-f, rn-i or rn-d");
+    CHECK(err("        1,1 p0 rate=1/10 range=0x0-0xfff mix=ReadSharde\n").find(
+              "t.yaml:14: units[0].params.traffic: unknown request 'ReadSharde'") == 0);
+    CHECK(err("        1,1 p0 rate=1/10 mix=ReadShared\n") ==
+          "t.yaml:14: units[0].params.traffic: a generator needs rate=, range= and mix=: expected 'X,Y pP[.D] "
+          "rate=R range=LO-HI mix=Op:W,... [seed=N]'");
+    CHECK(err("        1,1 p0.1 rate=1/10 range=0-0xfff mix=ReadShared\n") ==
+          "t.yaml:14: units[0].params.traffic: port p0 of crosspoint 1,1 has 1 device(s), found device 1");
+}
