@@ -37,6 +37,13 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
         region_to_node_[n.offset >> kRegionShift] = i;
     }
     dtms_.resize(mesh_.xps.size());
+    wp_regs_.resize(mesh_.xps.size());
+    for (size_t x = 0; x < mesh_.xps.size(); ++x)
+        for (unsigned w = 0; w < 4; ++w) {
+            register_bank& b = *banks_[mesh_.xps[x].node];
+            wp_regs_[x][w] = {b.find(fmt::format("por_dtm_wp{}_config", w)), b.find(fmt::format("por_dtm_wp{}_val", w)),
+                              b.find(fmt::format("por_dtm_wp{}_mask", w))};
+        }
     for (const auto& r : rates) feed(r.node, r.event).rate.set_rate(r.rate, 0);
     cycle_counter_.set_source(&cycles_, 0);
     clock_.on_change([this] {
@@ -76,7 +83,8 @@ std::optional<mmio_register> cmn600::find_mmio_register(const std::string& name)
 cmn600::event_feed& cmn600::feed(size_t node, const cmn_event_ref& e) {
     const cmn_node& n = mesh_.nodes[node];
     const uint8_t occupid = cmn_event_uses_occupid(n.type, e.eventid) ? e.occupid : 0;
-    feed_key key{node, e.watchpoint >= 0 ? 0 : e.eventid, occupid, e.watchpoint};
+    const feed_key key = uint64_t(node) << 24 | uint64_t(e.watchpoint >= 0 ? 0 : e.eventid) << 16 |
+                         uint64_t(occupid) << 8 | uint64_t(e.watchpoint + 1);
     auto& slot = feeds_[key];
     if (!slot) {
         slot = std::make_unique<event_feed>(clock_);
@@ -411,7 +419,10 @@ void cmn600::schedule_traffic() {
 }
 
 void cmn600::on_traffic() {
-    changed(); // collect() issues the requests due now; new flits move the overflow instants
+    // Issue the requests due now; their flits may move the next overflow earlier. Nothing in
+    // the configuration changed, so the counters' sources and enables stay as they are.
+    advance_traffic();
+    reschedule();
     schedule_traffic();
 }
 
@@ -429,16 +440,12 @@ void cmn600::traffic_ramp(size_t node, uint8_t eventid, uint8_t occupid, uint64_
     feed(node, e).traffic.add_ramp(from_edge, to_edge, clock_.edges_at(now_fs()));
 }
 
-bool cmn600::watchpoint_matches(size_t xp_node, unsigned wp, unsigned port, bool upload, const cmn_flit& flit) {
-    static const char* const config[] = {"por_dtm_wp0_config", "por_dtm_wp1_config", "por_dtm_wp2_config",
-                                         "por_dtm_wp3_config"};
-    static const char* const val[] = {"por_dtm_wp0_val", "por_dtm_wp1_val", "por_dtm_wp2_val", "por_dtm_wp3_val"};
-    static const char* const mask[] = {"por_dtm_wp0_mask", "por_dtm_wp1_mask", "por_dtm_wp2_mask",
-                                       "por_dtm_wp3_mask"};
-    const uint64_t cfg = reg(xp_node, config[wp]);
+bool cmn600::watchpoint_matches(size_t xp, unsigned wp, unsigned port, bool upload, const cmn_flit& flit) {
+    const watchpoint_regs& w = wp_regs_[xp][wp];
+    const uint64_t cfg = w.config->value;
     if ((cfg & 1) != port || (cfg >> 1 & 7) != unsigned(flit.channel)) return false;
     const uint64_t value = flit.match_value(unsigned(cfg >> 4 & 1), upload);
-    bool match = ((value ^ reg(xp_node, val[wp])) & ~reg(xp_node, mask[wp])) == 0;
+    bool match = ((value ^ w.val->value) & ~w.mask->value) == 0;
     if (cfg >> 5 & 1) match = !match; // wp_exclusive: count the flits that do not match (docs/cmn.md)
     return match;
 }
@@ -451,15 +458,14 @@ void cmn600::port_crossing(size_t xp, unsigned port, bool upload, const cmn_flit
         e.watchpoint = int(wp);
         feed(node, e).traffic.add(edge, 1, clock_.edges_at(now_fs()));
     };
-    if (reg(node, primary == 0 ? "por_dtm_wp0_config" : "por_dtm_wp2_config") >> 6 & 1) {
+    if (wp_regs_[xp][primary].config->value >> 6 & 1) {
         // Combined pair: one count, on the primary, when both match groups match the flit.
-        if (watchpoint_matches(node, primary, port, upload, flit) &&
-            watchpoint_matches(node, primary + 1, port, upload, flit))
+        if (watchpoint_matches(xp, primary, port, upload, flit) && watchpoint_matches(xp, primary + 1, port, upload, flit))
             count(primary);
         return;
     }
     for (unsigned wp = primary; wp < primary + 2; ++wp)
-        if (watchpoint_matches(node, wp, port, upload, flit)) count(wp);
+        if (watchpoint_matches(xp, wp, port, upload, flit)) count(wp);
 }
 
 bool cmn600::inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,

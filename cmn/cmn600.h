@@ -12,7 +12,7 @@
 #include <memory>
 #include <string>
 #include <systemc>
-#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "cmn/cmn_events.h"
@@ -81,7 +81,7 @@ private:
         cmn_edge_events traffic; // flits counted as they pass
         summed_source total;
     };
-    using feed_key = std::tuple<size_t, uint8_t, uint8_t, int>; // node, eventid, occupid, watchpoint
+    using feed_key = uint64_t; // node << 24 | eventid << 16 | occupid << 8 | (watchpoint + 1)
     event_feed& feed(size_t node, const cmn_event_ref& e);
 
     struct dtm_state {
@@ -113,7 +113,11 @@ private:
     void traffic_event(size_t node, uint8_t eventid, uint8_t occupid, uint64_t edge, uint64_t count) override;
     void traffic_ramp(size_t node, uint8_t eventid, uint8_t occupid, uint64_t from_edge, uint64_t to_edge) override;
     void port_crossing(size_t xp, unsigned port, bool upload, const cmn_flit& flit, uint64_t edge) override;
-    bool watchpoint_matches(size_t xp_node, unsigned wp, unsigned port, bool upload, const cmn_flit& flit);
+    bool watchpoint_matches(size_t xp, unsigned wp, unsigned port, bool upload, const cmn_flit& flit);
+    struct watchpoint_regs {
+        register_bank::reg *config, *val, *mask;
+    };
+    std::vector<std::array<watchpoint_regs, 4>> wp_regs_; // per XP
 
     cmn_mesh mesh_;
     cmn600_options opt_;
@@ -124,7 +128,7 @@ private:
     std::vector<std::unique_ptr<register_bank>> banks_; // per node (nullptr for external nodes)
     std::map<uint32_t, size_t> region_to_node_;          // (offset >> 14) -> node
 
-    std::map<feed_key, std::unique_ptr<event_feed>> feeds_;
+    std::unordered_map<feed_key, std::unique_ptr<event_feed>> feeds_;
     std::map<std::vector<const event_source*>, std::unique_ptr<summed_source>> sums_;
     std::vector<dtm_state> dtms_; // per XP
 

@@ -1,5 +1,6 @@
 #include "cmn/cmn_events.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace pmusim {
@@ -124,9 +125,16 @@ std::string cmn_xp_event_name(uint8_t eventid) {
 }
 
 bool cmn_event_uses_occupid(cmn_node_type t, uint8_t eventid) {
-    if (t == cmn_node_type::rnd) t = cmn_node_type::rni;
-    for (const auto& e : cmn_node_events())
-        if (e.type == t && e.eventid == eventid) return e.occupid >= 0;
+    // Asked per flit: the few filtered events, gathered from the table once.
+    static const std::vector<std::pair<cmn_node_type, uint8_t>> filtered = [] {
+        std::vector<std::pair<cmn_node_type, uint8_t>> v;
+        for (const auto& e : cmn_node_events())
+            if (e.occupid >= 0 && std::find(v.begin(), v.end(), std::make_pair(e.type, e.eventid)) == v.end())
+                v.emplace_back(e.type, e.eventid);
+        return v;
+    }();
+    for (const auto& f : filtered)
+        if (f.first == t && f.second == eventid) return true;
     return false;
 }
 

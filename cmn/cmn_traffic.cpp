@@ -22,12 +22,18 @@ void cmn_edge_events::fold(uint64_t settled_edge) {
 }
 
 void cmn_edge_events::add(uint64_t edge, uint64_t count, uint64_t settled_edge) {
-    fold(settled_edge);
+    if (points_.size() + ramps_.size() >= fold_at_) {
+        fold(settled_edge);
+        fold_at_ = 2 * (points_.size() + ramps_.size()) + 16;
+    }
     points_.emplace_back(edge, count);
 }
 
 void cmn_edge_events::add_ramp(uint64_t from, uint64_t to, uint64_t settled_edge) {
-    fold(settled_edge);
+    if (points_.size() + ramps_.size() >= fold_at_) {
+        fold(settled_edge);
+        fold_at_ = 2 * (points_.size() + ramps_.size()) + 16;
+    }
     if (to > from) ramps_.emplace_back(from, to);
 }
 
@@ -43,6 +49,7 @@ uint64_t cmn_edge_events::count_at(fs_t t) const {
 
 void cmn_edge_events::clear() {
     settled_ = 0;
+    fold_at_ = 16;
     points_.clear();
     ramps_.clear();
 }

@@ -38,6 +38,7 @@ private:
     uint64_t settled_ = 0;
     std::vector<std::pair<uint64_t, uint64_t>> points_; // edge, count (unsorted)
     std::vector<std::pair<uint64_t, uint64_t>> ramps_;  // (from, to]
+    size_t fold_at_ = 16; // fold when this many entries are pending (amortised)
 };
 
 // A flit as the watchpoints see it: the fields of the CMN-600 match groups.
