@@ -505,10 +505,12 @@ bool cmn600::inject(const std::string& node, const std::string& event, uint64_t 
 void cmn600::report(std::ostream& out) {
     collect();
     const fs_t now = now_fs();
-    out << fmt::format("{} (cmn600 {}x{}, {} nodes): pmcr={:#x} dtc_ctl={:#x} pmovsr={:#x} irq={}\n", basename(),
-                       mesh_.mesh_x, mesh_.mesh_y, mesh_.nodes.size(), reg(dtc_node_, "por_dt_pmcr"),
-                       reg(dtc_node_, "por_dt_dtc_ctl"), overflow_, irq_state_ ? "high" : "low");
-    for (unsigned g = 0; g < 8; ++g) out << fmt::format("  global counter {}: {:#x}\n", g, global_[g]);
+    out << fmt::format("{} (cmn600 {}x{}, {} nodes, {} transactions): pmcr={:#x} dtc_ctl={:#x} pmovsr={:#x} irq={}\n",
+                       basename(), mesh_.mesh_x, mesh_.mesh_y, mesh_.nodes.size(), transactions(),
+                       reg(dtc_node_, "por_dt_pmcr"), reg(dtc_node_, "por_dt_dtc_ctl"), overflow_,
+                       irq_state_ ? "high" : "low");
+    for (unsigned g = 0; g < 8; ++g)
+        if (global_[g]) out << fmt::format("  global counter {}: {:#x}\n", g, global_[g]);
     out << fmt::format("  cycle counter: {:#x}\n", cycle_counter_.read(now));
 }
 

@@ -86,6 +86,14 @@ units:
         0,2 p0 sn-f                      # memory controller 1
         1,2 p0 cxg                       # CCIX gateway: CXRA, CXHA, CXLA
         2,2 p0 sn-f                      # memory controller 2
+      events: |                          # constant event rates per mesh cycle (docs/cmn.md)
+        hnf hnf_pocq_reqs_recvd 1/8
+        hnf hnf_slc_sf_cache_access 1/8
+        hnf hnf_cache_miss 1/32
+        hnf hnf_mc_reqs 1/32
+        hnf hnf_qos_pocq_occupancy_all 3
+        rni rnid_txreq_flits_total 1/64
+        rnd rnid_txreq_flits_total 1/64
 
 memory:
   - { name: dram, base: 0x80000000, size: 16MiB, endianness: little }
