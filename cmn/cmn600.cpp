@@ -155,7 +155,8 @@ void cmn600::collect() {
         for (unsigned n = 0; n < 4; ++n) {
             const uint64_t wraps = dtms_[x].counter[n].take_overflows(now);
             // An unpaired counter just wraps; a paired one carries into its global counter.
-            if (wraps && field(cfg, 4 + n, 1)) add_global(unsigned(field(cfg, 16 + 4 * n, 3)), wraps);
+            const unsigned slot = dtms_[x].carry_slot(n);
+            if (wraps && field(cfg, 4 + slot, 1)) add_global(unsigned(field(cfg, 16 + 4 * slot, 3)), wraps);
         }
     }
     if (cycle_counter_.take_overflows(now)) overflow_ |= 0x100;
@@ -168,7 +169,7 @@ void cmn600::apply() {
         const bool dtm_on = on && (reg(mesh_.xps[x].node, "por_dtm_pmu_config") & 1);
         for (unsigned n = 0; n < 4; ++n) {
             lazy_counter& c = dtms_[x].counter[n];
-            const event_source* src = dtm_input(x, n);
+            const event_source* src = dtms_[x].active(n) ? dtm_input(x, n) : nullptr;
             if (c.source() != src) c.set_source(src, now);
             c.set_enabled(dtm_on && src, now);
         }
@@ -192,8 +193,8 @@ void cmn600::reschedule() {
     };
     for (size_t x = 0; x < dtms_.size(); ++x) {
         const uint64_t cfg = reg(mesh_.xps[x].node, "por_dtm_pmu_config");
-        for (unsigned n = 0; n < 4; ++n)
-            if (field(cfg, 4 + n, 1)) consider(dtms_[x].counter[n]); // only paired wraps have an effect
+        for (unsigned n = 0; n < 4; ++n) // only paired wraps have an effect
+            if (dtms_[x].active(n) && field(cfg, 4 + dtms_[x].carry_slot(n), 1)) consider(dtms_[x].counter[n]);
     }
     consider(cycle_counter_);
     overflow_event_.cancel();
@@ -219,12 +220,43 @@ void cmn600::snapshot() {
     }
     for (size_t x = 0; x < dtms_.size(); ++x) {
         dtm_state& d = dtms_[x];
-        d.shadow = 0;
-        for (unsigned n = 0; n < 4; ++n) d.shadow |= d.counter[n].read(now) << (16 * n);
-        if (reg(mesh_.xps[x].node, "por_dtm_pmu_config") >> 8 & 1)
-            for (auto& c : d.counter) c.write(0, now);
+        d.shadow = d.pack(now);
+        if (reg(mesh_.xps[x].node, "por_dtm_pmu_config") >> 8 & 1) d.unpack(0, now);
     }
     snapshot_status_ = kAllOverflows;
+}
+
+uint64_t cmn600::dtm_state::pack(fs_t now) {
+    uint64_t v = 0;
+    for (unsigned p = 0; p < 2; ++p) {
+        if (combined[p]) {
+            v |= counter[2 * p].read(now) << (32 * p);
+        } else {
+            v |= counter[2 * p].read(now) << (32 * p);
+            v |= counter[2 * p + 1].read(now) << (32 * p + 16);
+        }
+    }
+    return v;
+}
+
+void cmn600::dtm_state::unpack(uint64_t value, fs_t now) {
+    for (unsigned p = 0; p < 2; ++p) {
+        if (combined[p]) {
+            counter[2 * p].write(field(value, 32 * p, 32), now);
+            counter[2 * p + 1].write(0, now);
+        } else {
+            counter[2 * p].write(field(value, 32 * p, 16), now);
+            counter[2 * p + 1].write(field(value, 32 * p + 16, 16), now);
+        }
+    }
+}
+
+void cmn600::dtm_state::set_combined(unsigned pair, bool on, fs_t now) {
+    if (combined[pair] == on) return;
+    const uint64_t v = pack(now);
+    combined[pair] = on;
+    counter[2 * pair].set_width(on ? 32 : 16, now);
+    unpack(v, now);
 }
 
 // ---------------------------------------------------------------------------
@@ -285,15 +317,15 @@ void cmn600::bind_hooks() {
                 b[fmt::format("device_port_connect_info_p{}", p)].on_read([kind] { return kind; });
             }
             b["pmu_event_sel"].on_write(then_changed);
-            b["por_dtm_pmu_config"].on_write(then_changed);
             dtm_state& d = dtms_[size_t(n.xp)];
-            b["por_dtm_pmevcnt"].on_read([this, &d] {
-                uint64_t v = 0;
-                for (unsigned c = 0; c < 4; ++c) v |= d.counter[c].read(now_fs()) << (16 * c);
-                return v;
+            b["por_dtm_pmu_config"].on_write([this, &d](const write_event& e) {
+                d.set_combined(0, e.new_value >> 1 & 1, now_fs());
+                d.set_combined(1, e.new_value >> 2 & 1, now_fs());
+                changed();
             });
+            b["por_dtm_pmevcnt"].on_read([this, &d] { return d.pack(now_fs()); });
             b["por_dtm_pmevcnt"].on_write([this, &d](const write_event& e) {
-                for (unsigned c = 0; c < 4; ++c) d.counter[c].write(field(e.new_value, 16 * c, 16), now_fs());
+                d.unpack(e.new_value, now_fs());
                 changed();
             });
             b["por_dtm_pmevcntsr"].on_read([&d] { return d.shadow; });
@@ -372,6 +404,8 @@ void cmn600::state_reset() {
     for (auto& b : banks_)
         if (b) b->reset();
     for (auto& d : dtms_) {
+        d.set_combined(0, false, now);
+        d.set_combined(1, false, now);
         for (auto& c : d.counter) c.write(0, now), c.take_overflows(now);
         d.shadow = 0;
     }

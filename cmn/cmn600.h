@@ -84,9 +84,19 @@ private:
     using feed_key = uint64_t; // node << 24 | eventid << 16 | occupid << 8 | (watchpoint + 1)
     event_feed& feed(size_t node, const cmn_event_ref& e);
 
+    // A DTM's local counters. With pmevcnt01_combined (23_combined) counters 0 and 1 (2 and 3)
+    // are one 32-bit counter, held in counter[0] (counter[2]); its wrap leaves through the pairing
+    // of the upper counter (docs/cmn.md).
     struct dtm_state {
         std::array<lazy_counter, 4> counter{lazy_counter(16), lazy_counter(16), lazy_counter(16), lazy_counter(16)};
+        std::array<bool, 2> combined{};
         uint64_t shadow = 0; // por_dtm_pmevcntsr
+        uint64_t pack(fs_t now);              // the por_dtm_pmevcnt value
+        void unpack(uint64_t value, fs_t now);
+        void set_combined(unsigned pair, bool on, fs_t now);
+        // The counter whose pairing (paired bit, global_num) carries counter n's wraps.
+        unsigned carry_slot(unsigned n) const { return combined[n / 2] && n % 2 == 0 ? n + 1 : n; }
+        bool active(unsigned n) const { return !(combined[n / 2] && n % 2 == 1); }
     };
 
     uint64_t reg(size_t node, const char* name) { return banks_[node]->find(name)->value; }

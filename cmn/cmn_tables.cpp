@@ -131,8 +131,8 @@ register_table make_xp() {
     }
     std::vector<field_def> cfg = {
         {"pmu_en", 0, 1, fa::rw, "DTM PMU enable: the local counters count while set (and the DTC PMU is enabled)"},
-        {"pmevcnt01_combined", 1, 1, fa::rw, "counters 0 and 1 form one 32-bit counter (not modelled: storage only)"},
-        {"pmevcnt23_combined", 2, 1, fa::rw, "counters 2 and 3 form one 32-bit counter (not modelled: storage only)"},
+        {"pmevcnt01_combined", 1, 1, fa::rw, "counters 0 (low half) and 1 (high half) form one 32-bit counter fed by input_sel 0; its wrap carries through counter 1's pairing"},
+        {"pmevcnt23_combined", 2, 1, fa::rw, "counters 2 and 3 form one 32-bit counter fed by input_sel 2; its wrap carries through counter 3's pairing"},
         {"pmevcntall_combined", 3, 1, fa::rw, "all four form one counter (not modelled: storage only)"},
         {"pmevcnt_paired", 4, 4, fa::rw, "bit n: counter n's overflow increments DTC global counter global_num[n]"},
         {"cntr_rst", 8, 1, fa::rw, "a snapshot also clears the local counters"},
