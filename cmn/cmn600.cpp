@@ -401,6 +401,12 @@ void cmn600::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
 
 void cmn600::state_reset() {
     const fs_t now = now_fs();
+    if (traffic_) { // requests restart from the current edge; flits in flight are lost
+        const uint64_t edge = clock_.edges_at(now);
+        traffic_->reset(edge);
+        for (auto& f : feeds_) f.second->traffic.drop_after(edge);
+        schedule_traffic();
+    }
     for (auto& b : banks_)
         if (b) b->reset();
     for (auto& d : dtms_) {
@@ -413,11 +419,7 @@ void cmn600::state_reset() {
     cycle_counter_.take_overflows(now);
     global_.fill(0);
     global_shadow_.fill(0);
-    if (traffic_) { // requests restart from the current edge; flits in flight are lost
-        traffic_->reset(clock_.edges_at(now));
-        for (auto& f : feeds_) f.second->traffic.clear();
-        schedule_traffic();
-    }
+
     cycle_shadow_ = 0;
     overflow_ = 0;
     snapshot_status_ = 0;

@@ -47,11 +47,13 @@ uint64_t cmn_edge_events::count_at(fs_t t) const {
     return n;
 }
 
-void cmn_edge_events::clear() {
-    settled_ = 0;
-    fold_at_ = 16;
+void cmn_edge_events::drop_after(uint64_t now_edge) {
+    fold(now_edge);
+    for (const auto& r : ramps_)
+        if (now_edge > r.first) settled_ += now_edge - r.first;
     points_.clear();
     ramps_.clear();
+    fold_at_ = 16;
 }
 
 // ---------------------------------------------------------------------------

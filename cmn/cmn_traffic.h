@@ -30,7 +30,9 @@ public:
     // One event at each edge in (from, to].
     void add_ramp(uint64_t from, uint64_t to, uint64_t settled_edge);
     uint64_t count_at(fs_t t) const override;
-    void clear();
+    // Drops the events after `now_edge` (flits lost at a reset); the count up to it stays,
+    // so the source never goes backwards under a lazy counter.
+    void drop_after(uint64_t now_edge);
 
 private:
     void fold(uint64_t settled_edge);
