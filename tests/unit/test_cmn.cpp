@@ -196,6 +196,47 @@ TEST_CASE("cmn: node IDs and offsets follow the CMN-600 encoding") {
     CHECK(w.find("xp_4_2")->offset == (4u << 23 | 2u << 20 | 0x8000));
     CHECK(w.find("xp_1_0")->node_id == 0x40);
     CHECK(w.root_offset == 0);
+    // The extremes: 1x1 (the HN-D and an SN-F on the only XP) and 8x8 (the last XP's DTM
+    // fits the 64 MB configuration space: 7 << 23 | 7 << 20 | 0x8000).
+    cmn_mesh one = build_cmn_mesh(1, 1, "", {"t.yaml", 10, "nodes"});
+    CHECK(one.xps.size() == 1);
+    CHECK(one.find("dtc0")->offset == 0x30000);
+    cmn_mesh big = build_cmn_mesh(8, 8, "", {"t.yaml", 10, "nodes"});
+    CHECK(big.find("xp_7_7")->offset == 0x3F08000u);
+    CHECK(big.find("xp_7_7")->node_id == (7u << 6 | 7u << 3));
+    CHECK(big.node_count_of(cmn_node_type::hnf) == 62);
+}
+
+TEST_CASE("cmn: flit match-group values place the fields of the CMN-600 layouts") {
+    cmn_flit req;
+    req.channel = cmn_channel::req;
+    req.srcid = 0x08;
+    req.tgtid = 0x24;
+    req.opcode = chi::req_read_shared;
+    req.addr = 0x80001240;
+    // REQ group 0: node ID [10:0] (target on upload, source on download), opcode [36:31],
+    // size [39:37] (6: 64 bytes), NS [40]; group 1: address [51:4].
+    CHECK(req.match_value(0, true) == (0x24ull | 0x01ull << 31 | 6ull << 37 | 1ull << 40));
+    CHECK(req.match_value(0, false) == (0x08ull | 0x01ull << 31 | 6ull << 37 | 1ull << 40));
+    CHECK(req.match_value(1, true) == 0x800012400ull);
+    cmn_flit rsp;
+    rsp.channel = cmn_channel::rsp;
+    rsp.srcid = 0x24;
+    rsp.tgtid = 0x08;
+    rsp.opcode = chi::rsp_comp_dbid_resp;
+    rsp.dbid = 0x5A;
+    // RSP group 0: node ID [14:4], opcode [18:15], DBID [34:27].
+    CHECK(rsp.match_value(0, true) == (0x08ull << 4 | 0x5ull << 15 | 0x5Aull << 27));
+    cmn_flit dat;
+    dat.channel = cmn_channel::dat;
+    dat.srcid = 0x24;
+    dat.tgtid = 0x08;
+    dat.homenid = 0x24;
+    dat.opcode = chi::dat_comp_data;
+    dat.dataid = 2;
+    // DAT group 0: node ID [14:4], HomeNID [25:15], opcode [28:26], DBID [44:37], DataID [48:47].
+    CHECK(dat.match_value(0, false) == (0x24ull << 4 | 0x24ull << 15 | 0x4ull << 26 | 2ull << 47));
+    CHECK(dat.match_value(1, false) == 0);
 }
 
 TEST_CASE("cmn: mesh description errors name the line and what was expected") {
