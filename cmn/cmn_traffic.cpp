@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <regex>
 #include <sstream>
 
 #include "tb/sequence_parser.h"
@@ -132,15 +133,18 @@ std::vector<cmn_generator_config> parse_cmn_traffic(const cmn_mesh& mesh, const 
             if (t.size() < 2) throw fail(fmt::format("expected {}, found '{}'", form, entry));
             cmn_generator_config g;
             g.line = line;
-            unsigned x = 0, y = 0;
-            if (std::sscanf(t[0].c_str(), "%u,%u", &x, &y) != 2 || x >= mesh.mesh_x || y >= mesh.mesh_y)
+            static const std::regex xy_form(R"(([0-7]),([0-7]))"), port_form(R"(p([01])(\.([0-3]))?)");
+            std::smatch m;
+            if (!std::regex_match(t[0], m, xy_form) || unsigned(std::stoi(m[1])) >= mesh.mesh_x ||
+                unsigned(std::stoi(m[2])) >= mesh.mesh_y)
                 throw fail(fmt::format("expected a crosspoint X,Y of the {}x{} mesh, found '{}'", mesh.mesh_x,
                                        mesh.mesh_y, t[0]));
+            const unsigned x = unsigned(std::stoi(m[1])), y = unsigned(std::stoi(m[2]));
             g.xp = y * mesh.mesh_x + x;
-            unsigned p = 0, d = 0;
+            if (!std::regex_match(t[1], m, port_form))
+                throw fail(fmt::format("expected a port p0 or p1 (p1.1 for device 1), found '{}'", t[1]));
+            const unsigned p = unsigned(std::stoi(m[1])), d = m[3].matched ? unsigned(std::stoi(m[3])) : 0;
             char extra = 0;
-            const int got = std::sscanf(t[1].c_str(), "p%u.%u%c", &p, &d, &extra);
-            if (got < 1 || got > 2 || p > 1) throw fail(fmt::format("expected a port p0 or p1 (p1.1 for device 1), found '{}'", t[1]));
             g.port = p, g.device = d;
             const cmn_port& port = mesh.xps[g.xp].ports[p];
             if (port.kind != cmn_port_kind::rnf && port.kind != cmn_port_kind::rni && port.kind != cmn_port_kind::rnd)

@@ -726,6 +726,10 @@ TEST_CASE("cmn: traffic description errors give the line and what was expected")
     CHECK(err("        1,1 p0 rate=1/10 mix=ReadShared\n") ==
           "t.yaml:14: units[0].params.traffic: a generator needs rate=, range= and mix=: expected 'X,Y pP[.D] "
           "rate=R range=LO-HI mix=Op:W,... [seed=N]'");
+    CHECK(err("        1,1x p0 rate=1/10 range=0-0xfff mix=ReadShared\n") ==
+          "t.yaml:14: units[0].params.traffic: expected a crosspoint X,Y of the 2x2 mesh, found '1,1x'");
+    CHECK(err("        1,1 p0x rate=1/10 range=0-0xfff mix=ReadShared\n") ==
+          "t.yaml:14: units[0].params.traffic: expected a port p0 or p1 (p1.1 for device 1), found 'p0x'");
     CHECK(err("        1,1 p0.1 rate=1/10 range=0-0xfff mix=ReadShared\n") ==
           "t.yaml:14: units[0].params.traffic: port p0 of crosspoint 1,1 has 1 device(s), found device 1");
 }
