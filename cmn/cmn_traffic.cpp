@@ -117,7 +117,7 @@ std::vector<cmn_generator_config> parse_cmn_traffic(const cmn_mesh& mesh, const 
     std::istringstream in(text);
     std::string raw;
     unsigned row = 0;
-    const std::string form = "'X,Y pP[.D] rate=R range=LO-HI mix=Op:W,... [seed=N]'";
+    const std::string form = "'X,Y pP[.D] rate=R range=LO-HI mix=Op:W,... [seed=N] [start=C] [count=N]'";
     while (std::getline(in, raw)) {
         const unsigned line = block ? o.param_line + 1 + row : o.param_line;
         ++row;
@@ -190,14 +190,20 @@ std::vector<cmn_generator_config> parse_cmn_traffic(const cmn_mesh& mesh, const 
                         g.mix.emplace_back(uint8_t(op), w);
                     }
                     have_mix = !g.mix.empty();
-                } else if (key == "seed") {
+                } else if (key == "seed" || key == "start" || key == "count") {
+                    uint64_t v = 0;
+                    size_t used = 0;
                     try {
-                        g.seed = std::stoull(value, nullptr, 0);
+                        v = std::stoull(value, &used, 0);
                     } catch (const std::exception&) {
-                        throw fail(fmt::format("expected seed=N, found '{}'", t[i]));
+                        used = 0;
                     }
+                    if (value.empty() || used != value.size() || value[0] == '-')
+                        throw fail(fmt::format("expected {}=N (a number), found '{}'", key, t[i]));
+                    (key == "seed" ? g.seed : key == "start" ? g.start_cycle : g.count) = v;
                 } else {
-                    throw fail(fmt::format("unknown key '{}': expected rate=, range=, mix= or seed=", key));
+                    throw fail(fmt::format("unknown key '{}': expected rate=, range=, mix=, seed=, start= or count=",
+                                           key));
                 }
             }
             if (!have_rate || !have_range || !have_mix)
@@ -254,7 +260,7 @@ void cmn_traffic::reset(uint64_t start_edge) {
     for (size_t i = 0; i < gens_.size(); ++i) {
         generator& g = gens_[i];
         g.issued = 0;
-        g.start_edge = start_edge;
+        g.start_edge = start_edge + g.cfg.start_cycle;
         g.rng = g.cfg.seed ^ (0x9E3779B97F4A7C15ull * (i + 1));
         g.next_edge = issue_edge(g, 1);
     }
@@ -265,7 +271,7 @@ void cmn_traffic::reset(uint64_t start_edge) {
 
 uint64_t cmn_traffic::issue_edge(const generator& g, uint64_t k) const {
     // floor(j * p / q) requests by edge j, as for every rate stream: request k issues at ceil(k * q / p).
-    if (g.cfg.rate.num == 0) return UINT64_MAX;
+    if (g.cfg.rate.num == 0 || k > g.cfg.count) return UINT64_MAX;
     const unsigned __int128 n = (unsigned __int128)k * g.cfg.rate.den;
     return g.start_edge + uint64_t((n + g.cfg.rate.num - 1) / g.cfg.rate.num);
 }

@@ -84,10 +84,13 @@ struct cmn_generator_config {
     uint64_t lo = 0, hi = 0; // address range (inclusive), 64-byte lines
     std::vector<std::pair<uint8_t, unsigned>> mix; // opcode, weight
     uint64_t seed = 1;
+    uint64_t start_cycle = 0;          // requests issue from this mesh cycle on (after time 0 or a reset)
+    uint64_t count = UINT64_MAX;       // then stop after this many requests
     unsigned line = 0;
 };
 
-// Parses the `traffic` text: `X,Y pP[.D] rate=R range=LO-HI mix=Op:W,... [seed=N]` per line.
+// Parses the `traffic` text: `X,Y pP[.D] rate=R range=LO-HI mix=Op:W,... [seed=N] [start=C] [count=N]`
+// per line.
 std::vector<cmn_generator_config> parse_cmn_traffic(const cmn_mesh& mesh, const std::string& text,
                                                     const cmn_text_origin& origin);
 

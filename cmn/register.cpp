@@ -153,8 +153,8 @@ void register_cmn_units() {
              "constant node event rates, one per line: 'NODE|TYPE EVENT RATE' (events per mesh cycle), e.g. "
              "'hnf hnf_cache_miss 1/8'"},
             {"traffic", pt::string, "",
-             "request generators, one per line: 'X,Y pP[.D] rate=R range=LO-HI mix=Op:W,... [seed=N]' "
-             "(docs/cmn.md)"},
+             "request generators, one per line: 'X,Y pP[.D] rate=R range=LO-HI mix=Op:W,... [seed=N] [start=C] "
+             "[count=N]' (docs/cmn.md)"},
             {"hop_latency", pt::integer, "2", "mesh cycles for a flit from one XP to the next", {}, 1, 64},
             {"port_latency", pt::integer, "1", "mesh cycles between a device and its XP", {}, 1, 64},
             {"hnf_latency", pt::integer, "8", "mesh cycles from a request reaching an HN-F to its response", {}, 1,

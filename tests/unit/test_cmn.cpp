@@ -725,7 +725,9 @@ TEST_CASE("cmn: traffic description errors give the line and what was expected")
               "t.yaml:14: units[0].params.traffic: unknown request 'ReadSharde'") == 0);
     CHECK(err("        1,1 p0 rate=1/10 mix=ReadShared\n") ==
           "t.yaml:14: units[0].params.traffic: a generator needs rate=, range= and mix=: expected 'X,Y pP[.D] "
-          "rate=R range=LO-HI mix=Op:W,... [seed=N]'");
+          "rate=R range=LO-HI mix=Op:W,... [seed=N] [start=C] [count=N]'");
+    CHECK(err("        1,1 p0 rate=1 range=0-0xfff mix=ReadShared count=-1\n") ==
+          "t.yaml:14: units[0].params.traffic: expected count=N (a number), found 'count=-1'");
     CHECK(err("        1,1x p0 rate=1/10 range=0-0xfff mix=ReadShared\n") ==
           "t.yaml:14: units[0].params.traffic: expected a crosspoint X,Y of the 2x2 mesh, found '1,1x'");
     CHECK(err("        1,1 p0x rate=1/10 range=0-0xfff mix=ReadShared\n") ==
