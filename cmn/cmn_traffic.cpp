@@ -266,6 +266,8 @@ void cmn_traffic::reset(uint64_t start_edge) {
     }
     for (auto& h : homes_)
         for (auto& s : h.sets) s.tags.clear(), s.dirty.clear();
+    links_.assign(mesh_.xps.size() * 6 * 4, {});
+    issue_edge_now_ = start_edge;
     transactions_ = 0;
 }
 
@@ -311,7 +313,11 @@ uint64_t cmn_traffic::send(cmn_flit f, const endpoint& from, const endpoint& to,
     unsigned x = mesh_.xps[from.xp].x, y = mesh_.xps[from.xp].y;
     const unsigned tx = mesh_.xps[to.xp].x, ty = mesh_.xps[to.xp].y;
     auto tx_event = [&](cmn_xp_interface i) {
-        const size_t node = mesh_.xps[y * mesh_.mesh_x + x].node;
+        const size_t xp = y * mesh_.mesh_x + x, node = mesh_.xps[xp].node;
+        const uint64_t want = t;
+        t = reserve_link(xp, i, f.channel, want);
+        if (t > want) // stalled at edges want .. t-1
+            sink.traffic_ramp(node, cmn_xp_eventid(cmn_xp_kind::txflit_stall, i, f.channel), 0, want - 1, t - 1);
         sink.traffic_event(node, cmn_xp_eventid(cmn_xp_kind::txflit_valid, i, f.channel), 0, t, 1);
     };
     // Dimension-ordered routing: X first, then Y. North is +Y, east is +X.
@@ -328,6 +334,21 @@ uint64_t cmn_traffic::send(cmn_flit f, const endpoint& from, const endpoint& to,
     tx_event(to.port ? cmn_xp_interface::p1 : cmn_xp_interface::p0);
     sink.port_crossing(to.xp, to.port, false, f, t);
     return t + t_.port_cycles;
+}
+
+uint64_t cmn_traffic::reserve_link(size_t xp, cmn_xp_interface i, cmn_channel c, uint64_t edge) {
+    link& l = links_[(xp * 6 + unsigned(i)) * 4 + unsigned(c)];
+    // Edges before the current request's issue edge can no longer be asked for: drop them.
+    while (!l.words.empty() && l.base + 64 <= issue_edge_now_) l.words.pop_front(), l.base += 64;
+    if (l.words.empty()) l.base = issue_edge_now_ & ~uint64_t(63);
+    for (;; ++edge) {
+        const uint64_t w = (edge - l.base) / 64, bit = uint64_t(1) << ((edge - l.base) % 64);
+        if (w >= l.words.size()) l.words.resize(w + 1, 0);
+        if (!(l.words[w] & bit)) {
+            l.words[w] |= bit;
+            return edge;
+        }
+    }
 }
 
 bool cmn_traffic::lookup(home& h, uint64_t line, bool write, bool& evicted_dirty, uint64_t& victim) {
@@ -357,6 +378,7 @@ bool cmn_traffic::lookup(home& h, uint64_t line, bool write, bool& evicted_dirty
 
 void cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& sink) {
     ++transactions_;
+    issue_edge_now_ = e0;
     // The request: opcode by weight, a line of the range, its home by address hash.
     unsigned total = 0;
     for (const auto& m : g.cfg.mix) total += m.second;

@@ -7,6 +7,7 @@
 // the whole transaction is worked out and every flit's passage through every
 // XP is reported to a sink as events at future mesh-clock edges.
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -152,6 +153,16 @@ private:
     void transaction(generator& g, uint64_t edge, cmn_traffic_sink& sink);
     // HN-F cache lookup: true on hit; on a miss the line is filled and a dirty victim returned.
     bool lookup(home& h, uint64_t line, bool write, bool& evicted_dirty, uint64_t& victim);
+
+    // One flit per cycle per link (XP, interface, channel): the edges already taken. A flit finding
+    // its edge taken waits (txflit_stall) for the next free one. Links are granted in issue order.
+    uint64_t reserve_link(size_t xp, cmn_xp_interface i, cmn_channel c, uint64_t edge);
+    struct link {
+        uint64_t base = 0;           // edge of bit 0 of words.front() (a multiple of 64)
+        std::deque<uint64_t> words;  // bit b of words[w]: edge base + 64w + b is taken
+    };
+    std::vector<link> links_;
+    uint64_t issue_edge_now_ = 0; // no flit of the current or a later request uses an earlier edge
 
     const cmn_mesh& mesh_;
     cmn_traffic_timing t_;

@@ -735,3 +735,48 @@ TEST_CASE("cmn: traffic description errors give the line and what was expected")
     CHECK(err("        1,1 p0.1 rate=1/10 range=0-0xfff mix=ReadShared\n") ==
           "t.yaml:14: units[0].params.traffic: port p0 of crosspoint 1,1 has 1 device(s), found device 1");
 }
+
+TEST_CASE("cmn: flits contending for a link stall one cycle at a time") {
+    register_all_units();
+    // Two RN-Is on XP(0,1) (p0 and p1) read the same line at the same edges (100k).
+    const std::string text = R"(name: t
+arch: arm
+clocks:
+  - { name: m, frequency: 1GHz }
+cpus: []
+units:
+  - name: cmn0
+    type: cmn600
+    base: 0x50000000
+    size: 64MiB
+    clock: m
+    params:
+      mesh_x: 3
+      mesh_y: 2
+      nodes: "0,0 p0 hn-d; 1,0 p0 hn-f; 2,0 p0 sn-f; 0,1 p0 rn-i; 0,1 p1 rn-i"
+      traffic: |
+        0,1 p0 rate=1/100 range=0x80000000-0x8000003f mix=ReadNoSnp
+        0,1 p1 rate=1/100 range=0x80000000-0x8000003f mix=ReadNoSnp
+)";
+    platform p(parse_platform(text, "t.yaml"));
+    uint64_t xp01 = 0, xp10 = 0;
+    run_bench(p, [&](bench& b) {
+        b.write32(0x50030A00, 1);
+        b.write64(0x50108000 + 0x2210, 0x0000'0504'0000'0001ull);
+        b.write32(0x50108000 + 0x2000, 0x0201); // mxp_e_req_txflit_valid, mxp_e_req_txflit_stall
+        b.write64(0x50408000 + 0x2210, 0x0000'0504'0000'0001ull);
+        b.write32(0x50408000 + 0x2000, 0x6665); // mxp_w_dat_txflit_valid, mxp_w_dat_txflit_stall
+        b.write32(0x50032100, 0x41);
+        b.cycles(990);
+        xp01 = b.read64(0x50108000 + 0x2220);
+        xp10 = b.read64(0x50408000 + 0x2220);
+    });
+    // Each pair: the p1 request finds XP(0,1)'s east REQ link taken at 100k+1 and goes at +2
+    // (1 stall). Pair 1: p0 misses (data at 163/164), p1 hits (data leaves XP(1,0) west at
+    // 116/117): no DAT conflict. Pairs 2..9 both hit: p0's data goes west at +15/+16, p1's
+    // wants +16/+17 and gets +17/+18 (2 stalls).
+    CHECK((xp01 & 0xFFFF) == 18);
+    CHECK((xp01 >> 16 & 0xFFFF) == 9);
+    CHECK((xp10 & 0xFFFF) == 36);
+    CHECK((xp10 >> 16 & 0xFFFF) == 8 * 2);
+}
