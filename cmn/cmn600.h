@@ -5,7 +5,9 @@
 // per-XP DTM (four 16-bit local counters, pmu_config, event selection,
 // watchpoint registers, shadow registers), the node event selectors and the
 // DTC (eight 32-bit global counters, the 40-bit cycle counter, overflow status,
-// snapshot, the overflow interrupt). docs/cmn.md describes the model,
+// snapshot, the overflow interrupt). Node and XP events come from constant
+// rates, injections and the flit-level traffic (cmn/cmn_traffic.h), whose flits
+// the DTM watchpoints match. docs/cmn.md describes the model,
 // ../shared/reference/cmn.md the facts it rests on.
 #include <array>
 #include <map>
