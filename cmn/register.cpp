@@ -1,10 +1,179 @@
 // Registers this folder's unit types with the platform builder.
+#include <fmt/format.h>
+#include <map>
+#include <sstream>
+
+#include "cmn/cmn600.h"
+#include "tb/platform_config.h"
+#include "tb/sequence_parser.h"
 #include "tb/unit_factory.h"
 
 namespace pmusim {
 
+namespace {
+
+std::string param_or(const unit_config& u, const std::string& name, const std::string& fallback) {
+    return u.params.count(name) ? u.params.at(name) : fallback;
+}
+
+cmn_text_origin origin_of(const unit_config& u, const std::string& param) {
+    return {u.file, u.param_line(param), fmt::format("units[{}].params.{}", u.index, param)};
+}
+
+std::string trim(const std::string& s) {
+    size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+// `events` text: `TARGET EVENT RATE` per line (or `;`-separated); TARGET is a node
+// name (hnf0, xp_1_0) or a node-type prefix (hnf, xp, ...) meaning every such node.
+std::vector<cmn600_rate> parse_rates(const cmn_mesh& mesh, const std::string& text, const cmn_text_origin& o) {
+    std::vector<cmn600_rate> out;
+    std::map<std::tuple<size_t, uint8_t, uint8_t, int>, unsigned> seen;
+    const bool block = text.find('\n') != std::string::npos;
+    std::istringstream in(text);
+    std::string raw;
+    unsigned row = 0;
+    while (std::getline(in, raw)) {
+        const unsigned line = block ? o.param_line + 1 + row : o.param_line;
+        ++row;
+        std::istringstream entries(raw.substr(0, raw.find('#')));
+        std::string entry;
+        while (std::getline(entries, entry, ';')) {
+            entry = trim(entry);
+            if (entry.empty()) continue;
+            auto fail = [&](const std::string& what) { return input_error(o.file, line, o.param_path + ": " + what); };
+            std::istringstream tok(entry);
+            std::vector<std::string> t;
+            for (std::string w; tok >> w;) t.push_back(w);
+            if (t.size() != 3)
+                throw fail(fmt::format("expected 'NODE EVENT RATE' like 'hnf hnf_cache_miss 1/8', found '{}'", entry));
+            std::vector<size_t> targets;
+            for (size_t i = 0; i < mesh.nodes.size(); ++i) {
+                const cmn_node& n = mesh.nodes[i];
+                if (n.external || !(has_pmu_events(n.type) || n.type == cmn_node_type::xp)) continue;
+                if (n.name == t[0] || node_prefix(n.type) == t[0]) targets.push_back(i);
+            }
+            if (targets.empty()) {
+                std::string names;
+                for (const auto& n : mesh.nodes)
+                    if (!n.external && (has_pmu_events(n.type) || n.type == cmn_node_type::xp))
+                        names += (names.empty() ? "" : ", ") + n.name;
+                throw fail(fmt::format("no node with PMU events named '{}' in this mesh (nodes: {}; or a type: hnf, "
+                                       "hni, dn, rni, rnd, sbsx, cxra, cxha, xp)",
+                                       t[0], names));
+            }
+            const rational rate = seq::parse_rate(t[2], o.file, line, "as the rate of " + t[0] + " " + t[1]);
+            for (size_t node : targets) {
+                std::string error;
+                auto ref = resolve_cmn_event(mesh.nodes[node].type, t[1], error);
+                if (!ref) throw fail(error);
+                auto key = std::make_tuple(node, ref->eventid, ref->occupid, ref->watchpoint);
+                if (auto it = seen.find(key); it != seen.end())
+                    throw fail(fmt::format("{} {} already has a rate (line {})", mesh.nodes[node].name, t[1],
+                                           it->second));
+                seen[key] = line;
+                out.push_back({node, *ref, rate});
+            }
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::unique_ptr<unit> make_cmn600(soc& system, const unit_config& u) {
+    const unsigned mx = unsigned(u.param_int("mesh_x")), my = unsigned(u.param_int("mesh_y"));
+    cmn_mesh mesh = build_cmn_mesh(mx, my, param_or(u, "nodes", ""), origin_of(u, "nodes"));
+
+    cmn600_options o;
+    const uint64_t periphbase = u.param_int("periphbase");
+    if (u.has_mmio) {
+        if (!u.param_is_default("periphbase") && periphbase != u.base)
+            throw u.param_error("periphbase", fmt::format("PERIPHBASE {:#x} differs from the unit's base {:#x}; the "
+                                                          "configuration space starts at PERIPHBASE",
+                                                          periphbase, u.base));
+        o.periphbase = u.base;
+        o.window_size = u.size;
+    } else {
+        o.periphbase = periphbase;
+    }
+    uint64_t top = 0;
+    for (const auto& n : mesh.nodes) top = std::max<uint64_t>(top, n.offset + 0x4000);
+    if (top > o.window_size)
+        throw u.key_error(u.has_mmio ? "size" : "params",
+                          fmt::format("the {}x{} mesh's configuration space needs {:#x} bytes from PERIPHBASE, the "
+                                      "window has {:#x}",
+                                      mx, my, top, o.window_size));
+    if (!u.param_is_default("root_node_offset") && u.param_int("root_node_offset") != mesh.root_offset) {
+        const cmn_node& cfg = mesh.nodes.front();
+        throw u.param_error("root_node_offset",
+                            fmt::format("the root (CFG) node sits at offset {:#x}, slot 0 of the hn-d port p{} of "
+                                        "crosspoint {},{}; found {:#x}",
+                                        mesh.root_offset, cfg.port, cfg.x, cfg.y, u.param_int("root_node_offset")));
+    }
+    const std::string& rev = u.param_choice("revision");
+    const char* revs[] = {"r1p0", "r1p1", "r1p2", "r1p3", "r2p0", "r3p0", "r3p1"};
+    for (unsigned i = 0; i < 7; ++i)
+        if (rev == revs[i]) o.revision = cmn600_revision(i);
+    if (u.clock.empty()) throw u.error("a cmn600 needs `clock:` (the mesh clock domain)");
+
+    std::vector<cmn600_rate> rates = parse_rates(mesh, param_or(u, "events", ""), origin_of(u, "events"));
+    cmn_traffic_timing timing;
+    auto int_or = [&](const char* name, unsigned fallback) {
+        return u.params.count(name) ? unsigned(u.param_int(name)) : fallback;
+    };
+    timing.hop_cycles = int_or("hop_latency", timing.hop_cycles);
+    timing.port_cycles = int_or("port_latency", timing.port_cycles);
+    timing.hnf_cycles = int_or("hnf_latency", timing.hnf_cycles);
+    timing.snf_cycles = int_or("snf_latency", timing.snf_cycles);
+    timing.hnf_sets = int_or("hnf_cache_sets", timing.hnf_sets);
+    timing.hnf_ways = int_or("hnf_cache_ways", timing.hnf_ways);
+    std::vector<cmn_generator_config> generators =
+        parse_cmn_traffic(mesh, param_or(u, "traffic", ""), origin_of(u, "traffic"));
+    return std::make_unique<cmn600>(u.name.c_str(), system, std::move(mesh), o, u.clock, u.irq, std::move(rates),
+                                    timing, std::move(generators));
+}
+
 void register_cmn_units() {
-    // Not implemented yet: the platform carries no cmn unit.
+    using pt = param_type;
+    register_unit_type(
+        "cmn600",
+        {
+            {"mesh_x", pt::integer, "3", "mesh width (crosspoints in X)", {}, 1, 8},
+            {"mesh_y", pt::integer, "3", "mesh height (crosspoints in Y)", {}, 1, 8},
+            {"periphbase", pt::integer, "0",
+             "PERIPHBASE: base address of the configuration space (must equal the unit's base when base is given)"},
+            {"root_node_offset", pt::integer, "0",
+             "ROOTNODEBASE - PERIPHBASE; derived from the hn-d port when not written, checked when written"},
+            {"nodes", pt::string, "",
+             "device ports, one per line: 'X,Y p0|p1 KIND [xN]', KIND rn-f rn-i rn-d hn-f hn-i hn-d sn-f sbsx cxg; "
+             "empty: the default layout (docs/cmn.md)"},
+            {"events", pt::string, "",
+             "constant node event rates, one per line: 'NODE|TYPE EVENT RATE' (events per mesh cycle), e.g. "
+             "'hnf hnf_cache_miss 1/8'"},
+            {"traffic", pt::string, "",
+             "request generators, one per line: 'X,Y pP[.D] rate=R range=LO-HI mix=Op:W,... [seed=N] [start=C] "
+             "[count=N]' (docs/cmn.md)"},
+            {"hop_latency", pt::integer, "2", "mesh cycles for a flit from one XP to the next", {}, 1, 64},
+            {"port_latency", pt::integer, "1", "mesh cycles between a device and its XP", {}, 1, 64},
+            {"hnf_latency", pt::integer, "8", "mesh cycles from a request reaching an HN-F to its response", {}, 1,
+             4096},
+            {"snf_latency", pt::integer, "40", "mesh cycles from a request reaching an SN-F to its data", {}, 1, 65536},
+            {"hnf_cache_sets", pt::integer, "512", "sets of each HN-F's system-level cache (64-byte lines)", {}, 1,
+             1u << 20},
+            {"hnf_cache_ways", pt::integer, "16", "ways of each HN-F's system-level cache", {}, 1, 64},
+            {"revision", pt::choice, "r1p3", "CMN-600 revision reported in periph_id_2",
+             {"r1p0", "r1p1", "r1p2", "r1p3", "r2p0", "r3p0", "r3p1"}},
+        },
+        "Arm CoreLink CMN-600 coherent mesh network: configuration space, DTM and DTC PMU");
+    register_unit_factory("cmn600", [](soc& s, const unit_config& u, const platform_config&) {
+        return make_cmn600(s, u);
+    });
+    register_table_for_docs(cmn600_cfg_table());
+    register_table_for_docs(cmn600_xp_table());
+    register_table_for_docs(cmn600_dtc_table());
+    register_table_for_docs(cmn600_node_table());
 }
 
 } // namespace pmusim

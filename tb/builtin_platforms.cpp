@@ -65,7 +65,35 @@ units:
     size: 64MiB                          # the CMN-600 configuration space
     clock: cmn0
     irq: cmn0_pmu_irq
-    params: { mesh_x: 3, mesh_y: 3, periphbase: 0x50000000, root_node_offset: 0 }
+    params:
+      mesh_x: 3
+      mesh_y: 3
+      periphbase: 0x50000000
+      root_node_offset: 0                # CFG node: slot 0 of the HN-D port, XP (0,0) port 0
+      nodes: |                           # X,Y PORT KIND [xN]  (docs/cmn.md)
+        0,0 p0 hn-d                      # CFG (root node), DTC0, DN, HN-I
+        0,0 p1 rn-i                      # I/O coherent requester
+        1,0 p0 rn-f                      # cluster 0 (dsu0)
+        1,0 p1 hn-f
+        2,0 p0 sn-f                      # memory controller 0
+        2,0 p1 hn-f
+        0,1 p0 sbsx
+        0,1 p1 hn-f
+        1,1 p0 rn-d
+        1,1 p1 hn-i
+        2,1 p0 rn-f                      # cluster 1 (dsu1)
+        2,1 p1 hn-f
+        0,2 p0 sn-f                      # memory controller 1
+        1,2 p0 cxg                       # CCIX gateway: CXRA, CXHA, CXLA
+        2,2 p0 sn-f                      # memory controller 2
+      events: |                          # constant event rates per mesh cycle (docs/cmn.md)
+        hnf hnf_pocq_reqs_recvd 1/8
+        hnf hnf_slc_sf_cache_access 1/8
+        hnf hnf_cache_miss 1/32
+        hnf hnf_mc_reqs 1/32
+        hnf hnf_qos_pocq_occupancy_all 3
+        rni rnid_txreq_flits_total 1/64
+        rnd rnid_txreq_flits_total 1/64
 
 memory:
   - { name: dram, base: 0x80000000, size: 16MiB, endianness: little }

@@ -1,0 +1,563 @@
+#include "cmn/cmn600.h"
+
+#include <cstring>
+#include <fmt/format.h>
+
+namespace pmusim {
+
+namespace {
+constexpr uint32_t kRegionShift = 14; // node regions are 16 KB on CMN-600
+constexpr uint32_t kChildPtrOffset = 0x100;
+constexpr uint64_t kAllOverflows = 0x1FF;
+
+const register_table& table_for(const cmn_node& n) {
+    switch (n.type) {
+    case cmn_node_type::cfg: return cmn600_cfg_table();
+    case cmn_node_type::xp: return cmn600_xp_table();
+    case cmn_node_type::dtc: return cmn600_dtc_table();
+    default: return cmn600_node_table();
+    }
+}
+
+uint64_t field(uint64_t v, unsigned lsb, unsigned width) { return (v >> lsb) & ((1ull << width) - 1); }
+} // namespace
+
+cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, cmn600_options options,
+               std::string clock, std::string irq, std::vector<cmn600_rate> rates, cmn_traffic_timing timing,
+               std::vector<cmn_generator_config> generators)
+    : unit(name, system), mesh_(std::move(mesh)), opt_(options), clock_(system.clock(clock)), cycles_(clock_) {
+    if (!generators.empty()) traffic_ = std::make_unique<cmn_traffic>(mesh_, timing, std::move(generators));
+    if (!irq.empty()) irq_ = &system.irq(irq);
+    banks_.resize(mesh_.nodes.size());
+    for (size_t i = 0; i < mesh_.nodes.size(); ++i) {
+        const cmn_node& n = mesh_.nodes[i];
+        if (n.type == cmn_node_type::dtc) dtc_node_ = i;
+        if (n.external) continue;
+        banks_[i] = std::make_unique<register_bank>(fmt::format("{}.{}", basename(), n.name), table_for(n));
+        region_to_node_[n.offset >> kRegionShift] = i;
+    }
+    dtms_.resize(mesh_.xps.size());
+    wp_regs_.resize(mesh_.xps.size());
+    for (size_t x = 0; x < mesh_.xps.size(); ++x)
+        for (unsigned w = 0; w < 4; ++w) {
+            register_bank& b = *banks_[mesh_.xps[x].node];
+            wp_regs_[x][w] = {b.find(fmt::format("por_dtm_wp{}_config", w)), b.find(fmt::format("por_dtm_wp{}_val", w)),
+                              b.find(fmt::format("por_dtm_wp{}_mask", w))};
+        }
+    for (const auto& r : rates) feed(r.node, r.event).rate.set_rate(r.rate, 0);
+    cycle_counter_.set_source(&cycles_, 0);
+    clock_.on_change([this] {
+        reschedule();
+        schedule_traffic();
+    });
+
+    bind_hooks();
+    state_reset();
+
+    SC_METHOD(on_overflow);
+    sensitive << overflow_event_;
+    dont_initialize();
+    SC_METHOD(on_traffic);
+    sensitive << traffic_wakeup_;
+    // Runs once at the start of simulation to schedule the first request.
+}
+
+std::vector<address_window> cmn600::mmio_windows() const {
+    return {{basename(), opt_.periphbase, opt_.window_size}};
+}
+
+std::optional<mmio_register> cmn600::find_mmio_register(const std::string& name) const {
+    auto dot = name.find('.');
+    if (dot == std::string::npos) return std::nullopt;
+    const cmn_node* n = mesh_.find(name.substr(0, dot));
+    if (!n || n->external) return std::nullopt;
+    const register_def* def = table_for(*n).find(name.substr(dot + 1));
+    if (!def || !def->offset) return std::nullopt;
+    return mmio_register{def, opt_.periphbase + n->offset + *def->offset};
+}
+
+// ---------------------------------------------------------------------------
+// Event inputs
+// ---------------------------------------------------------------------------
+
+cmn600::event_feed& cmn600::feed(size_t node, const cmn_event_ref& e) {
+    const cmn_node& n = mesh_.nodes[node];
+    const uint8_t occupid = cmn_event_uses_occupid(n.type, e.eventid) ? e.occupid : 0;
+    const feed_key key = uint64_t(node) << 24 | uint64_t(e.watchpoint >= 0 ? 0 : e.eventid) << 16 |
+                         uint64_t(occupid) << 8 | uint64_t(e.watchpoint + 1);
+    auto& slot = feeds_[key];
+    if (!slot) {
+        slot = std::make_unique<event_feed>(clock_);
+        slot->total.add(slot->rate);
+        slot->total.add(slot->injected);
+        slot->total.add(slot->traffic);
+        slot->rate.on_change([this] { reschedule(); });
+        slot->injected.on_change([this] { reschedule(); });
+    }
+    return *slot;
+}
+
+const event_source* cmn600::dtm_input(size_t xp, unsigned counter) {
+    const size_t xp_node = mesh_.xps[xp].node;
+    const uint64_t cfg = reg(xp_node, "por_dtm_pmu_config");
+    const unsigned sel = unsigned(field(cfg, 32 + 8 * counter, 8));
+    if (sel < 4) {
+        cmn_event_ref wp;
+        wp.watchpoint = int(sel);
+        return &feed(xp_node, wp).total;
+    }
+    if (sel < 8) {
+        const uint8_t id = uint8_t(field(reg(xp_node, "pmu_event_sel"), 8 * (sel - 4), 8));
+        if (!id) return nullptr;
+        cmn_event_ref e;
+        e.eventid = id;
+        return &feed(xp_node, e).total;
+    }
+    if (sel < 0x10 || sel > 0x2F) return nullptr; // no such input on a two-port CMN-600 XP
+    const unsigned port = (sel >> 4) - 1, device = (sel >> 2) & 3, output = sel & 3;
+    std::vector<const event_source*> parts;
+    for (size_t node : mesh_.event_nodes_at(xp, port, device)) {
+        const uint64_t sel_reg = reg(node, "pmu_event_sel");
+        cmn_event_ref e;
+        e.eventid = uint8_t(field(sel_reg, 8 * output, 8));
+        if (!e.eventid) continue;
+        e.occupid = uint8_t(field(sel_reg, 32, 4));
+        parts.push_back(&feed(node, e).total);
+    }
+    if (parts.empty()) return nullptr;
+    if (parts.size() == 1) return parts.front();
+    // Nodes sharing one (port, device), like the HN-D's DN and HN-I: their outputs add up (docs/cmn.md).
+    auto& sum = sums_[parts];
+    if (!sum) {
+        sum = std::make_unique<summed_source>();
+        for (const auto* p : parts) sum->add(*p);
+    }
+    return sum.get();
+}
+
+// ---------------------------------------------------------------------------
+// Counting and overflow
+// ---------------------------------------------------------------------------
+
+bool cmn600::counting() { return (reg(dtc_node_, "por_dt_dtc_ctl") & 1) && (reg(dtc_node_, "por_dt_pmcr") & 1); }
+
+void cmn600::add_global(unsigned index, uint64_t carries) {
+    const uint64_t sum = uint64_t(global_[index]) + carries;
+    if (sum > 0xFFFFFFFFull) overflow_ |= 1u << index;
+    global_[index] = uint32_t(sum);
+}
+
+void cmn600::collect() {
+    advance_traffic();
+    const fs_t now = now_fs();
+    for (size_t x = 0; x < dtms_.size(); ++x) {
+        const uint64_t cfg = reg(mesh_.xps[x].node, "por_dtm_pmu_config");
+        for (unsigned n = 0; n < 4; ++n) {
+            const uint64_t wraps = dtms_[x].counter[n].take_overflows(now);
+            // An unpaired counter just wraps; a paired one carries into its global counter.
+            const unsigned slot = dtms_[x].carry_slot(n);
+            if (wraps && field(cfg, 4 + slot, 1)) add_global(unsigned(field(cfg, 16 + 4 * slot, 3)), wraps);
+        }
+    }
+    if (cycle_counter_.take_overflows(now)) overflow_ |= 0x100;
+}
+
+void cmn600::apply() {
+    const fs_t now = now_fs();
+    const bool on = counting();
+    for (size_t x = 0; x < dtms_.size(); ++x) {
+        const bool dtm_on = on && (reg(mesh_.xps[x].node, "por_dtm_pmu_config") & 1);
+        for (unsigned n = 0; n < 4; ++n) {
+            lazy_counter& c = dtms_[x].counter[n];
+            const event_source* src = dtms_[x].active(n) ? dtm_input(x, n) : nullptr;
+            if (c.source() != src) c.set_source(src, now);
+            c.set_enabled(dtm_on && src, now);
+        }
+    }
+    cycle_counter_.set_enabled(on, now);
+}
+
+void cmn600::update_irq() {
+    const bool intr_en = reg(dtc_node_, "por_dt_pmcr") >> 6 & 1;
+    irq_state_ = intr_en && (overflow_ & kAllOverflows);
+    if (irq_) irq_->set(irq_state_);
+}
+
+void cmn600::reschedule() {
+    if (!sc_core::sc_is_running()) return;
+    const fs_t now = now_fs();
+    std::optional<fs_t> next;
+    auto consider = [&](lazy_counter& c) {
+        auto t = c.next_overflow(now);
+        if (t && (!next || *t < *next)) next = t;
+    };
+    for (size_t x = 0; x < dtms_.size(); ++x) {
+        const uint64_t cfg = reg(mesh_.xps[x].node, "por_dtm_pmu_config");
+        for (unsigned n = 0; n < 4; ++n) // only paired wraps have an effect
+            if (dtms_[x].active(n) && field(cfg, 4 + dtms_[x].carry_slot(n), 1)) consider(dtms_[x].counter[n]);
+    }
+    consider(cycle_counter_);
+    overflow_event_.cancel();
+    if (next) overflow_event_.notify(to_sc_time(*next > now ? *next - now : 0));
+}
+
+void cmn600::on_overflow() { changed(); }
+
+uint32_t cmn600::overflow_status() {
+    collect();
+    update_irq();
+    return overflow_;
+}
+
+void cmn600::snapshot() {
+    const fs_t now = now_fs();
+    global_shadow_ = global_;
+    cycle_shadow_ = cycle_counter_.read(now);
+    const bool dtc_reset = reg(dtc_node_, "por_dt_pmcr") >> 5 & 1;
+    if (dtc_reset) {
+        global_.fill(0);
+        cycle_counter_.write(0, now);
+    }
+    for (size_t x = 0; x < dtms_.size(); ++x) {
+        dtm_state& d = dtms_[x];
+        d.shadow = d.pack(now);
+        if (reg(mesh_.xps[x].node, "por_dtm_pmu_config") >> 8 & 1) d.unpack(0, now);
+    }
+    snapshot_status_ = kAllOverflows;
+}
+
+uint64_t cmn600::dtm_state::pack(fs_t now) {
+    uint64_t v = 0;
+    for (unsigned p = 0; p < 2; ++p) {
+        if (combined[p]) {
+            v |= counter[2 * p].read(now) << (32 * p);
+        } else {
+            v |= counter[2 * p].read(now) << (32 * p);
+            v |= counter[2 * p + 1].read(now) << (32 * p + 16);
+        }
+    }
+    return v;
+}
+
+void cmn600::dtm_state::unpack(uint64_t value, fs_t now) {
+    for (unsigned p = 0; p < 2; ++p) {
+        if (combined[p]) {
+            counter[2 * p].write(field(value, 32 * p, 32), now);
+            counter[2 * p + 1].write(0, now);
+        } else {
+            counter[2 * p].write(field(value, 32 * p, 16), now);
+            counter[2 * p + 1].write(field(value, 32 * p + 16, 16), now);
+        }
+    }
+}
+
+void cmn600::dtm_state::set_combined(unsigned pair, bool on, fs_t now) {
+    if (combined[pair] == on) return;
+    const uint64_t v = pack(now);
+    combined[pair] = on;
+    counter[2 * pair].set_width(on ? 32 : 16, now);
+    unpack(v, now);
+}
+
+// ---------------------------------------------------------------------------
+// Registers
+// ---------------------------------------------------------------------------
+
+uint64_t cmn600::node_info(const cmn_node& n) const {
+    return uint64_t(n.type) | uint64_t(n.node_id) << 16 | uint64_t(n.logical_id) << 32;
+}
+
+uint64_t cmn600::child_pointer(size_t node, unsigned index) const {
+    const cmn_node& n = mesh_.nodes[node];
+    if (n.type == cmn_node_type::cfg) return index < mesh_.xps.size() ? mesh_.nodes[mesh_.xps[index].node].offset : 0;
+    if (n.type != cmn_node_type::xp) return 0;
+    const auto& children = mesh_.xps[size_t(n.xp)].children;
+    if (index >= children.size()) return 0;
+    const cmn_node& c = mesh_.nodes[children[index]];
+    return c.offset | (c.external ? 1ull << 31 : 0);
+}
+
+void cmn600::bind_identity(size_t i) {
+    register_bank& b = *banks_[i];
+    const cmn_node& n = mesh_.nodes[i];
+    b["node_info"].on_read([this, &n] { return node_info(n); });
+    size_t children = 0;
+    if (n.type == cmn_node_type::cfg) children = mesh_.xps.size();
+    if (n.type == cmn_node_type::xp) children = mesh_.xps[size_t(n.xp)].children.size();
+    const uint64_t child_info = children ? (children | uint64_t(kChildPtrOffset) << 16) : 0;
+    b["child_info"].on_read([child_info] { return child_info; });
+    for (unsigned c = 0;; ++c) {
+        register_bank::reg* r = b.find(fmt::format("child_pointer_{}", c));
+        if (!r) break;
+        r->on_read([this, i, c] { return child_pointer(i, c); });
+    }
+}
+
+void cmn600::bind_hooks() {
+    auto then_changed = [this](const write_event&) { changed(); };
+    for (size_t i = 0; i < mesh_.nodes.size(); ++i) {
+        if (!banks_[i]) continue;
+        bind_identity(i);
+        register_bank& b = *banks_[i];
+        const cmn_node& n = mesh_.nodes[i];
+        switch (n.type) {
+        case cmn_node_type::cfg: {
+            const uint64_t rev = uint64_t(opt_.revision);
+            b["periph_id_01"].on_read([] { return 0xB4ull << 32 | 0x34; });
+            b["periph_id_23"].on_read([rev] { return rev << 4 | 0xB; });
+            b["component_id_01"].on_read([] { return 0xF0ull << 32 | 0x0D; });
+            b["component_id_23"].on_read([] { return 0xB1ull << 32 | 0x05; });
+            b["por_info_global"].on_read([] { return uint64_t(48) << 16 | uint64_t(48) << 8; });
+            break;
+        }
+        case cmn_node_type::xp: {
+            const cmn_xp& xp = mesh_.xps[size_t(n.xp)];
+            for (unsigned p = 0; p < 2; ++p) {
+                const uint64_t kind = uint64_t(xp.ports[p].kind);
+                b[fmt::format("device_port_connect_info_p{}", p)].on_read([kind] { return kind; });
+            }
+            b["pmu_event_sel"].on_write(then_changed);
+            dtm_state& d = dtms_[size_t(n.xp)];
+            b["por_dtm_pmu_config"].on_write([this, &d](const write_event& e) {
+                d.set_combined(0, e.new_value >> 1 & 1, now_fs());
+                d.set_combined(1, e.new_value >> 2 & 1, now_fs());
+                changed();
+            });
+            b["por_dtm_pmevcnt"].on_read([this, &d] { return d.pack(now_fs()); });
+            b["por_dtm_pmevcnt"].on_write([this, &d](const write_event& e) {
+                d.unpack(e.new_value, now_fs());
+                changed();
+            });
+            b["por_dtm_pmevcntsr"].on_read([&d] { return d.shadow; });
+            b["por_dtm_pmevcntsr"].on_write([&d](const write_event& e) { d.shadow = e.new_value; });
+            break;
+        }
+        case cmn_node_type::dtc: {
+            b["por_dt_dtc_ctl"].on_write(then_changed);
+            b["por_dt_pmcr"].on_write(then_changed);
+            const char* pairs[] = {"ab", "cd", "ef", "gh"};
+            for (unsigned p = 0; p < 4; ++p) {
+                b[fmt::format("por_dt_pmevcnt{}", pairs[p])].on_read(
+                    [this, p] { return uint64_t(global_[2 * p + 1]) << 32 | global_[2 * p]; });
+                b[fmt::format("por_dt_pmevcnt{}", pairs[p])].on_write([this, p](const write_event& e) {
+                    global_[2 * p] = uint32_t(e.new_value);
+                    global_[2 * p + 1] = uint32_t(e.new_value >> 32);
+                });
+                b[fmt::format("por_dt_pmevcntsr{}", pairs[p])].on_read(
+                    [this, p] { return uint64_t(global_shadow_[2 * p + 1]) << 32 | global_shadow_[2 * p]; });
+            }
+            b["por_dt_pmccntr"].on_read([this] { return cycle_counter_.read(now_fs()); });
+            b["por_dt_pmccntr"].on_write([this](const write_event& e) {
+                cycle_counter_.write(e.new_value, now_fs());
+                changed();
+            });
+            b["por_dt_pmccntrsr"].on_read([this] { return cycle_shadow_; });
+            b["por_dt_pmovsr"].on_read([this] { return uint64_t(overflow_); });
+            b["por_dt_pmovsr_clr"].on_write([this](const write_event& e) {
+                // Clearing needs the PMU enabled (Linux "perf/arm-cmn: Fix DTC reset").
+                if (reg(dtc_node_, "por_dt_pmcr") & 1) overflow_ &= ~uint32_t(e.new_value & kAllOverflows);
+                changed();
+            });
+            b["por_dt_pmssr"].on_read([this] { return uint64_t(snapshot_status_); });
+            b["por_dt_pmsrr"].on_write([this](const write_event& e) {
+                if (e.new_value & 1) snapshot();
+                changed();
+            });
+            break;
+        }
+        default:
+            b["pmu_event_sel"].on_write(then_changed);
+            break;
+        }
+    }
+}
+
+void cmn600::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
+    collect();
+    const uint64_t offset = trans.get_address() - opt_.periphbase;
+    auto it = region_to_node_.find(uint32_t(offset >> kRegionShift));
+    if (it == region_to_node_.end()) {
+        // No node there: the configuration space reads as zero and ignores writes.
+        const unsigned len = trans.get_data_length();
+        if ((len != 4 && len != 8) || offset % len != 0) {
+            trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+            ctx.outcome = access_outcome::error;
+            ctx.detail = fmt::format("{}: {}-byte access at offset {:#x} is not a naturally aligned 4- or 8-byte "
+                                     "access",
+                                     basename(), len, offset);
+            return;
+        }
+        if (trans.is_read()) std::memset(trans.get_data_ptr(), 0, len);
+        else ctx.outcome = access_outcome::ignored;
+        trans.set_response_status(tlm::TLM_OK_RESPONSE);
+        return;
+    }
+    serve_from_bank(*banks_[it->second], trans, ctx, opt_.periphbase + mesh_.nodes[it->second].offset);
+}
+
+// ---------------------------------------------------------------------------
+// State
+// ---------------------------------------------------------------------------
+
+void cmn600::state_reset() {
+    const fs_t now = now_fs();
+    if (traffic_) { // requests restart from the current edge; flits in flight are lost
+        const uint64_t edge = clock_.edges_at(now);
+        traffic_->reset(edge);
+        for (auto& f : feeds_) f.second->traffic.drop_after(edge);
+        schedule_traffic();
+    }
+    for (auto& b : banks_)
+        if (b) b->reset();
+    for (auto& d : dtms_) {
+        d.set_combined(0, false, now);
+        d.set_combined(1, false, now);
+        for (auto& c : d.counter) c.write(0, now), c.take_overflows(now);
+        d.shadow = 0;
+    }
+    cycle_counter_.write(0, now);
+    cycle_counter_.take_overflows(now);
+    global_.fill(0);
+    global_shadow_.fill(0);
+
+    cycle_shadow_ = 0;
+    overflow_ = 0;
+    snapshot_status_ = 0;
+    apply();
+    update_irq();
+    reschedule();
+}
+
+void cmn600::reset(bool cold) {
+    (void)cold; // the PMU has no state that survives a warm reset in the model
+    state_reset();
+}
+
+// ---------------------------------------------------------------------------
+// Traffic
+// ---------------------------------------------------------------------------
+
+void cmn600::advance_traffic() {
+    if (!traffic_ || in_traffic_) return;
+    in_traffic_ = true;
+    traffic_->advance(clock_.edges_at(now_fs()), *this);
+    in_traffic_ = false;
+}
+
+void cmn600::schedule_traffic() {
+    if (!traffic_ || !sc_core::sc_is_running()) return;
+    traffic_wakeup_.cancel();
+    const uint64_t e = traffic_->next_issue_edge();
+    if (e == UINT64_MAX) return;
+    const fs_t t = clock_.time_of_edge(e), now = now_fs();
+    if (t == fs_never) return;
+    traffic_wakeup_.notify(to_sc_time(t > now ? t - now : 0));
+}
+
+void cmn600::on_traffic() {
+    // Issue the requests due now; their flits may move the next overflow earlier. Nothing in
+    // the configuration changed, so the counters' sources and enables stay as they are.
+    advance_traffic();
+    reschedule();
+    schedule_traffic();
+}
+
+void cmn600::traffic_event(size_t node, uint8_t eventid, uint8_t occupid, uint64_t edge, uint64_t count) {
+    cmn_event_ref e;
+    e.eventid = eventid;
+    e.occupid = occupid;
+    feed(node, e).traffic.add(edge, count, clock_.edges_at(now_fs()));
+}
+
+void cmn600::traffic_ramp(size_t node, uint8_t eventid, uint8_t occupid, uint64_t from_edge, uint64_t to_edge) {
+    cmn_event_ref e;
+    e.eventid = eventid;
+    e.occupid = occupid;
+    feed(node, e).traffic.add_ramp(from_edge, to_edge, clock_.edges_at(now_fs()));
+}
+
+bool cmn600::watchpoint_matches(size_t xp, unsigned wp, unsigned port, bool upload, const cmn_flit& flit) {
+    const watchpoint_regs& w = wp_regs_[xp][wp];
+    const uint64_t cfg = w.config->value;
+    if ((cfg & 1) != port || (cfg >> 1 & 7) != unsigned(flit.channel)) return false;
+    const uint64_t value = flit.match_value(unsigned(cfg >> 4 & 1), upload);
+    bool match = ((value ^ w.val->value) & ~w.mask->value) == 0;
+    if (cfg >> 5 & 1) match = !match; // wp_exclusive: count the flits that do not match (docs/cmn.md)
+    return match;
+}
+
+void cmn600::port_crossing(size_t xp, unsigned port, bool upload, const cmn_flit& flit, uint64_t edge) {
+    const size_t node = mesh_.xps[xp].node;
+    const unsigned primary = upload ? 0 : 2; // WP0/WP1 watch uploads, WP2/WP3 downloads
+    auto count = [&](unsigned wp) {
+        cmn_event_ref e;
+        e.watchpoint = int(wp);
+        feed(node, e).traffic.add(edge, 1, clock_.edges_at(now_fs()));
+    };
+    if (wp_regs_[xp][primary].config->value >> 6 & 1) {
+        // Combined pair: one count, on the primary, when both match groups match the flit.
+        if (watchpoint_matches(xp, primary, port, upload, flit) && watchpoint_matches(xp, primary + 1, port, upload, flit))
+            count(primary);
+        return;
+    }
+    for (unsigned wp = primary; wp < primary + 2; ++wp)
+        if (watchpoint_matches(xp, wp, port, upload, flit)) count(wp);
+}
+
+bool cmn600::inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
+                    std::string& error) {
+    auto node_names = [this] {
+        std::string s;
+        for (const auto& n : mesh_.nodes)
+            if (!n.external && (has_pmu_events(n.type) || n.type == cmn_node_type::xp))
+                s += (s.empty() ? "" : ", ") + n.name;
+        return s;
+    };
+    if (node.empty()) {
+        error = fmt::format("{}: name the node: inject {}.NODE EVENT COUNT (nodes: {})", basename(), basename(),
+                            node_names());
+        return false;
+    }
+    const cmn_node* n = mesh_.find(node);
+    if (!n) {
+        error = fmt::format("{}: no node '{}' (nodes: {})", basename(), node, node_names());
+        return false;
+    }
+    if (n->external || !(has_pmu_events(n->type) || n->type == cmn_node_type::xp)) {
+        error = fmt::format("{}: node {} ({}) has no PMU events", basename(), node, to_string(n->type));
+        return false;
+    }
+    auto ref = resolve_cmn_event(n->type, event, error);
+    if (!ref) {
+        error = fmt::format("{}.{}: {}", basename(), node, error);
+        return false;
+    }
+    collect();
+    feed(size_t(n - mesh_.nodes.data()), *ref).injected.add(count, now_fs(), over);
+    changed();
+    return true;
+}
+
+void cmn600::report(std::ostream& out) {
+    collect();
+    const fs_t now = now_fs();
+    out << fmt::format("{} (cmn600 {}x{}, {} nodes, {} transactions): pmcr={:#x} dtc_ctl={:#x} pmovsr={:#x} irq={}\n",
+                       basename(), mesh_.mesh_x, mesh_.mesh_y, mesh_.nodes.size(), transactions(),
+                       reg(dtc_node_, "por_dt_pmcr"), reg(dtc_node_, "por_dt_dtc_ctl"), overflow_,
+                       irq_state_ ? "high" : "low");
+    for (unsigned g = 0; g < 8; ++g)
+        if (global_[g]) out << fmt::format("  global counter {}: {:#x}\n", g, global_[g]);
+    out << fmt::format("  cycle counter: {:#x}\n", cycle_counter_.read(now));
+}
+
+void cmn600::observables(std::vector<observable>& out) {
+    for (unsigned g = 0; g < 8; ++g)
+        out.push_back({fmt::format("{}.dtc0.pmevcnt{}", basename(), g), 32, [this, g] {
+                           collect();
+                           return uint64_t(global_[g]);
+                       }});
+    out.push_back({std::string(basename()) + ".dtc0.pmccntr", 40, [this] { return cycle_counter_.read(now_fs()); }});
+    out.push_back({std::string(basename()) + ".dtc0.pmovsr", 9, [this] { return uint64_t(overflow_status()); }});
+}
+
+} // namespace pmusim

@@ -1,0 +1,165 @@
+#pragma once
+// The Arm CoreLink CMN-600 coherent mesh network as the PMU software sees it:
+// the configuration space (every node's node_info, child_info and child
+// pointers, the XPs' port connect info, the CFG node's identification), the
+// per-XP DTM (four 16-bit local counters, pmu_config, event selection,
+// watchpoint registers, shadow registers), the node event selectors and the
+// DTC (eight 32-bit global counters, the 40-bit cycle counter, overflow status,
+// snapshot, the overflow interrupt). Node and XP events come from constant
+// rates, injections and the flit-level traffic (cmn/cmn_traffic.h), whose flits
+// the DTM watchpoints match. docs/cmn.md describes the model,
+// ../shared/reference/cmn.md the facts it rests on.
+#include <array>
+#include <map>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <unordered_map>
+#include <vector>
+
+#include "cmn/cmn_events.h"
+#include "cmn/cmn_mesh.h"
+#include "cmn/cmn_traffic.h"
+#include "models/event_source.h"
+#include "models/lazy_counter.h"
+#include "models/unit.h"
+
+namespace pmusim {
+
+// The register tables, one per kind of node region (offsets from the node's base).
+const register_table& cmn600_cfg_table();  // the root CFG node
+const register_table& cmn600_xp_table();   // an XP and its DTM
+const register_table& cmn600_dtc_table();  // the DTC
+const register_table& cmn600_node_table(); // a device node (HN-F, HN-I, DN, RN-I, RN-D, SBSX, CXRA, CXHA)
+
+enum class cmn600_revision { r1p0, r1p1, r1p2, r1p3, r2p0, r3p0, r3p1 };
+
+struct cmn600_options {
+    uint64_t periphbase = 0;
+    uint64_t window_size = 64ull << 20;
+    cmn600_revision revision = cmn600_revision::r1p3;
+};
+
+// A constant event rate of one node event, from the platform's `events` text.
+struct cmn600_rate {
+    size_t node;
+    cmn_event_ref event;
+    rational rate; // events per mesh-clock cycle
+};
+
+class cmn600 : public unit, private cmn_traffic_sink {
+public:
+    SC_HAS_PROCESS(cmn600);
+    cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, cmn600_options options,
+           std::string clock, std::string irq, std::vector<cmn600_rate> rates, cmn_traffic_timing timing = {},
+           std::vector<cmn_generator_config> generators = {});
+
+    std::string type() const override { return "cmn600"; }
+    const register_table& table() const override { return cmn600_cfg_table(); }
+    std::vector<address_window> mmio_windows() const override;
+    // "NODE.REGISTER": "dtc0.por_dt_pmcr", "xp_1_0.por_dtm_pmu_config", "hnf0.pmu_event_sel".
+    std::optional<mmio_register> find_mmio_register(const std::string& name) const override;
+    void reset(bool cold) override;
+    // `inject cmn0.NODE EVENT COUNT`: a node event (by name or ID), an XP event, or wp0..wp3 on an XP.
+    bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
+                std::string& error) override;
+    void report(std::ostream& out) override;
+    void observables(std::vector<observable>& out) override;
+
+    const cmn_mesh& mesh() const { return mesh_; }
+    uint32_t overflow_status(); // por_dt_pmovsr after catching up to now
+    uint64_t transactions() const { return traffic_ ? traffic_->transactions() : 0; }
+    bool irq_level() const { return irq_state_; }
+
+protected:
+    void access(tlm::tlm_generic_payload& trans, access_context& ctx) override;
+
+private:
+    // One node event as a stream: constant rate from the platform plus injected events.
+    struct event_feed {
+        explicit event_feed(const clock_domain& clock) : rate(clock), traffic(clock) {}
+        rate_stream rate;
+        injected_events injected;
+        cmn_edge_events traffic; // flits counted as they pass
+        summed_source total;
+    };
+    using feed_key = uint64_t; // node << 24 | eventid << 16 | occupid << 8 | (watchpoint + 1)
+    event_feed& feed(size_t node, const cmn_event_ref& e);
+
+    // A DTM's local counters. With pmevcnt01_combined (23_combined) counters 0 and 1 (2 and 3)
+    // are one 32-bit counter, held in counter[0] (counter[2]); its wrap leaves through the pairing
+    // of the upper counter (docs/cmn.md).
+    struct dtm_state {
+        std::array<lazy_counter, 4> counter{lazy_counter(16), lazy_counter(16), lazy_counter(16), lazy_counter(16)};
+        std::array<bool, 2> combined{};
+        uint64_t shadow = 0; // por_dtm_pmevcntsr
+        uint64_t pack(fs_t now);              // the por_dtm_pmevcnt value
+        void unpack(uint64_t value, fs_t now);
+        void set_combined(unsigned pair, bool on, fs_t now);
+        // The counter whose pairing (paired bit, global_num) carries counter n's wraps.
+        unsigned carry_slot(unsigned n) const { return combined[n / 2] && n % 2 == 0 ? n + 1 : n; }
+        bool active(unsigned n) const { return !(combined[n / 2] && n % 2 == 1); }
+    };
+
+    uint64_t reg(size_t node, const char* name) { return banks_[node]->find(name)->value; }
+    void bind_hooks();
+    void bind_identity(size_t node);
+    uint64_t node_info(const cmn_node& n) const;
+    uint64_t child_pointer(size_t node, unsigned index) const;
+
+    const event_source* dtm_input(size_t xp, unsigned counter);
+    bool counting(); // DTC dt_en and pmcr.pmu_en: the PMU is enabled
+    void collect();        // local wraps up to now -> global counters -> overflow status
+    void apply();          // counter sources and enables from the registers
+    void update_irq();
+    void reschedule();
+    void changed() { collect(); apply(); update_irq(); reschedule(); }
+    void on_overflow();
+    void snapshot();
+    void state_reset();
+    void add_global(unsigned index, uint64_t carries);
+    // Traffic: issue every request up to now; the SC_METHOD wakes at the next issue edge.
+    void advance_traffic();
+    void on_traffic();
+    void schedule_traffic();
+    void traffic_event(size_t node, uint8_t eventid, uint8_t occupid, uint64_t edge, uint64_t count) override;
+    void traffic_ramp(size_t node, uint8_t eventid, uint8_t occupid, uint64_t from_edge, uint64_t to_edge) override;
+    void port_crossing(size_t xp, unsigned port, bool upload, const cmn_flit& flit, uint64_t edge) override;
+    bool watchpoint_matches(size_t xp, unsigned wp, unsigned port, bool upload, const cmn_flit& flit);
+    struct watchpoint_regs {
+        register_bank::reg *config, *val, *mask;
+    };
+    std::vector<std::array<watchpoint_regs, 4>> wp_regs_; // per XP
+
+    cmn_mesh mesh_;
+    cmn600_options opt_;
+    const clock_domain& clock_;
+    interrupt_line* irq_ = nullptr;
+    bool irq_state_ = false;
+    size_t dtc_node_ = 0;
+    std::vector<std::unique_ptr<register_bank>> banks_; // per node (nullptr for external nodes)
+    std::map<uint32_t, size_t> region_to_node_;          // (offset >> 14) -> node
+
+    std::unordered_map<feed_key, std::unique_ptr<event_feed>> feeds_;
+    std::map<std::vector<const event_source*>, std::unique_ptr<summed_source>> sums_;
+    std::vector<dtm_state> dtms_; // per XP
+
+    clock_edges cycles_;
+    lazy_counter cycle_counter_{40};
+    std::array<uint32_t, 8> global_{};
+    std::array<uint32_t, 8> global_shadow_{};
+    uint64_t cycle_shadow_ = 0;
+    uint32_t overflow_ = 0; // por_dt_pmovsr [8:0]
+    uint32_t snapshot_status_ = 0;
+
+    std::unique_ptr<cmn_traffic> traffic_;
+    bool in_traffic_ = false;
+
+    sc_core::sc_event overflow_event_;
+    sc_core::sc_event traffic_wakeup_;
+};
+
+struct unit_config;
+std::unique_ptr<unit> make_cmn600(soc& system, const unit_config& u);
+
+} // namespace pmusim

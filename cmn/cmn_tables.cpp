@@ -1,0 +1,270 @@
+// CMN-600 register tables, per kind of node region. Offsets are from the node's
+// base; the PMU registers are the node's third 4 KB page (+0x2000). Sources:
+// ../shared/reference/cmn.md §1-§3 (Linux arm-cmn.c, FreeBSD cmn600_reg.h,
+// SCP-firmware cmn600.h, AMD AM012).
+#include <fmt/format.h>
+
+#include "cmn/cmn600.h"
+
+namespace pmusim {
+
+namespace {
+
+using fa = field_access;
+
+register_def ro64(std::string name, uint64_t offset, std::vector<field_def> fields, std::string description) {
+    return {std::move(name), std::nullopt, offset, 64, 0, std::move(fields), std::move(description)};
+}
+
+field_def node_type_field() { return {"node_type", 0, 16, fa::ro, "node type (0x1 DN, 0x2 CFG, 0x3 DTC, 0x4 HN-I, 0x5 HN-F, 0x6 XP, 0x7 SBSX, 0xA RN-I, 0xD RN-D, 0x100 CXRA, 0x101 CXHA)"}; }
+
+std::vector<field_def> node_info_fields() {
+    return {node_type_field(),
+            {"node_id", 16, 16, fa::ro, "node ID: X << (3+bits) | Y << 3 | port << 2 | device (bits = 3 if the mesh is wider or taller than 4, else 2)"},
+            {"logical_id", 32, 16, fa::ro, "logical ID: per node type; XPs row-major (y * mesh_x + x); a DTC's domain"},
+            {"res0", 48, 16, fa::res0, ""}};
+}
+
+std::vector<field_def> child_info_fields() {
+    return {{"child_count", 0, 16, fa::ro, "number of child pointers"},
+            {"child_ptr_offset", 16, 16, fa::ro, "offset of child pointer 0 from the node base (0x100)"},
+            {"res0", 32, 32, fa::res0, ""}};
+}
+
+std::vector<field_def> child_pointer_fields() {
+    return {{"child_offset", 0, 28, fa::ro, "child node's offset from PERIPHBASE (external child: [27:14] node pointer, [13:0] register offset)"},
+            {"res0_28", 28, 3, fa::res0, ""},
+            {"external", 31, 1, fa::ro, "1: the child is outside the CMN-600 (RN-SAM of an RN-F port, CXLA); Linux skips it"},
+            {"res0_hi", 32, 32, fa::res0, ""}};
+}
+
+void add_identity(register_table& t, unsigned child_pointers) {
+    t.registers.push_back(ro64("node_info", 0x000, node_info_fields(), "Node information (all nodes)"));
+    t.registers.push_back(ro64("child_info", 0x080, child_info_fields(), "Child information"));
+    for (unsigned i = 0; i < child_pointers; ++i)
+        t.registers.push_back(ro64(fmt::format("child_pointer_{}", i), 0x100 + 8 * i, child_pointer_fields(),
+                                   fmt::format("Child pointer {}", i)));
+}
+
+register_table make_cfg() {
+    register_table t;
+    t.unit = "cmn600_cfg";
+    t.title = "CMN-600 root configuration node (CFG)";
+    t.summary = "The root node of the CMN-600 configuration space, at PERIPHBASE + ROOTNODEBASE (slot 0 of the HN-D's "
+                "port). Its child pointers list every XP (row-major). Registers not listed read as zero and ignore "
+                "writes. See docs/cmn.md.";
+    add_identity(t, 64);
+    t.registers.push_back(ro64("periph_id_01", 0x008,
+                               {{"part_0", 0, 8, fa::ro, "part number [7:0]: 0x34"},
+                                {"res0_lo", 8, 24, fa::res0, ""},
+                                {"part_1", 32, 4, fa::ro, "part number [11:8]: 0x4 (CMN-600 is part 0x434)"},
+                                {"jep106_id_3_0", 36, 4, fa::ro, "JEP106 identity [3:0] (Arm: 0xB)"},
+                                {"res0_hi", 40, 24, fa::res0, ""}},
+                               "Peripheral ID 0 and 1"));
+    t.registers.push_back(ro64("periph_id_23", 0x010,
+                               {{"jep106_id_6_4", 0, 3, fa::ro, "JEP106 identity [6:4] (Arm: 0x3)"},
+                                {"jedec", 3, 1, fa::ro, "1: JEDEC-assigned identity"},
+                                {"revision", 4, 4, fa::ro, "0 r1p0, 1 r1p1, 2 r1p2, 3 r1p3, 4 r2p0, 5 r3p0, 6 r3p1 (platform parameter revision)"},
+                                {"res0", 8, 56, fa::res0, ""}},
+                               "Peripheral ID 2 and 3"));
+    t.registers.push_back(ro64("component_id_01", 0x028, {}, "Component ID 0 and 1 (CoreSight: 0x0D, 0xF0)"));
+    t.registers.push_back(ro64("component_id_23", 0x030, {}, "Component ID 2 and 3 (CoreSight: 0x05, 0xB1)"));
+    t.registers.push_back(ro64("por_info_global", 0x900,
+                               {{"chi_req_rsvdc_width", 0, 8, fa::ro, "0"},
+                                {"chi_req_addr_width", 8, 8, fa::ro, "REQ address width: 48"},
+                                {"physical_address_width", 16, 8, fa::ro, "48"},
+                                {"res0", 24, 40, fa::res0, "later parts' fields (multiple_dtm_en, VC counts) read 0 on CMN-600"}},
+                               "Global configuration information"));
+    t.registers.push_back({"secure_access", std::nullopt, 0x980, 64, 0, {}, "Secure access control (storage only)"});
+    // Identification registers without fields are read-only too.
+    for (auto& r : t.registers)
+        if (r.fields.empty() && r.name != "secure_access") r.fields = {{"value", 0, 64, fa::ro, ""}};
+    return t;
+}
+
+register_table make_xp() {
+    register_table t;
+    t.unit = "cmn600_xp";
+    t.title = "CMN-600 crosspoint (XP) and its DTM";
+    t.summary = "An XP's region (16 KB at X << (20+bits) | Y << 20 | 0x8000): identity, device port connect info, "
+                "child pointers to the device nodes on its ports, the XP's own PMU event selector and its Debug/Trace "
+                "Monitor (DTM): four 16-bit local counters whose overflows, when paired, increment a DTC global "
+                "counter; four watchpoints (WP0/WP1 upload, WP2/WP3 download). See docs/cmn.md.";
+    add_identity(t, 16);
+    for (unsigned p = 0; p < 2; ++p)
+        t.registers.push_back(ro64(fmt::format("device_port_connect_info_p{}", p), 0x008 + 8 * p,
+                                   {{"device_type", 0, 5, fa::ro, "0 none, 0x01 RN-I, 0x02 RN-D, 0x04 RN-F_B, 0x09 HN-I, 0x0A HN-D, 0x0C SN-F, 0x0D SBSX, 0x0E HN-F, 0x12 CXRA"},
+                                    {"res0", 5, 59, fa::res0, ""}},
+                                   fmt::format("Device port {} connect information", p)));
+    t.registers.push_back({"pmu_event_sel", std::nullopt, 0x2000, 64, 0,
+                           {{"event0_id", 0, 8, fa::rw, "XP event for DTM input_sel 4: [1:0] 1 txflit_valid, 2 txflit_stall, 3 partial_dat_flit; [4:2] interface 0 E, 1 W, 2 N, 3 S, 4 P0, 5 P1; [7:5] channel 0 REQ, 1 RSP, 2 SNP, 3 DAT"},
+                            {"event1_id", 8, 8, fa::rw, "XP event for input_sel 5"},
+                            {"event2_id", 16, 8, fa::rw, "XP event for input_sel 6"},
+                            {"event3_id", 24, 8, fa::rw, "XP event for input_sel 7"},
+                            {"res0", 32, 32, fa::res0, ""}},
+                           "XP PMU event selection (por_mxp_pmu_event_sel)"});
+    t.registers.push_back({"por_dtm_control", std::nullopt, 0x2100, 64, 0,
+                           {{"dtm_enable", 0, 1, fa::rw, "watchpoint/trace enable; PMU counting does not need it (Linux never sets it)"},
+                            {"trace_tag_enable", 1, 1, fa::rw, "storage only"},
+                            {"sample_profile_enable", 2, 1, fa::rw, "storage only"},
+                            {"trace_no_atb", 3, 1, fa::rw, "storage only"},
+                            {"res0", 4, 60, fa::res0, ""}},
+                           "DTM control"});
+    for (unsigned n = 0; n < 4; ++n) {
+        const uint64_t base = 0x21A0 + 0x18 * n;
+        t.registers.push_back({fmt::format("por_dtm_wp{}_config", n), std::nullopt, base, 64, 0,
+                               {{"wp_dev_sel", 0, 1, fa::rw, "device port watched (P0/P1)"},
+                                {"wp_chn_sel", 1, 3, fa::rw, "channel: 0 REQ, 1 RSP, 2 SNP, 3 DAT"},
+                                {"wp_grp", 4, 1, fa::rw, "match group: 0 primary, 1 secondary"},
+                                {"wp_exclusive", 5, 1, fa::rw, "exclusive match"},
+                                {"wp_combine", 6, 1, fa::rw, "combine with WP n+1 (WP0 and WP2 only)"},
+                                {"res0_7", 7, 1, fa::res0, ""},
+                                {"wp_pkt_gen", 8, 1, fa::rw, "trace packet on match (storage only)"},
+                                {"wp_pkt_type", 9, 3, fa::rw, "trace packet type (storage only)"},
+                                {"wp_cc_en", 12, 1, fa::rw, "cycle count in trace packets (storage only)"},
+                                {"res0", 13, 51, fa::res0, ""}},
+                               fmt::format("Watchpoint {} configuration ({})", n, n < 2 ? "upload" : "download")});
+        t.registers.push_back({fmt::format("por_dtm_wp{}_val", n), std::nullopt, base + 8, 64, 0, {},
+                               fmt::format("Watchpoint {} match value", n)});
+        t.registers.push_back({fmt::format("por_dtm_wp{}_mask", n), std::nullopt, base + 16, 64, 0, {},
+                               fmt::format("Watchpoint {} mask: 1 = ignore that bit", n)});
+    }
+    std::vector<field_def> cfg = {
+        {"pmu_en", 0, 1, fa::rw, "DTM PMU enable: the local counters count while set (and the DTC PMU is enabled)"},
+        {"pmevcnt01_combined", 1, 1, fa::rw, "counters 0 (low half) and 1 (high half) form one 32-bit counter fed by input_sel 0; its wrap carries through counter 1's pairing"},
+        {"pmevcnt23_combined", 2, 1, fa::rw, "counters 2 and 3 form one 32-bit counter fed by input_sel 2; its wrap carries through counter 3's pairing"},
+        {"pmevcntall_combined", 3, 1, fa::rw, "all four form one counter (not modelled: storage only)"},
+        {"pmevcnt_paired", 4, 4, fa::rw, "bit n: counter n's overflow increments DTC global counter global_num[n]"},
+        {"cntr_rst", 8, 1, fa::rw, "a snapshot also clears the local counters"},
+        {"res0_9", 9, 7, fa::res0, ""}};
+    for (unsigned n = 0; n < 4; ++n) {
+        cfg.push_back({fmt::format("pmevcnt{}_global_num", n), 16 + 4 * n, 3, fa::rw,
+                       fmt::format("DTC global counter (0..7) paired with local counter {}", n)});
+        cfg.push_back({fmt::format("res0_{}", 19 + 4 * n), 19 + 4 * n, 1, fa::res0, ""});
+    }
+    for (unsigned n = 0; n < 4; ++n)
+        cfg.push_back({fmt::format("pmevcnt{}_input_sel", n), 32 + 8 * n, 8, fa::rw,
+                       n == 0 ? "counter input: 0x00-0x03 watchpoint 0-3, 0x04-0x07 XP pmu_event_sel event 0-3, "
+                                "0x10 + (port << 4) + (device << 2) + k: event k of the device node(s) at (port, device)"
+                              : fmt::format("counter {} input (as pmevcnt0_input_sel)", n)});
+    t.registers.push_back({"por_dtm_pmu_config", std::nullopt, 0x2210, 64, 0, cfg, "DTM PMU configuration"});
+    t.registers.push_back({"por_dtm_pmevcnt", std::nullopt, 0x2220, 64, 0,
+                           {{"pmevcnt0", 0, 16, fa::rw, "local counter 0"},
+                            {"pmevcnt1", 16, 16, fa::rw, "local counter 1"},
+                            {"pmevcnt2", 32, 16, fa::rw, "local counter 2"},
+                            {"pmevcnt3", 48, 16, fa::rw, "local counter 3"}},
+                           "DTM local event counters"});
+    t.registers.push_back({"por_dtm_pmevcntsr", std::nullopt, 0x2240, 64, 0,
+                           {{"pmevcntsr0", 0, 16, fa::rw, "counter 0 at the last snapshot"},
+                            {"pmevcntsr1", 16, 16, fa::rw, "counter 1 at the last snapshot"},
+                            {"pmevcntsr2", 32, 16, fa::rw, "counter 2 at the last snapshot"},
+                            {"pmevcntsr3", 48, 16, fa::rw, "counter 3 at the last snapshot"}},
+                           "DTM local event counter shadow (snapshot) register"});
+    return t;
+}
+
+register_table make_dtc() {
+    register_table t;
+    t.unit = "cmn600_dtc";
+    t.title = "CMN-600 Debug/Trace Controller (DTC)";
+    t.summary = "DTC0, in the HN-D: eight 32-bit global counters fed by the overflows of paired DTM local counters, the "
+                "40-bit cycle counter of the mesh clock, overflow status (clearing is ignored while pmcr.pmu_en is 0), "
+                "snapshot and the overflow interrupt. Global counter n is at 0x2000 + ((n/2)*4 + n%2)*4: the "
+                "registers below hold two counters each and take 32-bit accesses to either half. See docs/cmn.md.";
+    add_identity(t, 0);
+    t.registers.push_back({"por_dt_dtc_ctl", std::nullopt, 0xA00, 64, 0,
+                           {{"dt_en", 0, 1, fa::rw, "debug/trace enable: the PMU counts only while set"},
+                            {"dbgtrigger_en", 1, 1, fa::rw, "storage only"},
+                            {"atbtrigger_en", 2, 1, fa::rw, "storage only"},
+                            {"dt_wait_for_trigger", 3, 1, fa::rw, "storage only"},
+                            {"res0_4", 4, 6, fa::res0, ""},
+                            {"cg_disable", 10, 1, fa::rw, "disable DT clock gating (the model never gates the cycle counter)"},
+                            {"res0", 11, 53, fa::res0, ""}},
+                           "DTC control"});
+    t.registers.push_back({"por_dt_trace_control", std::nullopt, 0xA30, 64, 0, {}, "Trace control (storage only; the cycle counter does not need cc_enable)"});
+    const char* pairs[] = {"ab", "cd", "ef", "gh"};
+    for (unsigned i = 0; i < 4; ++i)
+        t.registers.push_back({fmt::format("por_dt_pmevcnt{}", pairs[i]), std::nullopt, 0x2000 + 0x10 * i, 64, 0,
+                               {{fmt::format("pmevcnt{}", 2 * i), 0, 32, fa::rw, fmt::format("global counter {}", 2 * i)},
+                                {fmt::format("pmevcnt{}", 2 * i + 1), 32, 32, fa::rw, fmt::format("global counter {}", 2 * i + 1)}},
+                               fmt::format("Global counters {} and {}", 2 * i, 2 * i + 1)});
+    t.registers.push_back({"por_dt_pmccntr", std::nullopt, 0x2040, 64, 0,
+                           {{"pmccntr", 0, 40, fa::rw, "cycle counter (mesh clock)"}, {"res0", 40, 24, fa::res0, ""}},
+                           "Cycle counter"});
+    for (unsigned i = 0; i < 4; ++i)
+        t.registers.push_back({fmt::format("por_dt_pmevcntsr{}", pairs[i]), std::nullopt, 0x2050 + 0x10 * i, 64, 0,
+                               {{fmt::format("pmevcntsr{}", 2 * i), 0, 32, fa::ro, "at the last snapshot"},
+                                {fmt::format("pmevcntsr{}", 2 * i + 1), 32, 32, fa::ro, "at the last snapshot"}},
+                               fmt::format("Global counters {} and {} shadow", 2 * i, 2 * i + 1)});
+    t.registers.push_back({"por_dt_pmccntrsr", std::nullopt, 0x2090, 64, 0,
+                           {{"pmccntrsr", 0, 40, fa::ro, "at the last snapshot"}, {"res0", 40, 24, fa::res0, ""}},
+                           "Cycle counter shadow"});
+    t.registers.push_back({"por_dt_pmcr", std::nullopt, 0x2100, 64, 0,
+                           {{"pmu_en", 0, 1, fa::rw, "PMU enable: DTM and DTC counters count while set (with dtc_ctl.dt_en)"},
+                            {"cntcfg", 1, 4, fa::rw, "global counter grouping: 0 = eight 32-bit counters (others not modelled)"},
+                            {"cntr_rst", 5, 1, fa::rw, "a snapshot also clears the global and cycle counters"},
+                            {"ovfl_intr_en", 6, 1, fa::rw, "overflow interrupt enable"},
+                            {"res0", 7, 57, fa::res0, ""}},
+                           "PMU control"});
+    t.registers.push_back({"por_dt_pmovsr", std::nullopt, 0x2118, 64, 0,
+                           {{"event_counters", 0, 8, fa::ro, "global counter n wrapped"},
+                            {"cycle_counter", 8, 1, fa::ro, "the cycle counter wrapped"},
+                            {"res0", 9, 55, fa::res0, ""}},
+                           "Overflow status"});
+    t.registers.push_back({"por_dt_pmovsr_clr", std::nullopt, 0x2120, 64, 0,
+                           {{"clr", 0, 9, fa::wo, "write 1 to clear the status bit; ignored while pmcr.pmu_en is 0"},
+                            {"res0", 9, 55, fa::res0, ""}},
+                           "Overflow status clear"});
+    t.registers.push_back({"por_dt_pmssr", std::nullopt, 0x2128, 64, 0,
+                           {{"ss_status", 0, 9, fa::ro, "counters captured by the last snapshot (8: cycle counter)"},
+                            {"res0_9", 9, 6, fa::res0, ""},
+                            {"ss_cfg_active", 15, 1, fa::ro, "snapshot in progress (always 0: snapshots complete at once)"},
+                            {"ss_pin_active", 16, 1, fa::ro, "PMUSNAPSHOTREQ (0)"},
+                            {"res0", 17, 47, fa::res0, ""}},
+                           "Snapshot status"});
+    t.registers.push_back({"por_dt_pmsrr", std::nullopt, 0x2130, 64, 0,
+                           {{"ss_req", 0, 1, fa::wo, "write 1: snapshot every counter into its shadow register"},
+                            {"res0", 1, 63, fa::res0, ""}},
+                           "Snapshot request"});
+    return t;
+}
+
+register_table make_node() {
+    register_table t;
+    t.unit = "cmn600_node";
+    t.title = "CMN-600 device node (HN-F, HN-I, DN, RN-I, RN-D, SBSX, CXRA, CXHA)";
+    t.summary = "A device node's region: identity and its PMU event selector, whose four event outputs the DTM of the "
+                "node's XP selects with input_sel 0x10 + (port << 4) + (device << 2) + k. See docs/cmn.md for the "
+                "events.";
+    add_identity(t, 0);
+    t.registers.push_back({"pmu_event_sel", std::nullopt, 0x2000, 64, 0,
+                           {{"event0_id", 0, 8, fa::rw, "event on output 0 (0: none)"},
+                            {"event1_id", 8, 8, fa::rw, "event on output 1"},
+                            {"event2_id", 16, 8, fa::rw, "event on output 2"},
+                            {"event3_id", 24, 8, fa::rw, "event on output 3"},
+                            {"occup1_id", 32, 4, fa::rw, "occupancy filter: HN-F 0 all, 1 read, 2 write, 3 atomic, 4 stash; DN 0 all, 1 DVMOp, 2 DVMSync"},
+                            {"res0", 36, 28, fa::res0, ""}},
+                           "PMU event selection"});
+    return t;
+}
+
+} // namespace
+
+const register_table& cmn600_cfg_table() {
+    static const register_table t = make_cfg();
+    return t;
+}
+const register_table& cmn600_xp_table() {
+    static const register_table t = make_xp();
+    return t;
+}
+const register_table& cmn600_dtc_table() {
+    static const register_table t = make_dtc();
+    return t;
+}
+const register_table& cmn600_node_table() {
+    static const register_table t = make_node();
+    return t;
+}
+
+} // namespace pmusim

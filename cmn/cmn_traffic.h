@@ -1,0 +1,175 @@
+#pragma once
+// Flit-level traffic on the CMN-600 mesh (docs/cmn.md "Traffic"): seeded
+// request generators at requester ports, HN-F selection by address hash, a
+// set-associative HN-F cache for hits and misses, SN-F memory, and REQ/RSP/DAT
+// flits routed dimension-ordered (X first, then Y) with a fixed latency per hop.
+// Work is per transaction and per flit, never per cycle: when a request issues,
+// the whole transaction is worked out and every flit's passage through every
+// XP is reported to a sink as events at future mesh-clock edges.
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "cmn/cmn_events.h"
+#include "cmn/cmn_mesh.h"
+#include "models/clock_domain.h"
+#include "models/event_source.h"
+#include "models/rational.h"
+
+namespace pmusim {
+
+// Events at known mesh-clock edges, possibly in the future (flits in flight), and
+// occupancy ramps (one event per edge over an interval). Counting by edge number
+// keeps it exact across DVFS. Adding does not notify listeners: the unit adds a
+// batch and then recomputes its overflow instants once.
+class cmn_edge_events : public event_source {
+public:
+    explicit cmn_edge_events(const clock_domain& clock) : clock_(clock) {}
+    // `count` events at edge `edge`; entries at or before `settled_edge` are folded.
+    void add(uint64_t edge, uint64_t count, uint64_t settled_edge);
+    // One event at each edge in (from, to].
+    void add_ramp(uint64_t from, uint64_t to, uint64_t settled_edge);
+    uint64_t count_at(fs_t t) const override;
+    // Drops the events after `now_edge` (flits lost at a reset); the count up to it stays,
+    // so the source never goes backwards under a lazy counter.
+    void drop_after(uint64_t now_edge);
+
+private:
+    void fold(uint64_t settled_edge);
+    const clock_domain& clock_;
+    uint64_t settled_ = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> points_; // edge, count (unsorted)
+    std::vector<std::pair<uint64_t, uint64_t>> ramps_;  // (from, to]
+    size_t fold_at_ = 16; // fold when this many entries are pending (amortised)
+};
+
+// A flit as the watchpoints see it: the fields of the CMN-600 match groups.
+struct cmn_flit {
+    cmn_channel channel = cmn_channel::req;
+    uint16_t srcid = 0, tgtid = 0, homenid = 0;
+    uint8_t opcode = 0;
+    uint64_t addr = 0;
+    uint8_t size = 6;  // log2 bytes (64-byte line)
+    uint8_t dataid = 0;
+    uint8_t dbid = 0;
+    bool ns = true;
+    // The 64-bit value of match group `group` (0 primary, 1 secondary) for a flit crossing a
+    // device port in direction `upload` (device to XP).
+    uint64_t match_value(unsigned group, bool upload) const;
+};
+
+// CHI opcodes used by the model.
+namespace chi {
+constexpr uint8_t req_read_shared = 0x01, req_read_once = 0x03, req_read_no_snp = 0x04, req_read_unique = 0x07,
+                  req_write_back_full = 0x1B, req_write_no_snp_full = 0x1D;
+constexpr uint8_t rsp_comp_ack = 0x2, rsp_comp_dbid_resp = 0x5, rsp_dbid_resp = 0x6;
+constexpr uint8_t dat_copy_back_wr_data = 0x2, dat_non_copy_back_wr_data = 0x3, dat_comp_data = 0x4;
+} // namespace chi
+// Opcode by CHI name ("ReadShared"); -1 if not a request the generators issue.
+int chi_request_opcode(const std::string& name);
+
+struct cmn_traffic_timing {
+    unsigned hop_cycles = 2;    // XP to neighbouring XP
+    unsigned port_cycles = 1;   // device port to its XP and back
+    unsigned hnf_cycles = 8;    // HN-F lookup to response
+    unsigned snf_cycles = 40;   // SN-F (memory) request to data
+    unsigned hnf_sets = 512;    // HN-F cache: sets x ways lines of 64 bytes per HN-F
+    unsigned hnf_ways = 16;
+};
+
+struct cmn_generator_config {
+    size_t xp = 0;
+    unsigned port = 0, device = 0;
+    rational rate;           // requests per mesh cycle
+    uint64_t lo = 0, hi = 0; // address range (inclusive), 64-byte lines
+    std::vector<std::pair<uint8_t, unsigned>> mix; // opcode, weight
+    uint64_t seed = 1;
+    uint64_t start_cycle = 0;          // requests issue from this mesh cycle on (after time 0 or a reset)
+    uint64_t count = UINT64_MAX;       // then stop after this many requests
+    unsigned line = 0;
+};
+
+// Parses the `traffic` text: `X,Y pP[.D] rate=R range=LO-HI mix=Op:W,... [seed=N] [start=C] [count=N]`
+// per line.
+std::vector<cmn_generator_config> parse_cmn_traffic(const cmn_mesh& mesh, const std::string& text,
+                                                    const cmn_text_origin& origin);
+
+// Where the traffic reports what happens.
+class cmn_traffic_sink {
+public:
+    virtual ~cmn_traffic_sink() = default;
+    // `count` occurrences of a node (or XP) event at mesh edge `edge`.
+    virtual void traffic_event(size_t node, uint8_t eventid, uint8_t occupid, uint64_t edge, uint64_t count) = 0;
+    // One occurrence per mesh edge in (from_edge, to_edge] (occupancy).
+    virtual void traffic_ramp(size_t node, uint8_t eventid, uint8_t occupid, uint64_t from_edge,
+                              uint64_t to_edge) = 0;
+    // A flit crossing device port `port` of XP `xp` (upload: device to XP) at `edge`.
+    virtual void port_crossing(size_t xp, unsigned port, bool upload, const cmn_flit& flit, uint64_t edge) = 0;
+};
+
+class cmn_traffic {
+public:
+    cmn_traffic(const cmn_mesh& mesh, cmn_traffic_timing timing, std::vector<cmn_generator_config> generators);
+    bool empty() const { return gens_.empty(); }
+    // Issues every request whose issue edge is <= `edge` (in edge order), reporting to `sink`.
+    void advance(uint64_t edge, cmn_traffic_sink& sink);
+    // The edge of the next request to issue (UINT64_MAX when none).
+    uint64_t next_issue_edge() const;
+    // Back to the first request, counted from edge `start_edge`; the HN-F caches empty.
+    void reset(uint64_t start_edge);
+
+    uint64_t transactions() const { return transactions_; }
+
+private:
+    struct endpoint {
+        size_t xp;
+        unsigned port, device;
+        uint16_t id;
+    };
+    struct generator {
+        cmn_generator_config cfg;
+        endpoint ep;
+        size_t rn_node = SIZE_MAX; // the RN-I/RN-D node, for its events
+        uint64_t issued = 0;
+        uint64_t rng = 0;
+        uint64_t next_edge = 0;
+        uint64_t start_edge = 0;
+    };
+    struct cache_set {
+        std::vector<uint64_t> tags; // most recently used first
+        std::vector<bool> dirty;
+    };
+    struct home {
+        size_t node;
+        endpoint ep;
+        std::vector<cache_set> sets;
+    };
+
+    uint64_t issue_edge(const generator& g, uint64_t k) const;
+    uint64_t random(generator& g);
+    // Sends a flit; returns the edge it reaches the destination device.
+    uint64_t send(cmn_flit f, const endpoint& from, const endpoint& to, uint64_t edge, cmn_traffic_sink& sink);
+    void transaction(generator& g, uint64_t edge, cmn_traffic_sink& sink);
+    // HN-F cache lookup: true on hit; on a miss the line is filled and a dirty victim returned.
+    bool lookup(home& h, uint64_t line, bool write, bool& evicted_dirty, uint64_t& victim);
+
+    // One flit per cycle per link (XP, interface, channel): the edges already taken. A flit finding
+    // its edge taken waits (txflit_stall) for the next free one. Links are granted in issue order.
+    uint64_t reserve_link(size_t xp, cmn_xp_interface i, cmn_channel c, uint64_t edge);
+    struct link {
+        uint64_t base = 0;           // edge of bit 0 of words.front() (a multiple of 64)
+        std::deque<uint64_t> words;  // bit b of words[w]: edge base + 64w + b is taken
+    };
+    std::vector<link> links_;
+    uint64_t issue_edge_now_ = 0; // no flit of the current or a later request uses an earlier edge
+
+    const cmn_mesh& mesh_;
+    cmn_traffic_timing t_;
+    std::vector<generator> gens_;
+    std::vector<home> homes_;
+    std::vector<endpoint> memories_;
+    uint64_t transactions_ = 0;
+};
+
+} // namespace pmusim
