@@ -62,6 +62,18 @@ public:
     // Register accesses the firmware profile performs at boot on this unit, as
     // sequence statements (run at time 0 before the user's sequence).
     virtual std::vector<std::string> firmware_boot(const std::string& profile) { (void)profile; return {}; }
+    // A firmware call made from a sequence (`opal CALL ARGS...`): the register and
+    // memory accesses the firmware performs, as sequence statements. false with
+    // `error` set when this unit does not serve the call or its arguments are wrong.
+    virtual bool firmware_call(const std::string& call, const std::vector<std::string>& args,
+                               std::vector<std::string>& statements, std::string& error) {
+        (void)call, (void)args, (void)statements;
+        error = "no unit serves this firmware call";
+        return false;
+    }
+    // A unit that writes memory itself (e.g. the IMC posting counters) returns its
+    // initiator socket; the platform binds it to the gate like any initiator.
+    virtual tlm::tlm_initiator_socket<>* bus_master() { return nullptr; }
     // Run-summary lines, each ending with a newline.
     virtual void report(std::ostream& out) { (void)out; }
     virtual void observables(std::vector<observable>& out) { (void)out; }
