@@ -166,3 +166,13 @@ private:
 };
 
 } // namespace pmusim
+
+namespace pmusim::imc {
+// `pmusim imc-dt`: the imc-counters node skiboot hands to Linux for a platform's
+// power9_imc unit (the first when `unit_name` is empty), as DTS text; with
+// `linux_view`, instead the PMUs and events Linux publishes in sysfs, one per
+// line: "PMU/EVENT event=0x.. [scale=S] [unit=U]". avl_override replaces the
+// unit's availability vector.
+std::string imc_device_tree_text(const platform_config& p, const std::string& unit_name, bool linux_view,
+                                 std::optional<uint64_t> avl_override);
+} // namespace pmusim::imc
