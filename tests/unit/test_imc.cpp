@@ -113,3 +113,53 @@ run 9600us
     CHECK(homer->load_be64(0x180080) == 66406);
     CHECK(r.imc().interrupts_raised() == 0);
 }
+
+namespace {
+// Linux's trace_imc dump (imc-pmu.c trace_imc_prepare_sample): from record 0, a record is a
+// sample while tb1 strictly increases and tb2 == tb1 & 0x3FFFFFFFFFF; the first other one ends it.
+unsigned kernel_valid_samples(const memory& m, uint64_t offset, unsigned entries) {
+    uint64_t prev = 0;
+    unsigned n = 0;
+    for (unsigned i = 0; i < entries; ++i) {
+        uint64_t tb1 = m.load_be64(offset + 64 * i), tb2 = m.load_be64(offset + 64 * i + 56);
+        if (tb1 <= prev || tb2 != (tb1 & trace_tb_mask)) break;
+        prev = tb1;
+        ++n;
+    }
+    return n;
+}
+} // namespace
+
+TEST_CASE("imc: before a wrap the kernel's dump sees every record") {
+    // 1,000,000 timebase ticks: floor(1,000,000 / 4016) = 249 records, all valid samples.
+    sequence_run r("power9-default", R"(
+as cpu0 hv
+opal imc_counters_init trace 0 cpu0
+write LDBAR 0x4000000010400000
+opal imc_counters_start trace cpu0
+run 1_000_000 cycles of tb
+)");
+    memory* m = r.p.memory_at(0x10400000);
+    REQUIRE(m);
+    CHECK(kernel_valid_samples(*m, 0, 4096) == 249);
+}
+
+TEST_CASE("imc: trace wrap leaves five valid samples for the kernel") {
+    // 16,470,000 timebase ticks: records at 4016 k, so 4101 written (4101 * 4016 = 16,469,616);
+    // slots 0..4 hold records 4097..4101, slot 5 still record 6: the dump yields 5 samples.
+    sequence_run r("power9-default", R"(
+as cpu0 hv
+opal imc_counters_init trace 0 cpu0
+write LDBAR 0x4000000010400000
+opal imc_counters_start trace cpu0
+run 16_470_000 cycles of tb
+)");
+    CHECK(r.imc().trace_records(0) == 4101);
+    CHECK(r.imc().interrupts_raised() == 0);
+    memory* m = r.p.memory_at(0x10400000);
+    REQUIRE(m);
+    CHECK(kernel_valid_samples(*m, 0, 4096) == 5);
+    // The kernel zeroes the first doubleword after its dump: a second dump finds nothing.
+    m->store_be64(0, 0);
+    CHECK(kernel_valid_samples(*m, 0, 4096) == 0);
+}

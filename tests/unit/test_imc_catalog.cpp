@@ -217,3 +217,77 @@ TEST_CASE("imc catalog: Linux reads the emitted node into PMUs and sysfs events"
     CHECK(std::system(("dtc -q -I dts -O dtb -o /dev/null " + path).c_str()) == 0);
     std::remove(path.c_str());
 }
+
+#include "imc/imc.h"
+#include "tb/platform_config.h"
+#include "tb/unit_factory.h"
+
+TEST_CASE("imc catalog: boot on power9-default publishes every PMU and event with its scale") {
+    register_all_units();
+    // Event values are the catalog's unit reg + event reg (imc/catalog/power9_dd2.dts);
+    // the scale is the unit's (256 nest, 512 core/thread), inherited by every event;
+    // no unit anywhere; trace has no scale. Default availability 0xFFFF8073F007E000 has
+    // IBM bits 0..16: powerbus0, mcs01 and mcs23 all kept.
+    const char* expected =
+        "nest_powerbus0_imc/PM_PB_CYC event=0x80 scale=256\n"
+        "nest_mcs23_imc/PM_MCS23_64B_RD_DISP_PORT01 event=0x48 scale=256\n"
+        "nest_mcs23_imc/PM_MCS23_128B_RD_DISP_PORT01 event=0x50 scale=256\n"
+        "nest_mcs23_imc/PM_MCS23_128B_WR_DISP_PORT01 event=0x58 scale=256\n"
+        "nest_mcs23_imc/PM_MCS23_AMO_OP_DISP_PORT01 event=0x60 scale=256\n"
+        "nest_mcs23_imc/PM_MCS23_64B_RD_DISP_PORT23 event=0x68 scale=256\n"
+        "nest_mcs23_imc/PM_MCS23_128B_RD_DISP_PORT23 event=0x70 scale=256\n"
+        "nest_mcs23_imc/PM_MCS23_128B_WR_DISP_PORT23 event=0x78 scale=256\n"
+        "nest_mcs01_imc/PM_MCS01_64B_RD_DISP_PORT01 event=0xc8 scale=256\n"
+        "nest_mcs01_imc/PM_MCS01_128B_RD_DISP_PORT01 event=0xd0 scale=256\n"
+        "nest_mcs01_imc/PM_MCS01_128B_WR_DISP_PORT01 event=0xd8 scale=256\n"
+        "nest_mcs01_imc/PM_MCS01_AMO_OP_DISP_PORT01 event=0xe0 scale=256\n"
+        "nest_mcs01_imc/PM_MCS01_64B_RD_DISP_PORT23 event=0xe8 scale=256\n"
+        "nest_mcs01_imc/PM_MCS01_128B_RD_DISP_PORT23 event=0xf0 scale=256\n"
+        "nest_mcs01_imc/PM_MCS01_128B_WR_DISP_PORT23 event=0xf8 scale=256\n"
+        "core_imc/CPM_PCYC event=0x18 scale=512\n"
+        "core_imc/CPM_INST event=0x20 scale=512\n"
+        "core_imc/CPM_NON_IDLE_INST event=0x28 scale=512\n"
+        "core_imc/CPM_NON_IDLE_PCYC event=0x30 scale=512\n"
+        "core_imc/CPM_CCYC event=0x98 scale=512\n"
+        "core_imc/CPM_32MHZ_CYC event=0xa0 scale=512\n"
+        "core_imc/CPM_0THRD_NON_IDLE_PCYC event=0xe0 scale=512\n"
+        "core_imc/CPM_1THRD_NON_IDLE_INST event=0x118 scale=512\n"
+        "core_imc/CPM_CS_PCYC event=0x818 scale=512\n"
+        "core_imc/CPM_CS_PCYC_USER event=0x1018 scale=512\n"
+        "core_imc/CPM_CS_PCYC_KERNEL event=0x1818 scale=512\n"
+        "thread_imc/CPM_MSR_TA_USER_INST event=0x798 scale=512\n"
+        "thread_imc/CPM_MSR_TA_USER_PCYC event=0x7a0 scale=512\n"
+        "thread_imc/CPM_CS_PCYC_USER event=0x1018 scale=512\n"
+        "thread_imc/CPM_CS_INST_USER event=0x1020 scale=512\n"
+        "thread_imc/CPM_CS_32MHZ_CYC_USER event=0x10e0 scale=512\n"
+        "trace_imc/trace_cycles event=0x10200000\n";
+    CHECK(imc_device_tree_text(load_platform("power9-default"), "", true, std::nullopt) == expected);
+
+    // An availability vector with only mcs2 (IBM bit 3): powerbus0 and mcs01 are pruned.
+    std::string pruned = imc_device_tree_text(load_platform("power9-default"), "imc0", true, 1ULL << 60);
+    CHECK_THAT(pruned, Catch::Contains("nest_mcs23_imc/PM_MCS23_64B_RD_DISP_PORT01 event=0x48 scale=256"));
+    CHECK_THAT(pruned, !Catch::Contains("nest_powerbus0_imc"));
+    CHECK_THAT(pruned, !Catch::Contains("nest_mcs01_imc"));
+    CHECK_THAT(pruned, Catch::Contains("core_imc/CPM_PCYC"));
+
+    // The DTS form carries base-addr and chip-id for the nest units.
+    std::string dts = imc_device_tree_text(load_platform("power9-default"), "", false, std::nullopt);
+    CHECK_THAT(dts, Catch::Contains("compatible = \"ibm,opal-in-memory-counters\";"));
+    CHECK_THAT(dts, Catch::Contains("base-addr = /bits/ 64 <0x10000000>;"));
+    CHECK_THAT(dts, Catch::Contains("chip-id = <0x0>;"));
+    CHECK_THAT(dts, !Catch::Contains("mcs0@c8")); // debug-mode unit removed
+}
+
+TEST_CASE("imc catalog: boot with the Mambo catalog shows every inheritance case") {
+    register_all_units();
+    // tests/platforms/imc-mambo.dts: mcs01 reg 65536 (0x10000), unit KiB/s, scale 8.
+    const char* expected =
+        "nest_mcs01_imc/PM_MCS01_64B_RD_OR_WR_DISP_PORT01 event=0x10000 scale=4 unit=MiB/s\n" // both its own
+        "nest_mcs01_imc/PM_MCS01_64B_WR_DISP_PORT01 event=0x10028 scale=8 unit=MiB/s\n"       // scale inherited
+        "nest_mcs01_imc/PM_MCS01_64B_RD_DISP_PORT01 event=0x10040 scale=100 unit=KiB/s\n"     // unit inherited
+        "nest_mcs01_imc/PM_MCS01_64B_XX_DISP_PORT01 event=0x10020 scale=8 unit=KiB/s\n"       // both inherited
+        "core_imc/CPM_0THRD_NON_IDLE_PCYC event=0xe0 scale=512\n"                             // 24 + 200
+        "thread_imc/CPM_0THRD_NON_IDLE_PCYC event=0xe0 scale=512\n"
+        "trace_imc/trace_cycles event=0x10200000\n";
+    CHECK(imc_device_tree_text(load_platform(std::string(PMUSIM_SOURCE_DIR) + "/tests/platforms/imc-mambo.yaml"), "", true, std::nullopt) == expected);
+}
