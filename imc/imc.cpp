@@ -43,6 +43,15 @@ uint64_t scale_of(const std::optional<std::string>& scale) {
     return 1; // a non-integer scale (e.g. "1.5e-3") is a display factor only: no prescale
 }
 
+// "chip3" -> 3 for prefix "chip"; nullopt when not prefix + decimal digits (at most 9).
+std::optional<unsigned> index_after(const std::string& word, const char* prefix) {
+    size_t n = std::strlen(prefix);
+    if (word.compare(0, n, prefix) != 0 || word.size() == n || word.size() > n + 9 ||
+        word.find_first_not_of("0123456789", n) != std::string::npos)
+        return std::nullopt;
+    return unsigned(std::stoul(word.substr(n)));
+}
+
 // Every 16th timebase edge: the 32 MHz reference of a 512 MHz timebase (CPM_32MHZ_CYC).
 class divided_source : public event_source {
 public:
@@ -672,14 +681,13 @@ void imc_unit::reset(bool cold) {
 
 bool imc_unit::inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                       std::string& error) {
-    unsigned chip = 0;
-    if (node.rfind("chip", 0) != 0 || node.size() == 4 || node.find_first_not_of("0123456789", 4) != std::string::npos ||
-        (chip = unsigned(std::stoul(node.substr(4)))) >= chips_.size()) {
+    auto chip = index_after(node, "chip");
+    if (!chip || *chip >= chips_.size()) {
         error = fmt::format("inject {}: expected a node chipN with N below {} (inject {}.chip0 EVENT COUNT)",
                             node.empty() ? basename() : node, chips_.size(), basename());
         return false;
     }
-    nest_chip& c = *chips_[chip];
+    nest_chip& c = *chips_[*chip];
     auto it = c.by_name.find(event);
     if (it == c.by_name.end()) {
         std::string known;
@@ -728,14 +736,13 @@ bool imc_unit::firmware_call(const std::string& call, const std::vector<std::str
         return false;
     }
     const std::string& cpu_word = args.back();
-    unsigned cpu = 0;
-    if (cpu_word.rfind("cpu", 0) != 0 || cpu_word.size() == 3 ||
-        cpu_word.find_first_not_of("0123456789", 3) != std::string::npos ||
-        (cpu = unsigned(std::stoul(cpu_word.substr(3)))) >= threads_.size() || !threads_[cpu]) {
+    auto cpu_index = index_after(cpu_word, "cpu");
+    if (!cpu_index || *cpu_index >= threads_.size() || !threads_[*cpu_index]) {
         error = fmt::format("opal {} {}: {} is not a CPU served by {} (OPAL_PARAMETER)", call, domain, cpu_word,
                             basename());
         return false;
     }
+    unsigned cpu = *cpu_index;
     uint64_t address = 0;
     if (init) {
         try {
@@ -787,7 +794,8 @@ void imc_unit::report(std::ostream& out) {
     uint64_t records = 0;
     for (auto& t : threads_)
         if (t) records += t->records;
-    out << fmt::format("imc: trace records {}, interrupts raised {}\n", records, interrupts_raised_);
+    out << fmt::format("imc: trace records {}, memory writes {}, interrupts raised {}\n", records, memory_writes_,
+                       interrupts_raised_);
 }
 
 void imc_unit::observables(std::vector<observable>& out) {
