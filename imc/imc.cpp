@@ -63,6 +63,29 @@ private:
     uint64_t divisor_;
 };
 
+// A source counted only while a gate is open (e.g. the core's clock while any of its
+// threads runs). Exact: the count of each open interval is taken from the base source.
+class gated_source : public event_source {
+public:
+    explicit gated_source(const event_source& base) : base_(base) {}
+    void set_open(bool open, fs_t now) {
+        if (open == open_) return;
+        if (open_) closed_total_ += base_.count_at(now) - base_.count_at(open_since_);
+        open_ = open;
+        open_since_ = now;
+        notify_change();
+    }
+    uint64_t count_at(fs_t t) const override {
+        return closed_total_ + (open_ && t > open_since_ ? base_.count_at(t) - base_.count_at(open_since_) : 0);
+    }
+
+private:
+    const event_source& base_;
+    bool open_ = false;
+    fs_t open_since_ = 0;
+    uint64_t closed_total_ = 0;
+};
+
 } // namespace
 
 // ---------------------------------------------------------------------------
@@ -111,6 +134,7 @@ struct imc_unit::thread_imc {
     uint64_t ldbar = 0;
     bool acc_active = false;
     std::vector<acc_counter> counters;
+    std::unique_ptr<gated_source> ref32_running; // the 32 MHz reference while the thread runs
     // trace
     bool trace_active = false;
     uint64_t buffer = 0, entries = 4096, records = 0, load = 0;
@@ -125,6 +149,7 @@ struct imc_unit::core_imc {
     std::unique_ptr<register_bank> bank;
     std::vector<thread_imc*> threads;
     std::unique_ptr<clock_edges> cycles;
+    std::unique_ptr<gated_source> non_idle_cycles; // core clock while any thread runs
     summed_source inst;
     bool acc_active = false;
     std::vector<acc_counter> counters;
@@ -159,6 +184,7 @@ imc_unit::imc_unit(const sc_core::sc_module_name& name, soc& system, const imc_o
             nc->bank = std::make_unique<register_bank>(fmt::format("{}.chip{}.core{}", basename(), cc->chip, cc->core),
                                                        imc_table());
             nc->cycles = std::make_unique<clock_edges>(system.clock(cc->clock));
+            nc->non_idle_cycles = std::make_unique<gated_source>(*nc->cycles);
             c = nc.get();
             cores_.push_back(std::move(nc));
         }
@@ -176,6 +202,9 @@ imc_unit::imc_unit(const sc_core::sc_module_name& name, soc& system, const imc_o
         });
         core_model& cm = system.core(cc->index);
         c->inst.add(cm.events("inst"));
+        t->ref32_running = std::make_unique<gated_source>(*ref32_);
+        // Idle (WFI, WFE, off) and running periods gate the non-idle and user-state sources.
+        cm.on_power_change([this, tp](power_state, power_state) { power_changed(*tp); });
         c->threads.push_back(tp);
         // A change of the thread's activity moves its next trace record.
         cm.events("inst").on_change([this, tp] {
@@ -196,6 +225,7 @@ imc_unit::imc_unit(const sc_core::sc_module_name& name, soc& system, const imc_o
             for (const auto& e : core_unit->events) {
                 const event_source* s = nullptr;
                 if (e.event_name == "PCYC" || e.event_name == "CS_PCYC") s = c->cycles.get();
+                else if (e.event_name == "NON_IDLE_PCYC") s = c->non_idle_cycles.get();
                 else if (e.event_name == "INST" || e.event_name == "NON_IDLE_INST") s = &c->inst;
                 else if (e.event_name == "32MHZ_CYC") s = ref32_.get();
                 if (s) c->counters.push_back({e.value, scale_of(e.scale), s, 0, 0});
@@ -213,6 +243,7 @@ imc_unit::imc_unit(const sc_core::sc_module_name& name, soc& system, const imc_o
                     const event_source* s = nullptr;
                     if (e.event_name == "CS_PCYC_USER") s = &cm.events("cycles");
                     else if (e.event_name == "CS_INST_USER") s = &cm.events("inst");
+                    else if (e.event_name == "CS_32MHZ_CYC_USER") s = t->ref32_running.get();
                     if (s) t->counters.push_back({e.value, scale_of(e.scale), s, 0, 0});
                 }
             sc_core::sc_spawn_options to;
@@ -225,6 +256,9 @@ imc_unit::imc_unit(const sc_core::sc_module_name& name, soc& system, const imc_o
         for (const char* r : {"PDBAR", "EVENT_MASK", "HTM_MODE", "TRACE_IMC"})
             (*c->bank)[r].on_write([this, cp](const write_event&) { refresh_core(*cp); });
     }
+
+    for (auto& t : threads_)
+        if (t) power_changed(*t);
 
     for (unsigned chip = 0; chip < options_.chips; ++chip) {
         auto c = std::make_unique<nest_chip>();
@@ -449,6 +483,14 @@ void imc_unit::post_group(nest_chip& c, unsigned g) {
 // ---------------------------------------------------------------------------
 
 void imc_unit::ldbar_written(thread_imc& t) { refresh_core(*t.owner); }
+
+void imc_unit::power_changed(thread_imc& t) {
+    fs_t now = now_fs();
+    t.ref32_running->set_open(system_.core(t.cpu).power() == power_state::run, now);
+    bool any = false;
+    for (thread_imc* x : t.owner->threads) any = any || system_.core(x->cpu).power() == power_state::run;
+    t.owner->non_idle_cycles->set_open(any, now);
+}
 
 void imc_unit::refresh_core(core_imc& c) {
     fs_t now = now_fs();

@@ -149,6 +149,7 @@ private:
     void scom_write(core_imc& c, uint32_t pcb, uint64_t value);
     uint64_t scom_read(core_imc& c, uint32_t pcb);
     void ldbar_written(thread_imc& t);
+    void power_changed(thread_imc& t);
     void refresh_core(core_imc& c);
     void core_update(core_imc& c);
     void trace_overflow(thread_imc& t);
