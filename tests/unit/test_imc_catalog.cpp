@@ -227,9 +227,12 @@ TEST_CASE("imc catalog: boot on power9-default publishes every PMU and event wit
     // Event values are the catalog's unit reg + event reg (imc/catalog/power9_dd2.dts);
     // the scale is the unit's (256 nest, 512 core/thread), inherited by every event;
     // no unit anywhere; trace has no scale. Default availability 0xFFFF8073F007E000 has
-    // IBM bits 0..16: powerbus0, mcs01 and mcs23 all kept.
+    // IBM bits 0..16, 25..27, 30..35, 45..50: powerbus0, mcs01, mcs23, mba0 (bit 9),
+    // xlink0 (bit 25) and phb0 (bit 30) all kept.
     const char* expected =
         "nest_powerbus0_imc/PM_PB_CYC event=0x80 scale=256\n"
+        "nest_powerbus0_imc/PM_PB_INT_DATA_XFER event=0xa8 scale=256\n"
+        "nest_powerbus0_imc/PM_PB_EXT_DATA_XFER event=0xb0 scale=256\n"
         "nest_mcs23_imc/PM_MCS23_64B_RD_DISP_PORT01 event=0x48 scale=256\n"
         "nest_mcs23_imc/PM_MCS23_128B_RD_DISP_PORT01 event=0x50 scale=256\n"
         "nest_mcs23_imc/PM_MCS23_128B_WR_DISP_PORT01 event=0x58 scale=256\n"
@@ -244,6 +247,17 @@ TEST_CASE("imc catalog: boot on power9-default publishes every PMU and event wit
         "nest_mcs01_imc/PM_MCS01_64B_RD_DISP_PORT23 event=0xe8 scale=256\n"
         "nest_mcs01_imc/PM_MCS01_128B_RD_DISP_PORT23 event=0xf0 scale=256\n"
         "nest_mcs01_imc/PM_MCS01_128B_WR_DISP_PORT23 event=0xf8 scale=256\n"
+        "nest_xlink0_imc/PM_XLINK0_OUT_EVEN_CYC event=0x118 scale=4096\n"
+        "nest_xlink0_imc/PM_XLINK0_OUT_EVEN_DATA_COUNT event=0x128 scale=4096\n"
+        "nest_xlink0_imc/PM_XLINK0_OUT_ODD_CYC event=0x138 scale=4096\n"
+        "nest_xlink0_imc/PM_XLINK0_OUT_ODD_DATA_COUNT event=0x148 scale=4096\n"
+        "nest_phb0_imc/PM_PHB0_CYC event=0x338 scale=1\n"
+        "nest_phb0_imc/PM_PHB0_DMA_RD_FROM_PCIE event=0x340 scale=1\n"
+        "nest_phb0_imc/PM_PHB0_DMA_WR_FROM_PCIE event=0x348 scale=1\n"
+        "nest_phb0_imc/PM_PHB0_LD_RESP_FROM_PCIE event=0x350 scale=1\n"
+        "nest_mba0_imc/PM_MBA0_READ_BYTES event=0x448 scale=1\n"
+        "nest_mba0_imc/PM_MBA0_WRITE_BYTES event=0x450 scale=1\n"
+        "nest_mba0_imc/PM_MBA0_CLK_CYC event=0x458 scale=1\n"
         "core_imc/CPM_PCYC event=0x18 scale=512\n"
         "core_imc/CPM_INST event=0x20 scale=512\n"
         "core_imc/CPM_NON_IDLE_INST event=0x28 scale=512\n"
@@ -263,11 +277,14 @@ TEST_CASE("imc catalog: boot on power9-default publishes every PMU and event wit
         "trace_imc/trace_cycles event=0x10200000\n";
     CHECK(imc_device_tree_text(load_platform("power9-default"), "", true, std::nullopt) == expected);
 
-    // An availability vector with only mcs2 (IBM bit 3): powerbus0 and mcs01 are pruned.
+    // An availability vector with only mcs2 (IBM bit 3): powerbus0, mcs01, xlink0, phb0 and
+    // mba0 are pruned.
     std::string pruned = imc_device_tree_text(load_platform("power9-default"), "imc0", true, 1ULL << 60);
     CHECK_THAT(pruned, Catch::Contains("nest_mcs23_imc/PM_MCS23_64B_RD_DISP_PORT01 event=0x48 scale=256"));
     CHECK_THAT(pruned, !Catch::Contains("nest_powerbus0_imc"));
     CHECK_THAT(pruned, !Catch::Contains("nest_mcs01_imc"));
+    CHECK_THAT(pruned, !Catch::Contains("nest_phb0_imc"));
+    CHECK_THAT(pruned, !Catch::Contains("nest_mba0_imc"));
     CHECK_THAT(pruned, Catch::Contains("core_imc/CPM_PCYC"));
 
     // The DTS form carries base-addr and chip-id for the nest units.
