@@ -150,9 +150,7 @@ uint64_t imc_unit::load64(uint64_t address) {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     to_memory->b_transport(trans, delay);
     trans.clear_extension(&ctx);
-    if (!trans.is_response_ok())
-        throw input_error("", 0, fmt::format("{}: IMC read of {:#x} failed: no memory there (check the platform's "
-                                             "memory regions against the IMC addresses)", basename(), address));
+    if (!trans.is_response_ok()) throw memory_fault{address, false};
     uint64_t v;
     std::memcpy(&v, data, 8);
     return v;
@@ -177,9 +175,7 @@ void imc_unit::store64(uint64_t address, uint64_t value) {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     to_memory->b_transport(trans, delay);
     trans.clear_extension(&ctx);
-    if (!trans.is_response_ok())
-        throw input_error("", 0, fmt::format("{}: IMC write of {:#x} failed: no memory there (check the platform's "
-                                             "memory regions against the IMC addresses)", basename(), address));
+    if (!trans.is_response_ok()) throw memory_fault{address, true};
     ++memory_writes_;
 }
 
@@ -285,7 +281,12 @@ void imc_unit::reset(bool cold) {
         }
     }
     if (cold)
-        for (auto& c : chips_) init_control_block(*c);
+        for (auto& c : chips_) {
+            nest_chip* cp = c.get();
+            c->tick.cancel();
+            if (guarded(fmt::format("the chip {} nest microcode", c->id), [&] { init_control_block(*cp); }))
+                c->tick.notify(to_sc_time(options_.occ_tick));
+        }
 }
 
 bool imc_unit::inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
@@ -327,8 +328,8 @@ void imc_unit::report(std::ostream& out) {
     uint64_t records = 0;
     for (auto& t : threads_)
         if (t) records += t->records;
-    out << fmt::format("imc: trace records {}, memory writes {}, interrupts raised {}\n", records, memory_writes_,
-                       interrupts_raised_);
+    out << fmt::format("imc: trace records {}, memory writes {}, memory faults {}, interrupts raised {}\n", records,
+                       memory_writes_, memory_faults_, interrupts_raised_);
 }
 
 void imc_unit::observables(std::vector<observable>& out) {

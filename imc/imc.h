@@ -123,6 +123,8 @@ public:
     uint64_t trace_records(unsigned cpu) const;
     uint64_t nest_postings(unsigned chip) const;
     uint64_t memory_writes() const { return memory_writes_; }
+    // IMC memory accesses that hit no memory (the engine concerned stops; docs/imc.md).
+    uint64_t memory_faults() const { return memory_faults_; }
 
 protected:
     void access(tlm::tlm_generic_payload& trans, access_context& ctx) override;
@@ -136,6 +138,8 @@ private:
     struct thread_imc;
 
     // Memory as the bus master sees it (big-endian HOMER: values in host order).
+    // Runs an engine step; a memory fault stops the engine with a warning instead of the run.
+    template <class Step> bool guarded(const std::string& engine, Step&& step);
     uint64_t load64(uint64_t address);
     void store64(uint64_t address, uint64_t value);
     void add64(uint64_t address, uint64_t delta);
@@ -143,6 +147,7 @@ private:
     void build_nest(nest_chip& c);
     void init_control_block(nest_chip& c);
     void occ_tick(nest_chip& c);
+    void occ_step(nest_chip& c);
     void post_group(nest_chip& c, unsigned group);
     void restart_nest_baselines(nest_chip& c, fs_t now);
 
@@ -152,7 +157,9 @@ private:
     void power_changed(thread_imc& t);
     void refresh_core(core_imc& c);
     void core_update(core_imc& c);
+    void core_update_step(core_imc& c);
     void trace_overflow(thread_imc& t);
+    void trace_record(thread_imc& t);
     void schedule_trace(thread_imc& t);
 
     imc::imc_options options_;
@@ -164,6 +171,7 @@ private:
     std::unique_ptr<event_source> ref32_; // the 32 MHz reference: timebase / 16
     uint64_t interrupts_raised_ = 0;
     uint64_t memory_writes_ = 0;
+    uint64_t memory_faults_ = 0;
 };
 
 } // namespace pmusim

@@ -87,6 +87,14 @@ void imc_unit::refresh_core(core_imc& c) {
 }
 
 void imc_unit::core_update(core_imc& c) {
+    if (guarded(fmt::format("core {} of chip {} (core/thread accumulation)", c.core, c.chip), [&] { core_update_step(c); }))
+        return;
+    c.acc_active = false; // counting restarts when the core's SCOMs or a LDBAR are written again
+    for (thread_imc* t : c.threads) t->acc_active = false;
+    c.update_pending = false;
+}
+
+void imc_unit::core_update_step(core_imc& c) {
     fs_t now = now_fs();
     auto post = [&](std::vector<acc_counter>& counters, uint64_t base) {
         for (auto& k : counters) {
@@ -117,6 +125,13 @@ void imc_unit::trace_overflow(thread_imc& t) {
         schedule_trace(t);
         return;
     }
+    if (guarded(fmt::format("cpu{} trace", t.cpu), [&] { trace_record(t); })) return;
+    t.trace_active = false; // tracing restarts when LDBAR or the core's SCOMs are written again
+    t.sampler.set_enabled(false, now);
+}
+
+void imc_unit::trace_record(thread_imc& t) {
+    fs_t now = now_fs();
     core_model& cm = system_.core(t.cpu);
     uint64_t tb = timebase_->count_at(now);
     uint64_t inst = cm.events("inst").count_at(now);

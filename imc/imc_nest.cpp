@@ -80,13 +80,19 @@ void imc_unit::restart_nest_baselines(nest_chip& c, fs_t now) {
 
 void imc_unit::start_of_simulation() {
     for (auto& c : chips_) {
-        init_control_block(*c);
+        nest_chip* cp = c.get();
         c->ticks = 0;
-        c->tick.notify(to_sc_time(options_.occ_tick));
+        if (guarded(fmt::format("the chip {} nest microcode", c->id), [&] { init_control_block(*cp); }))
+            c->tick.notify(to_sc_time(options_.occ_tick));
     }
 }
 
 void imc_unit::occ_tick(nest_chip& c) {
+    // A fault leaves the next tick unscheduled: that chip's microcode stops.
+    guarded(fmt::format("the chip {} nest microcode", c.id), [&] { occ_step(c); });
+}
+
+void imc_unit::occ_step(nest_chip& c) {
     fs_t now = now_fs();
     ++c.ticks;
     unsigned state = unsigned((c.ticks - 1) % 8) + 1;

@@ -84,6 +84,12 @@ private:
 };
 
 
+// An IMC memory access that reached no memory (thrown by load64/store64, caught by guarded()).
+struct memory_fault {
+    uint64_t address;
+    bool write;
+};
+
 } // namespace imc
 
 
@@ -152,5 +158,21 @@ struct imc_unit::core_imc {
     sc_core::sc_event update;
     uint64_t reg(const char* name) { return (*bank)[name].value; }
 };
+
+// The hardware would take a machine check; pmusim stops the engine, warns and counts.
+template <class Step> bool imc_unit::guarded(const std::string& engine, Step&& step) {
+    try {
+        step();
+        return true;
+    } catch (const imc::memory_fault& f) {
+        ++memory_faults_;
+        SC_REPORT_WARNING("pmusim/imc",
+                          fmt::format("{}: {} stopped: its {} of {:#x} reached no memory (map memory there in the "
+                                      "platform, or program another address)",
+                                      basename(), engine, f.write ? "write" : "read", f.address)
+                              .c_str());
+        return false;
+    }
+}
 
 } // namespace pmusim

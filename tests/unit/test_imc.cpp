@@ -163,3 +163,24 @@ run 16_470_000 cycles of tb
     m->store_be64(0, 0);
     CHECK(kernel_valid_samples(*m, 0, 4096) == 0);
 }
+
+TEST_CASE("imc: counter memory at an unmapped address stops that engine only") {
+    // Core 0's PDBAR points where the platform has no memory; core 1's is in imc_counters.
+    // The fault is a warning (expected here, so displayed rather than thrown).
+    sc_core::sc_report_handler::set_actions("pmusim/imc", sc_core::SC_WARNING, sc_core::SC_DISPLAY);
+    sequence_run r("power9-default", R"(
+as cpu0 hv
+opal imc_counters_init core 0x20000000 cpu0
+opal imc_counters_start core cpu0
+as cpu4 hv
+opal imc_counters_init core 0x10402000 cpu4
+opal imc_counters_start core cpu4
+run 2500us
+)");
+    CHECK(r.runner.exit_status() == exit_ok);
+    CHECK(r.imc().memory_faults() == 1); // core 0's first update at 1 ms, then it stopped
+    CHECK(sc_core::sc_report_handler::get_count("pmusim/imc") == 1);
+    memory* m = r.p.memory_at(0x10400000);
+    REQUIRE(m);
+    CHECK(m->load_be64(0x2018) == 12500); // core 1 CPM_PCYC: 3.2 GHz * 2 ms / 512
+}
