@@ -6,6 +6,7 @@
 #include <systemc>
 
 #include "imc/imc.h"
+#include "models/input_error.h"
 #include "tb/platform.h"
 #include "tb/sequence_parser.h"
 #include "tb/sequence_runner.h"
@@ -183,4 +184,33 @@ run 2500us
     memory* m = r.p.memory_at(0x10400000);
     REQUIRE(m);
     CHECK(m->load_be64(0x2018) == 12500); // core 1 CPM_PCYC: 3.2 GHz * 2 ms / 512
+}
+
+TEST_CASE("imc: opal statements parse and print back") {
+    auto st = seq::parse_line("opal imc_counters_init core 0x1040_2000 cpu4  # core 1", "x.seq", 3);
+    REQUIRE(st);
+    auto* o = std::get_if<seq::opal_call>(&st->body);
+    REQUIRE(o);
+    CHECK(o->call == "imc_counters_init");
+    CHECK(o->domain == "core");
+    CHECK(*o->address == 0x10402000);
+    CHECK(o->cpu == 4);
+    CHECK(seq::to_string(st->body) == "opal imc_counters_init core 0x10402000 cpu4");
+    CHECK(seq::keyword(st->body) == "opal");
+    auto again = seq::parse_line(seq::to_string(st->body), "x.seq", 1);
+    CHECK(seq::to_string(again->body) == seq::to_string(st->body));
+    auto stop = seq::parse_line("opal imc_counters_stop trace cpu12", "x.seq", 1);
+    CHECK_FALSE(std::get<seq::opal_call>(stop->body).address);
+    // Malformed: the address only for init, a domain, a cpu.
+    CHECK_THROWS_AS(seq::parse_line("opal imc_counters_start core 0x100 cpu0", "x.seq", 1), input_error);
+    CHECK_THROWS_AS(seq::parse_line("opal imc_counters_init core cpu0", "x.seq", 1), input_error);
+    CHECK_THROWS_AS(seq::parse_line("opal imc_counters_start cpu0", "x.seq", 1), input_error);
+    CHECK_THROWS_AS(seq::parse_line("opal imc_counters_reset nest cpu0", "x.seq", 1), input_error);
+    try {
+        seq::parse_line("opal imc_counters_start nest", "x.seq", 7);
+        FAIL("no error");
+    } catch (const input_error& e) {
+        CHECK(e.line() == 7);
+        CHECK_THAT(e.message(), Catch::Contains("cpuN"));
+    }
 }
