@@ -107,6 +107,7 @@ public:
     bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                 std::string& error) override;
     std::vector<std::string> firmware_boot(const std::string& profile) override;
+    bool serves_firmware_call(const std::string& call) const override;
     bool firmware_call(const std::string& call, const std::vector<std::string>& args,
                        std::vector<std::string>& statements, std::string& error) override;
     void report(std::ostream& out) override;

@@ -24,6 +24,10 @@ std::vector<std::string> imc_unit::firmware_boot(const std::string& profile) {
     return s;
 }
 
+bool imc_unit::serves_firmware_call(const std::string& call) const {
+    return call == "imc_counters_init" || call == "imc_counters_start" || call == "imc_counters_stop";
+}
+
 bool imc_unit::firmware_call(const std::string& call, const std::vector<std::string>& args,
                              std::vector<std::string>& s, std::string& error) {
     // opal imc_counters_init|start|stop nest|core|trace [ADDRESS] cpuN  (skiboot hw/imc.c)

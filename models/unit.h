@@ -62,13 +62,14 @@ public:
     // Register accesses the firmware profile performs at boot on this unit, as
     // sequence statements (run at time 0 before the user's sequence).
     virtual std::vector<std::string> firmware_boot(const std::string& profile) { (void)profile; return {}; }
-    // A firmware call made from a sequence (`opal CALL ARGS...`): the register and
-    // memory accesses the firmware performs, as sequence statements. false with
-    // `error` set when this unit does not serve the call or its arguments are wrong.
+    // Firmware calls made from a sequence (`opal CALL ARGS...`): whether this unit serves
+    // `call`, and the register and memory accesses the firmware performs for it, as
+    // sequence statements (false with `error` set when the arguments are wrong).
+    virtual bool serves_firmware_call(const std::string& call) const { (void)call; return false; }
     virtual bool firmware_call(const std::string& call, const std::vector<std::string>& args,
                                std::vector<std::string>& statements, std::string& error) {
         (void)call, (void)args, (void)statements;
-        error = "no unit serves this firmware call";
+        error = "not served by " + std::string(name());
         return false;
     }
     // A unit that writes memory itself (e.g. the IMC posting counters) returns its

@@ -272,18 +272,13 @@ sequence_runner::result sequence_runner::opal(const seq::statement& s, const seq
     std::vector<std::string> args{o.domain};
     if (o.address) args.push_back(fmt::format("{:#x}", *o.address));
     args.push_back(fmt::format("cpu{}", o.cpu));
+    unit* server = nullptr;
+    for (unit* u : platform_.units())
+        if (u->serves_firmware_call(o.call)) server = server ? server : u;
+    if (!server) return bad(fmt::format("opal {}: no unit of platform {} serves this call", o.call, platform_.config().name));
     std::vector<std::string> statements;
     std::string error;
-    bool served = false;
-    for (unit* u : platform_.units()) {
-        std::string why;
-        if (u->firmware_call(o.call, args, statements, why)) {
-            served = true;
-            break;
-        }
-        if (error.empty() || why != "no unit serves this firmware call") error = why;
-    }
-    if (!served) return bad(error);
+    if (!server->firmware_call(o.call, args, statements, error)) return bad(error);
     rec_.line(fmt::format("[{}] {} opal {}", format_time(now_fs()), ctx_.describe(), seq::to_string(s.body).substr(5)));
     unsigned n = 0;
     for (const auto& text : statements) {
