@@ -241,7 +241,7 @@ void imc_unit::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
         const char* name = *pcb == scom_pdbar(c->core)        ? "PDBAR"
                          : *pcb == scom_htm_mode(c->core)     ? "HTM_MODE"
                          : *pcb == scom_event_mask(c->core)   ? "EVENT_MASK"
-                         : *pcb == scom_trace(c->core)        ? "TRACE_IMC"
+                         : *pcb == scom_trace(c->core) && options_.trace_supported ? "TRACE_IMC"
                                                               : nullptr;
         if (!name) continue;
         register_bank::reg& r = (*c->bank)[name];
@@ -318,7 +318,7 @@ uint64_t imc_unit::nest_postings(unsigned chip) const { return chip < chips_.siz
 dt_node imc_unit::device_tree() const {
     std::vector<chip_homer> chips;
     for (unsigned c = 0; c < options_.chips; ++c) chips.push_back({c, homer_base(c)});
-    return imc_counters_node(catalog_, chips, options_.avl_vector, true, true);
+    return imc_counters_node(catalog_, chips, options_.avl_vector, true, options_.trace_supported);
 }
 
 void imc_unit::report(std::ostream& out) {

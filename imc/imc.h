@@ -80,9 +80,15 @@ struct imc_options {
     fs_t occ_tick = 500'000'000'000ULL;          // 500 us (OCC HW_MICS_PER_TICK)
     fs_t core_update_period = 1'000'000'000'000ULL; // 1 ms (UNVERIFIED; a parameter)
     std::string catalog_path;                    // empty: the built-in catalog
+    bool trace_supported = true;                 // Nimbus DD2.2 and later (skiboot is_imc_device_type_supported)
     std::string nest_clock = "nest";
     std::string timebase_clock = "tb";
 };
+
+// skiboot: trace IMC needs P9 Nimbus DD2.2 or later (PVR major 2, minor >= 2).
+constexpr bool trace_supported_on(unsigned dd_major, unsigned dd_minor) {
+    return dd_major > 2 || (dd_major == 2 && dd_minor >= 2);
+}
 
 // The PIR of a thread: chip << 8 | core << 2 | thread (P9, non-fused).
 constexpr uint32_t pir_of(unsigned chip, unsigned core, unsigned thread) { return (chip << 8) | (core << 2) | thread; }

@@ -66,6 +66,10 @@ bool imc_unit::firmware_call(const std::string& call, const std::vector<std::str
             return false;
         }
     }
+    if (domain == "trace" && !options_.trace_supported) {
+        error = fmt::format("opal {} trace: trace IMC needs POWER9 DD2.2 or later (OPAL_PARAMETER)", call);
+        return false;
+    }
     const thread_imc& t = *threads_[cpu];
     uint64_t xs = xscom_base(t.chip);
     auto scom = [&](uint32_t pcb, uint64_t value) {

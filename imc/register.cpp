@@ -22,6 +22,8 @@ std::unique_ptr<unit> make_imc(soc& system, const unit_config& u, const platform
     o.avl_vector = std::stoull(param_or(u, "avl_vector", std::to_string(o.avl_vector)));
     o.core_update_period = std::stoull(param_or(u, "core_update_period", std::to_string(o.core_update_period)));
     o.catalog_path = param_or(u, "catalog", "");
+    const std::string dd = param_or(u, "dd_level", "2.2");
+    o.trace_supported = imc::trace_supported_on(unsigned(dd[0] - '0'), unsigned(dd[2] - '0'));
     if (u.clock.empty()) throw u.error("a power9_imc needs `clock:` (the nest clock the PowerBus counts)");
     o.nest_clock = u.clock;
     if (!p.find_clock("tb")) throw u.error("a power9_imc needs a clock named `tb` (the timebase) on the platform");
@@ -50,6 +52,9 @@ void register_imc_units() {
              "nest unit availability the OCC microcode reports (IBM bit i = skiboot nest_pmus_p9[i])"},
             {"core_update_period", pt::duration, "1ms",
              "how often the core/thread IMC logic adds its counts to memory (UNVERIFIED cadence)"},
+            {"dd_level", pt::choice, "2.2",
+             "POWER9 Nimbus DD level; trace IMC exists from DD2.2 (skiboot removes the trace node before)",
+             {"2.0", "2.1", "2.2", "2.3"}},
             {"catalog", pt::string, "",
              "IMC event catalog DTS (empty: imc/catalog/power9_dd2.dts; relative paths from the source tree)"},
         },

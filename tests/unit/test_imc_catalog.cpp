@@ -308,3 +308,17 @@ TEST_CASE("imc catalog: boot with the Mambo catalog shows every inheritance case
         "trace_imc/trace_cycles event=0x10200000\n";
     CHECK(imc_device_tree_text(load_platform(std::string(PMUSIM_SOURCE_DIR) + "/tests/platforms/imc-mambo.yaml"), "", true, std::nullopt) == expected);
 }
+
+TEST_CASE("imc catalog: before DD2.2 skiboot removes the trace unit") {
+    register_all_units();
+    std::string text =
+        imc_device_tree_text(load_platform(std::string(PMUSIM_SOURCE_DIR) + "/tests/platforms/imc-dd21.yaml"), "",
+                             true, std::nullopt);
+    CHECK_THAT(text, !Catch::Contains("trace_imc"));
+    CHECK_THAT(text, Catch::Contains("core_imc/CPM_PCYC event=0x18 scale=512"));
+    CHECK_THAT(text, Catch::Contains("thread_imc/CPM_CS_INST_USER event=0x1020 scale=512"));
+    CHECK(trace_supported_on(2, 2));
+    CHECK(trace_supported_on(2, 3));
+    CHECK_FALSE(trace_supported_on(2, 1));
+    CHECK_FALSE(trace_supported_on(2, 0));
+}
