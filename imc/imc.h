@@ -18,6 +18,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
