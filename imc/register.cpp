@@ -1,10 +1,68 @@
 // Registers this folder's unit types with the platform builder.
+#include <fmt/format.h>
+
+#include "imc/imc.h"
+#include "tb/platform_config.h"
 #include "tb/unit_factory.h"
 
 namespace pmusim {
 
+namespace {
+std::string param_or(const unit_config& u, const std::string& name, const std::string& fallback) {
+    return u.params.count(name) ? u.params.at(name) : fallback;
+}
+} // namespace
+
+std::unique_ptr<unit> make_imc(soc& system, const unit_config& u, const platform_config& p) {
+    imc::imc_options o;
+    o.chips = unsigned(u.param_int("chips"));
+    o.homer_base = std::stoull(param_or(u, "homer_base", "268435456"));
+    o.homer_stride = std::stoull(param_or(u, "homer_stride", "4194304"));
+    o.xscom_base = std::stoull(param_or(u, "xscom_base", std::to_string(imc::xscom_default_base)));
+    o.avl_vector = std::stoull(param_or(u, "avl_vector", std::to_string(o.avl_vector)));
+    o.core_update_period = std::stoull(param_or(u, "core_update_period", std::to_string(o.core_update_period)));
+    o.catalog_path = param_or(u, "catalog", "");
+    const std::string dd = param_or(u, "dd_level", "2.2");
+    o.trace_supported = imc::trace_supported_on(unsigned(dd[0] - '0'), unsigned(dd[2] - '0'));
+    if (u.clock.empty()) throw u.error("a power9_imc needs `clock:` (the nest clock the PowerBus counts)");
+    o.nest_clock = u.clock;
+    if (!p.find_clock("tb")) throw u.error("a power9_imc needs a clock named `tb` (the timebase) on the platform");
+    if (u.cpus.empty()) throw u.error("a power9_imc needs `cpus:` (the hardware threads whose core/thread IMC it serves)");
+    if (o.homer_base % 0x400000 != 0 || o.homer_stride % 0x400000 != 0)
+        throw u.param_error(o.homer_base % 0x400000 ? "homer_base" : "homer_stride",
+                            "HOMER images are 4 MiB aligned (HOMER_IMAGE_SIZE 0x400000)");
+    if (o.core_update_period == 0) throw u.param_error("core_update_period", "expected a non-zero duration");
+    if (!o.catalog_path.empty() && o.catalog_path[0] != '/')
+        o.catalog_path = std::string(PMUSIM_SOURCE_DIR) + "/" + o.catalog_path; // relative to the source tree
+    return std::make_unique<imc_unit>(u.name.c_str(), system, o, p, u);
+}
+
 void register_imc_units() {
-    // Not implemented yet: the platform carries no imc unit.
+    using pt = param_type;
+    register_unit_type(
+        "power9_imc",
+        {
+            {"chips", pt::integer, "1", "number of POWER9 chips (each with a HOMER image and an XSCOM window)", {}, 1,
+             16},
+            {"homer_base", pt::integer, "0x10000000", "HOMER base of chip 0 (4 MiB aligned)"},
+            {"homer_stride", pt::integer, "0x400000", "distance between the HOMER bases of consecutive chips"},
+            {"xscom_base", pt::integer, "0x603FC00000000",
+             "XSCOM MMIO base of chip 0; chip n at xscom_base + (n << 42)"},
+            {"avl_vector", pt::integer, "0xFFFF8073F007E000",
+             "nest unit availability the OCC microcode reports (IBM bit i = skiboot nest_pmus_p9[i])"},
+            {"core_update_period", pt::duration, "1ms",
+             "how often the core/thread IMC logic adds its counts to memory (UNVERIFIED cadence)"},
+            {"dd_level", pt::choice, "2.2",
+             "POWER9 Nimbus DD level; trace IMC exists from DD2.2 (skiboot removes the trace node before)",
+             {"2.0", "2.1", "2.2", "2.3"}},
+            {"catalog", pt::string, "",
+             "IMC event catalog DTS (empty: imc/catalog/power9_dd2.dts; relative paths from the source tree)"},
+        },
+        "IBM POWER9 In-Memory Collection counters: nest (OCC microcode), core, thread and trace IMC");
+    register_unit_factory("power9_imc",
+                          [](soc& s, const unit_config& u, const platform_config& p) { return make_imc(s, u, p); });
+    register_table_for_docs(imc::imc_table());
+    register_table_for_docs(imc::imc_homer_table());
 }
 
 } // namespace pmusim

@@ -89,6 +89,19 @@ public:
         (void)profile, (void)cpu;
         return {};
     }
+    // Firmware calls made from a sequence (`opal CALL ARGS...`): whether this unit serves
+    // `call`, and the register and memory accesses the firmware performs for it, as
+    // sequence statements (false with `error` set when the arguments are wrong).
+    virtual bool serves_firmware_call(const std::string& call) const { (void)call; return false; }
+    virtual bool firmware_call(const std::string& call, const std::vector<std::string>& args,
+                               std::vector<std::string>& statements, std::string& error) {
+        (void)call, (void)args, (void)statements;
+        error = "not served by " + std::string(name());
+        return false;
+    }
+    // A unit that writes memory itself (e.g. the IMC posting counters) returns its
+    // initiator socket; the platform binds it to the gate like any initiator.
+    virtual tlm::tlm_initiator_socket<>* bus_master() { return nullptr; }
     // Run-summary lines, each ending with a newline.
     virtual void report(std::ostream& out) { (void)out; }
     virtual void observables(std::vector<observable>& out) { (void)out; }

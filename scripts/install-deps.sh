@@ -5,7 +5,8 @@ set -euo pipefail
 packages=(cmake g++ pkg-config make python3
           libsystemc-dev catch2 libfmt-dev
           libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev
-          parallel python3-matplotlib)   # what-if: sweep shards (tests), pmusim plot
+          parallel python3-matplotlib   # what-if: sweep shards (tests), pmusim plot
+          device-tree-compiler)         # dtc: checks the emitted IMC device tree (tests)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

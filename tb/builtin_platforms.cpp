@@ -149,7 +149,10 @@ units:
     clock: nest
     cpus: [cpu0, cpu1, cpu2, cpu3, cpu4, cpu5, cpu6, cpu7,
            cpu8, cpu9, cpu10, cpu11, cpu12, cpu13, cpu14, cpu15]
-    params: { chips: 1 }
+    # Nest counters at HOMER + 0x180000, control block at HOMER + 0x1BFC00; XSCOM
+    # window at 0x603FC00000000; core/thread/trace memory is wherever the OS puts
+    # it (imc_counters below). docs/imc.md.
+    params: { chips: 1, homer_base: 0x10000000, core_update_period: 1ms }
 
 memory:
   # HOMER image of chip 0 (4MiB): OCC writes the nest IMC counters here.

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <systemc>
 
+#include "imc/imc.h"
 #include "models/input_error.h"
 #include "models/reference_mode.h"
 #include "tb/demo_scenario.h"
@@ -193,6 +194,14 @@ int main(int argc, char** argv) {
     regs->add_option("--output-dir", regs_dir, "markdown: write one UNIT.md per table into this directory");
 
     whatif_commands whatif(app); // simulate, sweep, plot (docs/whatif.md)
+    std::string dt_platform = "power9-default", dt_unit;
+    bool dt_linux = false;
+    std::optional<uint64_t> dt_avl;
+    auto* imc_dt = app.add_subcommand("imc-dt", "print the imc-counters device-tree node skiboot hands to Linux");
+    imc_dt->add_option("--platform", dt_platform, "built-in platform name or YAML file")->default_val("power9-default");
+    imc_dt->add_option("--unit", dt_unit, "the power9_imc unit (default: the first)");
+    imc_dt->add_option("--avl-vector", dt_avl, "nest availability vector instead of the unit's avl_vector");
+    imc_dt->add_flag("--linux-events", dt_linux, "list the PMUs/events Linux creates from it instead");
 
     try {
         app.parse(argc, argv);
@@ -216,6 +225,11 @@ int main(int argc, char** argv) {
         if (*serve) return simulate({}, "<stdin>", sopt.platform, sopt, true);
         if (*regs) return regs_command(regs_format, regs_unit, regs_dir);
         if (whatif.selected()) return whatif.run();
+        if (*imc_dt) {
+            register_all_units();
+            std::cout << imc::imc_device_tree_text(load_platform(dt_platform), dt_unit, dt_linux, dt_avl);
+            return exit_ok;
+        }
         // No subcommand: the built-in demo scenario.
         run_options demo;
         auto statements = seq::parse_sequence(demo_scenario(), "demo.seq");

@@ -67,6 +67,7 @@ platform::~platform() = default;
 
 void platform::attach_unit(unit& u) {
     unsigned port = bus_->attach(u.registers_in);
+    if (auto* master = u.bus_master()) master->bind(gate_->from_initiators);
     for (const auto& w : u.mmio_windows()) bus_->map(w.name, w.base, w.size, port, true);
     if (sysreg_names_.size() < system_.cpus.size()) sysreg_names_.resize(system_.cpus.size());
     for (unsigned cpu = 0; cpu < system_.cpus.size(); ++cpu)
@@ -196,9 +197,10 @@ void platform::reset(bool cold) {
     if (cold)
         for (auto& [n, c] : system_.clocks) c->reset(now);
     for (auto& c : system_.cores) c->reset(now);
-    for (unit* u : unit_ptrs_) u->reset(cold);
+    // Memory first: units that own memory contents (IMC control blocks) rewrite them in their reset.
     if (cold)
         for (auto& m : memories_) m->clear();
+    for (unit* u : unit_ptrs_) u->reset(cold);
 }
 
 } // namespace pmusim

@@ -155,7 +155,7 @@ std::string frequency_text(uint64_t hz) {
 
 const char* const keyword_list =
     "platform, as, read, write, read32, read64, write32, write64, run, power, security, freq, workload, "
-    "inject, expect, wait, reset, print, param, echo";
+    "inject, expect, wait, reset, print, param, echo, opal";
 
 // ---------------------------------------------------------------------------
 // One line
@@ -203,6 +203,7 @@ public:
         if (kw == "print") return parse_print();
         if (kw == "param") return parse_param();
         if (kw == "echo") return parse_echo();
+        if (kw == "opal") return parse_opal();
         pos_ = 0;
         fail("a statement keyword (" + std::string(keyword_list) + ")", quote(kw));
     }
@@ -504,6 +505,22 @@ private:
         return s;
     }
 
+    opal_call parse_opal() {
+        opal_call s;
+        if (accept("imc_counters_init")) s.call = "imc_counters_init";
+        else if (accept("imc_counters_start")) s.call = "imc_counters_start";
+        else if (accept("imc_counters_stop")) s.call = "imc_counters_stop";
+        else fail("an OPAL call (imc_counters_init, imc_counters_start, imc_counters_stop)", found());
+        if (accept("nest")) s.domain = "nest";
+        else if (accept("core")) s.domain = "core";
+        else if (accept("trace")) s.domain = "trace";
+        else fail("an IMC domain (nest, core, trace)", found());
+        if (s.call == "imc_counters_init") s.address = number("an address (the counter memory or trace buffer)");
+        s.cpu = cpu_index();
+        expect_end();
+        return s;
+    }
+
     inject_events parse_inject() {
         inject_events s;
         std::string target = name("UNIT or UNIT.NODE (e.g. cmn0.xp3)", is_dotted_name);
@@ -774,6 +791,10 @@ struct printer {
     std::string operator()(const print_reg& s) const { return "print " + s.reg; }
     std::string operator()(const print_param& s) const { return "param " + s.name; }
     std::string operator()(const echo_text& s) const { return s.text.empty() ? "echo" : "echo " + s.text; }
+    std::string operator()(const opal_call& s) const {
+        return "opal " + s.call + " " + s.domain + (s.address ? " " + hex(*s.address) : std::string()) + " cpu" +
+               std::to_string(s.cpu);
+    }
 };
 
 struct keyword_of {
@@ -797,6 +818,7 @@ struct keyword_of {
     std::string_view operator()(const print_reg&) const { return "print"; }
     std::string_view operator()(const print_param&) const { return "param"; }
     std::string_view operator()(const echo_text&) const { return "echo"; }
+    std::string_view operator()(const opal_call&) const { return "opal"; }
 };
 
 } // namespace

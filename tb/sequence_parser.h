@@ -208,10 +208,19 @@ struct echo_text {
     std::string text;
 };
 
+// opal imc_counters_init|imc_counters_start|imc_counters_stop nest|core|trace [ADDRESS] cpuN
+// An OPAL call as skiboot performs it (POWER, hypervisor privilege); ADDRESS only for init.
+struct opal_call {
+    std::string call;   // "imc_counters_init", ...
+    std::string domain; // "nest", "core", "trace"
+    std::optional<uint64_t> address;
+    unsigned cpu = 0;
+};
+
 using statement_body =
     std::variant<platform_decl, as_cpu, as_debug, reg_read, reg_write, mem_read, mem_write,
                  run_cycles, run_time, set_power, set_security, set_freq, set_workload, inject_events,
-                 expect_irq, wait_irq, do_reset, print_reg, print_param, echo_text>;
+                 expect_irq, wait_irq, do_reset, print_reg, print_param, echo_text, opal_call>;
 
 struct statement {
     std::string file;

@@ -267,6 +267,37 @@ sequence_runner::result sequence_runner::read_register(const seq::statement& s, 
     return res;
 }
 
+// OPAL runs at hypervisor privilege on the calling CPU; the unit serving the call says which
+// register and memory accesses skiboot makes, and they run here like any other statements.
+sequence_runner::result sequence_runner::opal(const seq::statement& s, const seq::opal_call& o) {
+    auto bad = [&](std::string msg) { return result{verdict::bad_input, "ERR " + msg, fmt::format("{}: {}", where(s), msg)}; };
+    if (platform_.config().arch != arch_kind::power) return bad("opal calls need a POWER platform");
+    if (ctx_.initiator != initiator_kind::cpu || ctx_.privilege != power_privilege::hypervisor)
+        return bad(fmt::format("opal {}: OPAL is called at hypervisor privilege: write `as cpuN hv` first (now {})",
+                               o.call, ctx_.describe()));
+    std::vector<std::string> args{o.domain};
+    if (o.address) args.push_back(fmt::format("{:#x}", *o.address));
+    args.push_back(fmt::format("cpu{}", o.cpu));
+    unit* server = nullptr;
+    for (unit* u : platform_.units())
+        if (u->serves_firmware_call(o.call)) server = server ? server : u;
+    if (!server) return bad(fmt::format("opal {}: no unit of platform {} serves this call", o.call, platform_.config().name));
+    std::vector<std::string> statements;
+    std::string error;
+    if (!server->firmware_call(o.call, args, statements, error)) return bad(error);
+    rec_.line(fmt::format("[{}] {} opal {}", format_time(now_fs()), ctx_.describe(), seq::to_string(s.body).substr(5)));
+    unsigned n = 0;
+    for (const auto& text : statements) {
+        auto st = seq::parse_line(text, fmt::format("{}:{} (opal {})", s.file, s.line, o.call), ++n);
+        if (!st) continue;
+        result r = execute(*st);
+        if (r.v != verdict::ok) return r;
+    }
+    result done;
+    done.answer = "OK";
+    return done;
+}
+
 sequence_runner::result sequence_runner::execute(const seq::statement& s) {
     ++executed_;
     sample();
@@ -484,6 +515,7 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                 rec_.line(e.text);
                 return done;
             },
+            [&](const seq::opal_call& o) -> result { return opal(s, o); },
         },
         s.body);
     sample();

@@ -63,6 +63,7 @@ private:
                          const access_result& r, bool explicit_expectation);
     result read_register(const seq::statement& s, const std::string& reg, const std::optional<seq::value_check>& check,
                          const std::optional<access_outcome>& expected, bool print);
+    result opal(const seq::statement& s, const seq::opal_call& o);
     std::string where(const seq::statement& s) const;
     std::string time_note() const;
     void sample();

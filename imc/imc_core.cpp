@@ -1,0 +1,163 @@
+// The core, thread and trace engines (docs/imc.md "Core IMC", "Thread IMC", "Trace IMC").
+#include "imc/imc_state.h"
+
+namespace pmusim {
+
+using namespace imc;
+
+// ---------------------------------------------------------------------------
+// Core, thread and trace
+// ---------------------------------------------------------------------------
+
+void imc_unit::ldbar_written(thread_imc& t) { refresh_core(*t.owner); }
+
+void imc_unit::power_changed(thread_imc& t) {
+    fs_t now = now_fs();
+    t.ref32_running->set_open(system_.core(t.cpu).power() == power_state::run, now);
+    bool any = false;
+    for (thread_imc* x : t.owner->threads) any = any || system_.core(x->cpu).power() == power_state::run;
+    t.owner->non_idle_cycles->set_open(any, now);
+}
+
+void imc_unit::refresh_core(core_imc& c) {
+    fs_t now = now_fs();
+    uint64_t htm = c.reg("HTM_MODE");
+    bool running = (htm >> 61) == 7 && ((htm >> 59) & 1);
+    bool trace_mode = false;
+    for (thread_imc* t : c.threads) trace_mode = trace_mode || (t->ldbar & ldbar_trace_mode);
+    uint64_t trace_scom = c.reg("TRACE_IMC");
+
+    bool core_acc = running && !trace_mode;
+    if (core_acc && !c.acc_active)
+        for (auto& k : c.counters) {
+            k.baseline = k.source->count_at(now);
+            k.posted = 0;
+        }
+    c.acc_active = core_acc;
+    bool any_thread_acc = false;
+    for (thread_imc* t : c.threads) {
+        bool acc = running && !trace_mode && (t->ldbar & ldbar_enable);
+        if (acc && !t->acc_active)
+            for (auto& k : t->counters) {
+                k.baseline = k.source->count_at(now);
+                k.posted = 0;
+            }
+        t->acc_active = acc;
+        any_thread_acc = any_thread_acc || acc;
+
+        bool trace = running && (t->ldbar & ldbar_trace_mode) && trace_scom != 0;
+        if (trace && !t->trace_active) {
+            // The write pointer starts at the LDBAR address (docs/imc.md).
+            core_model& cm = system_.core(t->cpu);
+            t->buffer = t->ldbar & 0x00FFFFFFFFFFE000ULL;
+            unsigned bufsize = unsigned((trace_scom >> 13) & 7);
+            t->entries = uint64_t(4096) << (bufsize > 4 ? 0 : bufsize);
+            t->records = 0;
+            t->sampsel = unsigned(trace_scom >> 62) & 1;
+            t->sel[0] = unsigned(trace_scom >> 23) & 0x7f;
+            t->sel[1] = unsigned(trace_scom >> 16) & 0x7f;
+            t->load = (trace_scom >> 30) & 0xffffffffULL;
+            for (unsigned i = 0; i < 2; ++i)
+                t->cpmc_base[i] = (t->sel[i] == 2 ? *ref32_ : static_cast<const event_source&>(cm.events("inst"))).count_at(now);
+            t->inst_base = cm.events("inst").count_at(now);
+            t->cycles_base = cm.events("cycles").count_at(now);
+            const event_source& sampled =
+                t->sel[t->sampsel] == 2 ? *ref32_ : static_cast<const event_source&>(cm.events("inst"));
+            t->sampler.set_enabled(false, now);
+            t->sampler.set_source(&sampled, now);
+            t->sampler.write(t->load, now);
+            t->sampler.set_enabled(true, now);
+            t->sampler.take_overflows(now);
+            t->trace_active = true;
+            schedule_trace(*t);
+        } else if (!trace && t->trace_active) {
+            t->trace_active = false;
+            t->sampler.set_enabled(false, now);
+            t->overflow.cancel();
+        }
+    }
+    bool want_updates = core_acc || any_thread_acc;
+    if (want_updates && !c.update_pending) {
+        c.update_pending = true;
+        c.update.notify(to_sc_time(options_.core_update_period));
+    } else if (!want_updates && c.update_pending) {
+        c.update_pending = false;
+        c.update.cancel();
+    }
+}
+
+void imc_unit::core_update(core_imc& c) {
+    if (guarded(fmt::format("core {} of chip {} (core/thread accumulation)", c.core, c.chip), [&] { core_update_step(c); }))
+        return;
+    c.acc_active = false; // counting restarts when the core's SCOMs or a LDBAR are written again
+    for (thread_imc* t : c.threads) t->acc_active = false;
+    c.update_pending = false;
+}
+
+void imc_unit::core_update_step(core_imc& c) {
+    fs_t now = now_fs();
+    auto post = [&](std::vector<acc_counter>& counters, uint64_t base) {
+        for (auto& k : counters) {
+            uint64_t scaled = (k.source->count_at(now) - k.baseline) / k.scale;
+            if (scaled != k.posted) add64(base + k.offset, scaled - k.posted);
+            k.posted = scaled;
+        }
+    };
+    if (c.acc_active) post(c.counters, c.reg("PDBAR") & ldbar_address_mask);
+    for (thread_imc* t : c.threads)
+        if (t->acc_active) post(t->counters, t->ldbar & 0x00FFFFFFFFFFE000ULL);
+    c.update_pending = c.acc_active;
+    for (thread_imc* t : c.threads) c.update_pending = c.update_pending || t->acc_active;
+    if (c.update_pending) c.update.notify(to_sc_time(options_.core_update_period));
+}
+
+void imc_unit::schedule_trace(thread_imc& t) {
+    fs_t now = now_fs();
+    t.overflow.cancel();
+    auto next = t.sampler.next_overflow(now);
+    if (next) t.overflow.notify(to_sc_time(*next > now ? *next - now : 0));
+}
+
+void imc_unit::trace_overflow(thread_imc& t) {
+    if (!t.trace_active) return;
+    fs_t now = now_fs();
+    if (t.sampler.take_overflows(now) == 0) { // a stale notification after a rate change
+        schedule_trace(t);
+        return;
+    }
+    if (guarded(fmt::format("cpu{} trace", t.cpu), [&] { trace_record(t); })) return;
+    t.trace_active = false; // tracing restarts when LDBAR or the core's SCOMs are written again
+    t.sampler.set_enabled(false, now);
+}
+
+void imc_unit::trace_record(thread_imc& t) {
+    fs_t now = now_fs();
+    core_model& cm = system_.core(t.cpu);
+    uint64_t tb = timebase_->count_at(now);
+    uint64_t inst = cm.events("inst").count_at(now);
+    uint64_t cpmc[2];
+    for (unsigned i = 0; i < 2; ++i) {
+        if (i == t.sampsel) cpmc[i] = t.sampler.read(now); // the wrapped sampling counter
+        else {
+            const event_source& s = t.sel[i] == 2 ? *ref32_ : static_cast<const event_source&>(cm.events("inst"));
+            cpmc[i] = (s.count_at(now) - t.cpmc_base[i]) & 0xffffffffULL;
+        }
+    }
+    const uint64_t record[8] = {
+        tb,
+        0x10000000ULL + 4 * (inst % 0x100000), // synthetic program counter (docs/imc.md)
+        0,                                     // PIDR information: 0
+        cpmc[0],
+        cpmc[1],
+        (inst - t.inst_base) & 0xffffffffULL,
+        (cm.events("cycles").count_at(now) - t.cycles_base) & 0xffffffffULL,
+        tb & trace_tb_mask,
+    };
+    uint64_t slot = t.buffer + (t.records % t.entries) * 64;
+    for (unsigned i = 0; i < 8; ++i) store64(slot + 8 * i, record[i]);
+    ++t.records;
+    t.sampler.write(t.load, now); // reload for the next sampling period
+    schedule_trace(t);
+}
+
+} // namespace pmusim
