@@ -51,6 +51,11 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, amu_externa
 
         cpu_amu* cp = c.get();
         register_bank& b = *c->bank;
+        c->userenr = &b["AMUSERENR_EL0"];
+        c->hafgrtr = &b["HAFGRTR_EL2"];
+        c->amcr = &b["AMCR_EL0"];
+        for (unsigned n : {0u, 2u, 3u}) c->voff0[n] = &b[fmt::format("AMEVCNTVOFF0{}_EL2", n)];
+        for (unsigned n = 0; n < 16; ++n) c->voff1[n] = &b[fmt::format("AMEVCNTVOFF1{}_EL2", n)];
         for (unsigned n = 0; n < 4; ++n) {
             auto& r = b[fmt::format("AMEVCNTR0{}_EL0", n)];
             r.on_read([cp, n] { return cp->g0[n].read(now_fs()); });
@@ -211,22 +216,22 @@ access_outcome amu_unit::sysreg_rule(access_context& ctx, const register_def& re
     const cpu_controls& k = *system_.controls;
     const unsigned cpu = ctx.cpu;
     amu_access a;
-    a.cls = amu_info(reg).cls;
+    const amu_reg_info& info = amu_info(reg);
+    a.cls = info.cls;
     a.write = is_write;
     a.el = ctx.el;
-    a.kvm_guest = ctx.guest && ctx.el <= 1 && !k.bit(cpu, "HCR_EL2", ctl::hcr_amvoffen);
-    a.en = (*cpus_[cpu]->bank)["AMUSERENR_EL0"].value & 1;
+    a.kvm_guest = ctx.guest && ctx.el <= 1 && !k.bit(cpu, control::hcr_el2, ctl::hcr_amvoffen);
+    a.en = cpus_[cpu]->userenr->value & 1;
     a.el2_enabled = k.el2_enabled(cpu, ctx.secure);
-    a.tge = k.bit(cpu, "HCR_EL2", ctl::hcr_tge);
-    a.cptr_el2_tam = k.bit(cpu, "CPTR_EL2", ctl::cptr_tam);
-    a.cptr_el3_tam = k.bit(cpu, "CPTR_EL3", ctl::cptr_tam);
-    a.scr_amvoffen = k.bit(cpu, "SCR_EL3", ctl::scr_amvoffen);
-    a.scr_fgten = k.bit(cpu, "SCR_EL3", ctl::scr_fgten);
-    const int fgt_bit = amu_hafgrtr_bit(amu_info(reg));
+    a.tge = k.bit(cpu, control::hcr_el2, ctl::hcr_tge);
+    a.cptr_el2_tam = k.bit(cpu, control::cptr_el2, ctl::cptr_tam);
+    a.cptr_el3_tam = k.bit(cpu, control::cptr_el3, ctl::cptr_tam);
+    a.scr_amvoffen = k.bit(cpu, control::scr_el3, ctl::scr_amvoffen);
+    a.scr_fgten = k.bit(cpu, control::scr_el3, ctl::scr_fgten);
+    const int fgt_bit = amu_hafgrtr_bit(info);
     const cpu_amu& c = *cpus_[cpu];
     a.hafgrtr_trap = c.fgt && fgt_bit >= 0 && ctx.el <= 1 && a.el2_enabled && a.scr_fgten &&
-                     !(k.bit(cpu, "HCR_EL2", ctl::hcr_e2h) && a.tge) &&
-                     (((*c.bank)["HAFGRTR_EL2"].value >> fgt_bit) & 1);
+                     !(k.bit(cpu, control::hcr_el2, ctl::hcr_e2h) && a.tge) && ((c.hafgrtr->value >> fgt_bit) & 1);
     const amu_trap_row& row = amu_decide(a);
     if (row.outcome == access_outcome::ok) return access_outcome::ok;
     return refuse(ctx, row.outcome, reg, is_write, fmt::format("{} {} at EL{}: {} [rule {}]", is_write ? "MSR" : "MRS",
@@ -237,19 +242,19 @@ uint64_t amu_unit::adjust_read(cpu_amu& c, const register_def& def, uint64_t val
     const amu_reg_info& i = amu_info(def);
     if (i.kind != amu_reg_info::cnt0 && i.kind != amu_reg_info::cnt1) return value;
     if (ctx.el >= 3) return value; // physical at the highest EL
-    const register_bank& b = *c.bank;
-    bool cg1rz = c.version >= 2 && (const_cast<register_bank&>(b)["AMCR_EL0"].value & amcr_cg1rz);
+    bool cg1rz = c.version >= 2 && (c.amcr->value & amcr_cg1rz);
     if (i.kind == amu_reg_info::cnt1 && cg1rz) return 0;
     // AMUv1p1 virtual offsets: EL0/EL1 reads with HCR_EL2.AMVOFFEN = SCR_EL3.AMVOFFEN = 1,
     // EL2 enabled and {E2H,TGE} != {1,1}. Counter 1 (CNT_CYCLES) has no offset.
     if (c.version < 2 || ctx.el > 1) return value;
     const cpu_controls& k = *system_.controls;
-    if (!k.bit(c.cpu, "HCR_EL2", ctl::hcr_amvoffen) || !k.bit(c.cpu, "SCR_EL3", ctl::scr_amvoffen)) return value;
+    if (!k.bit(c.cpu, control::hcr_el2, ctl::hcr_amvoffen) || !k.bit(c.cpu, control::scr_el3, ctl::scr_amvoffen))
+        return value;
     if (!k.el2_enabled(c.cpu, ctx.secure)) return value;
-    if (k.bit(c.cpu, "HCR_EL2", ctl::hcr_e2h) && k.bit(c.cpu, "HCR_EL2", ctl::hcr_tge)) return value;
+    if (k.bit(c.cpu, control::hcr_el2, ctl::hcr_e2h) && k.bit(c.cpu, control::hcr_el2, ctl::hcr_tge)) return value;
     if (i.kind == amu_reg_info::cnt0 && i.index == 1) return value;
-    std::string off = fmt::format("AMEVCNTVOFF{}{}_EL2", i.kind == amu_reg_info::cnt0 ? 0 : 1, i.index);
-    return value - const_cast<register_bank&>(b)[off].value;
+    const register_bank::reg* offset = i.kind == amu_reg_info::cnt0 ? c.voff0[i.index] : c.voff1[i.index];
+    return value - offset->value;
 }
 
 void amu_unit::access(tlm::tlm_generic_payload& trans, access_context& ctx) {

@@ -155,6 +155,12 @@ private:
         unsigned aux = 0;     // implemented group-1 counters (0..16)
         bool fgt = false;     // FEAT_FGT: HAFGRTR_EL2 exists
         std::unique_ptr<register_bank> bank;
+        // Bank entries the access rules and reads consult on every access, resolved once.
+        register_bank::reg* userenr = nullptr;
+        register_bank::reg* hafgrtr = nullptr;
+        register_bank::reg* amcr = nullptr;
+        std::array<register_bank::reg*, 4> voff0{};  // null for counter 1 (CNT_CYCLES has no offset)
+        std::array<register_bank::reg*, 16> voff1{};
         std::unique_ptr<register_bank> frame; // the external view; null without features.amu_external_view
         std::array<lazy_counter, 4> g0;
         std::array<lazy_counter, 16> g1;

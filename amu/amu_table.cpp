@@ -1,7 +1,8 @@
 // The AMU register table: encodings, widths, reset values and fields as in
 // DDI0487 M.a.a D24.6 (see ../shared/reference/amu.md §3).
 #include <fmt/format.h>
-#include <unordered_map>
+#include <functional>
+#include <vector>
 
 #include "amu/amu.h"
 #include "models/input_error.h"
@@ -17,7 +18,7 @@ sysreg_encoding el2(uint8_t crm, uint8_t op2) { return {3, 4, 13, crm, op2}; }
 
 struct built {
     register_table table;
-    std::unordered_map<std::string, amu_reg_info> info; // by register name
+    std::vector<amu_reg_info> info; // parallel to table.registers: found by position, not by name
 };
 
 built make() {
@@ -38,7 +39,7 @@ built make() {
         "other than AMUSERENR_EL0 and the _EL2 registers are UNDEFINED below EL3 (the highest EL); see docs/amu.md "
         "for the access rules.";
     auto add = [&](register_def d, amu_reg_class cls, amu_reg_info::kind_t kind, unsigned index = 0) {
-        b.info[d.name] = amu_reg_info{cls, kind, index};
+        b.info.push_back(amu_reg_info{cls, kind, index});
         t.registers.push_back(std::move(d));
     };
     const auto cc = amu_reg_class::counter_or_control;
@@ -169,9 +170,12 @@ const built& the() {
 const register_table& amu_table() { return the().table; }
 
 const amu_reg_info& amu_info(const register_def& def) {
-    auto it = the().info.find(def.name);
-    if (it == the().info.end()) throw model_error("amu: no register info for " + def.name);
-    return it->second;
+    // Asked on every access: the entry's position in the table gives its info directly.
+    const std::vector<register_def>& regs = the().table.registers;
+    const std::less<const register_def*> before;
+    if (before(&def, regs.data()) || !before(&def, regs.data() + regs.size()))
+        throw model_error("amu: no register info for " + def.name);
+    return the().info[size_t(&def - regs.data())];
 }
 
 const char* to_string(amu_reg_class c) {

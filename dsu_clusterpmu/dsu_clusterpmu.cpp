@@ -110,7 +110,7 @@ access_outcome dsu_clusterpmu::sysreg_rule(access_context& ctx, const register_d
     const unsigned cpu = ctx.cpu;
     const cpu_controls& c = *system_.controls;
     const bool el2 = c.el2_enabled(cpu, ctx.secure);
-    const bool tidcp = el2 && c.bit(cpu, "HCR_EL2", ctl::hcr_tidcp);
+    const bool tidcp = el2 && c.bit(cpu, control::hcr_el2, ctl::hcr_tidcp);
     if (ctx.el == 0)
         return refuse(ctx, access_outcome::undefined, reg, is_write, reg.name + " is UNDEFINED at EL0");
     if (reg.name.rfind("CLUSTERPMMDCR", 0) == 0) {
@@ -122,10 +122,10 @@ access_outcome dsu_clusterpmu::sysreg_rule(access_context& ctx, const register_d
     if (ctx.el == 1 && tidcp)
         return refuse(ctx, access_outcome::trap_el2, reg, is_write, "HCR_EL2.TIDCP=1 traps EL1 to EL2");
     if (!is_write) return access_outcome::ok; // reads are not gated by CLUSTERPMUEN
-    if (ctx.el == 1 && el2 && !c.bit(cpu, "ACTLR_EL2", ctl::actlr_clusterpmuen))
+    if (ctx.el == 1 && el2 && !c.bit(cpu, control::actlr_el2, ctl::actlr_clusterpmuen))
         return refuse(ctx, access_outcome::trap_el2, reg, is_write,
                       "ACTLR_EL2.CLUSTERPMUEN=0 traps EL1 writes to EL2");
-    if (ctx.el <= 2 && !c.bit(cpu, "ACTLR_EL3", ctl::actlr_clusterpmuen))
+    if (ctx.el <= 2 && !c.bit(cpu, control::actlr_el3, ctl::actlr_clusterpmuen))
         return refuse(ctx, access_outcome::trap_el3, reg, is_write,
                       fmt::format("ACTLR_EL3.CLUSTERPMUEN=0 traps EL{} writes to EL3", ctx.el));
     return access_outcome::ok;
@@ -447,17 +447,15 @@ bool dsu_clusterpmu::inject(const std::string& node, const std::string& event, u
 std::vector<std::string> dsu_clusterpmu::firmware_boot(const std::string& profile) {
     if (profile != "tf-a") return {};
     // TF-A dsu_driver_init on each core of the cluster: clear SPME, ACTLR_EL3 |= PWREN|CLUSTERPMUEN,
-    // ACTLR_EL2 |= CLUSTERPMUEN. The sequence language has no read-modify-write, so the OR is
-    // taken over the controls' values when the profile is generated (reset values at boot).
+    // ACTLR_EL2 |= CLUSTERPMUEN, as read-modify-writes (`mask`) that keep the other bits.
+    const uint64_t a3 = (1u << ctl::actlr_pwren) | (1u << ctl::actlr_clusterpmuen);
+    const uint64_t a2 = 1u << ctl::actlr_clusterpmuen;
     std::vector<std::string> out;
     for (unsigned cpu : cpus_) {
-        const uint64_t a3 = system_.controls->value(cpu, "ACTLR_EL3") | (1u << ctl::actlr_pwren) |
-                            (1u << ctl::actlr_clusterpmuen);
-        const uint64_t a2 = system_.controls->value(cpu, "ACTLR_EL2") | (1u << ctl::actlr_clusterpmuen);
         out.push_back(fmt::format("as cpu{} el3", cpu));
         out.push_back(fmt::format("write CLUSTERPMMDCR_EL3 {:#x}", mdcr_ & ~uint64_t(1)));
-        out.push_back(fmt::format("write ACTLR_EL3 {:#x}", a3));
-        out.push_back(fmt::format("write ACTLR_EL2 {:#x}", a2));
+        out.push_back(fmt::format("write ACTLR_EL3 {:#x} mask {:#x}", a3, a3));
+        out.push_back(fmt::format("write ACTLR_EL2 {:#x} mask {:#x}", a2, a2));
     }
     return out;
 }

@@ -70,14 +70,34 @@ register_table make_table() {
 
 } // namespace
 
+const char* register_name(control reg) {
+    switch (reg) {
+    case control::scr_el3: return "SCR_EL3";
+    case control::cptr_el3: return "CPTR_EL3";
+    case control::cptr_el2: return "CPTR_EL2";
+    case control::hcr_el2: return "HCR_EL2";
+    case control::mdcr_el3: return "MDCR_EL3";
+    case control::mdcr_el2: return "MDCR_EL2";
+    case control::actlr_el3: return "ACTLR_EL3";
+    case control::actlr_el2: return "ACTLR_EL2";
+    case control::id_aa64pfr0_el1: return "ID_AA64PFR0_EL1";
+    case control::count: break;
+    }
+    return "?";
+}
+
 const register_table& cpu_controls_table() {
     static const register_table table = make_table();
     return table;
 }
 
 cpu_controls::cpu_controls(const sc_core::sc_module_name& name, soc& system) : unit(name, system) {
-    for (size_t i = 0; i < system.cpus.size(); ++i)
+    for (size_t i = 0; i < system.cpus.size(); ++i) {
         banks_.push_back(std::make_unique<register_bank>(fmt::format("cpu{}", i), table()));
+        auto& regs = controls_.emplace_back();
+        for (unsigned c = 0; c < unsigned(control::count); ++c) regs[c] = &(*banks_.back())[register_name(control(c))];
+    }
+    id_aa64pfr0_ = table().find(register_name(control::id_aa64pfr0_el1));
     reset(true);
 }
 
@@ -93,7 +113,7 @@ void cpu_controls::reset(bool) {
         banks_[i]->reset();
         // EL0..EL3 AArch64-only (1 each) and this CPU's AMU version.
         uint64_t pfr0 = 0x1111ULL | (uint64_t(system_.cpus[i].amu_version & 0xf) << 44);
-        (*banks_[i])["ID_AA64PFR0_EL1"].value = pfr0;
+        controls_[i][unsigned(control::id_aa64pfr0_el1)]->value = pfr0;
     }
 }
 
@@ -102,7 +122,7 @@ uint64_t cpu_controls::value(unsigned cpu, const std::string& reg) const {
 }
 
 bool cpu_controls::el2_enabled(unsigned cpu, bool secure) const {
-    return !secure || bit(cpu, "SCR_EL3", ctl::scr_eel2);
+    return !secure || bit(cpu, control::scr_el3, ctl::scr_eel2);
 }
 
 access_outcome cpu_controls::sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) {
@@ -111,7 +131,7 @@ access_outcome cpu_controls::sysreg_rule(access_context& ctx, const register_def
     unsigned needed = unsigned(reg.name.back() - '0');
     if (ctx.el < needed) return refuse(ctx, access_outcome::undefined, reg, is_write,
                                        fmt::format("{} needs EL{} or higher", reg.name, needed));
-    if (reg.name == "ID_AA64PFR0_EL1" && is_write)
+    if (&reg == id_aa64pfr0_ && is_write)
         return refuse(ctx, access_outcome::undefined, reg, is_write, "ID_AA64PFR0_EL1 is read-only");
     return access_outcome::ok;
 }
@@ -121,7 +141,7 @@ void cpu_controls::access(tlm::tlm_generic_payload& trans, access_context& ctx) 
     serve_from_bank(b, trans, ctx);
     // KVM presents guests an ID_AA64PFR0_EL1 without the AMU.
     if (ctx.guest && trans.is_read() && trans.is_response_ok() &&
-        trans.get_address() == table().find("ID_AA64PFR0_EL1")->sysreg->key()) {
+        trans.get_address() == id_aa64pfr0_->sysreg->key()) {
         uint64_t v;
         std::memcpy(&v, trans.get_data_ptr(), 8);
         v &= ~(0xfULL << 44);

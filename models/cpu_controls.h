@@ -3,6 +3,7 @@
 // HCR_EL2, MDCR_EL3/EL2, ACTLR_EL3/EL2, plus the ID register that reports the
 // AMU (ID_AA64PFR0_EL1). They are real system registers that EL3/EL2 code
 // writes through the bus; the firmware gate and the units' access rules read them.
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -11,6 +12,15 @@
 namespace pmusim {
 
 const register_table& cpu_controls_table();
+
+// The control registers the access rules read on every access, named once here and
+// resolved to their bank entries when the CPUs are built (a look-up by name string would
+// cost more than the rest of the access).
+enum class control : unsigned {
+    scr_el3, cptr_el3, cptr_el2, hcr_el2, mdcr_el3, mdcr_el2, actlr_el3, actlr_el2, id_aa64pfr0_el1,
+    count
+};
+const char* register_name(control reg); // "SCR_EL3", ...
 
 class cpu_controls : public unit {
 public:
@@ -22,7 +32,10 @@ public:
     access_outcome sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) override;
     void reset(bool cold) override;
 
-    // Current value of a control register of one CPU, and one named field of it.
+    // Current value of a control register of one CPU, and one bit of it.
+    uint64_t value(unsigned cpu, control reg) const { return controls_.at(cpu)[unsigned(reg)]->value; }
+    bool bit(unsigned cpu, control reg, unsigned bit_index) const { return (value(cpu, reg) >> bit_index) & 1; }
+    // The same by register name (tests and tools; the access rules use `control`).
     uint64_t value(unsigned cpu, const std::string& reg) const;
     bool bit(unsigned cpu, const std::string& reg, unsigned bit_index) const { return (value(cpu, reg) >> bit_index) & 1; }
     // Whether EL2 is implemented and enabled in the CPU's current security state
@@ -35,6 +48,9 @@ protected:
 
 private:
     std::vector<std::unique_ptr<register_bank>> banks_;
+    // Per CPU, the bank entry of each `control`.
+    std::vector<std::array<register_bank::reg*, unsigned(control::count)>> controls_;
+    const register_def* id_aa64pfr0_ = nullptr;
 };
 
 // Register/field bit positions used by several units.

@@ -105,9 +105,11 @@ register_bank::reg* register_bank::find_offset(uint64_t offset) {
 
 uint64_t register_bank::read(reg& r) {
     uint64_t raw = r.read_hook ? r.read_hook() : r.value;
+    const register_def& def = *r.def;
+    if (def.fields.empty()) return raw & def.width_mask(); // one RW field spanning the register
     uint64_t out = 0;
     uint64_t clear = 0;
-    for (const auto& f : effective_fields(*r.def)) {
+    for (const auto& f : def.fields) { // by reference: an access allocates nothing
         switch (f.access) {
         case field_access::wo:
         case field_access::raz_wi:
@@ -122,10 +124,12 @@ uint64_t register_bank::read(reg& r) {
 }
 
 void register_bank::write(reg& r, uint64_t value) {
-    value &= r.def->width_mask();
-    uint64_t old = r.value;
-    uint64_t next = old;
-    for (const auto& f : effective_fields(*r.def)) {
+    const register_def& def = *r.def;
+    value &= def.width_mask();
+    const uint64_t old = r.value;
+    // No fields: one RW field spanning the register (bits above its width are kept, as that field would).
+    uint64_t next = def.fields.empty() ? (old & ~def.width_mask()) | value : old;
+    for (const auto& f : def.fields) {
         uint64_t m = f.mask();
         switch (f.access) {
         case field_access::rw:
