@@ -11,7 +11,8 @@
 //   3  CMN-600 mesh traffic (hook: the cmn600 unit is not on main yet)
 //   4  DSU overflow storm: a counter preloaded near the wrap, the handler reloads it on
 //      every interrupt; interrupts per host second, fast against reference
-//   5  POWER9 IMC trace records (hook: the imc unit is not on main yet)
+//   5  POWER9 IMC trace: records written per host second at skiboot's sample period
+//      (one tracing thread per core of power9-default), fast against reference
 // --scaling runs scenario 1 at 1, 8, 64 and 256 CPUs.
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -31,6 +32,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <unistd.h>
 
+#include "imc/imc.h"
 #include "models/reference_mode.h"
 #include "tb/platform.h"
 #include "tb/sequence_parser.h"
@@ -342,6 +344,50 @@ void scenario_register_path(bool quick) {
     std::cout << fmt::format("  full path / bare loop: {:.1f}x (target: within 3x)\n\n", r.host_seconds / bare_s);
 }
 
+// ------------------------------------------------------------------ scenario 5: IMC trace
+
+// Linux's trace_imc on thread 0 of each of power9-default's 4 cores (cpu0, cpu4, cpu8, cpu12):
+// skiboot's TRACE_IMC_SCOM (a record every 251 ticks of 32 MHz = 7843.75 ns), one 256 KiB
+// buffer each (the platform's 1 MiB imc_counters memory holds four), then reads of slot 0.
+std::string imc_trace_sequence(fs_t duration) {
+    std::ostringstream out;
+    for (unsigned core = 0; core < 4; ++core)
+        out << fmt::format("as cpu{0} hv\nopal imc_counters_init trace 0 cpu{0}\nwrite LDBAR {1:#x}\n"
+                           "opal imc_counters_start trace cpu{0}\n",
+                           4 * core, 0x4000000010400000ULL + core * 0x40000ULL);
+    out << fmt::format("run {}ns\nas cpu0 hv\n", duration / 1000000);
+    for (unsigned core = 0; core < 4; ++core)
+        for (unsigned word = 0; word < 8; ++word) out << fmt::format("read64 {:#x}\n", 0x10400000 + core * 0x40000 + 8 * word);
+    return out.str();
+}
+
+run_figures imc_trace_run(fs_t duration, bool reference) {
+    return in_child([&] {
+        return run_sequence("power9-default", imc_trace_sequence(duration), reference, [](platform& p) {
+            auto* imc = dynamic_cast<imc_unit*>(p.find_unit("imc0"));
+            uint64_t records = 0;
+            for (unsigned cpu = 0; imc && cpu < 16; ++cpu) records += imc->trace_records(cpu);
+            return records;
+        });
+    });
+}
+
+void scenario_imc_trace(bool quick) {
+    std::cout << "Scenario 5: POWER9 IMC trace, skiboot's sample period (7843.75 ns), one tracing thread on each of "
+                 "4 cores (power9-default: 3.2 GHz cores, 2 GHz nest, 512 MHz timebase)\n";
+    run_figures fast = imc_trace_run(quick ? 100 * ms : 1000 * ms, false);
+    print_run(fmt::format("fast, {}", format_time(fast.sim_fs)), fast, "records");
+    run_figures fast_scaled = imc_trace_run(200 * us, false);
+    print_run("fast, scaled run", fast_scaled, "records");
+    run_figures ref = imc_trace_run(200 * us, true);
+    print_run("reference, scaled run", ref, "records");
+    const bool same = fast_scaled.ok && ref.ok && fast_scaled.log_hash == ref.log_hash;
+    std::cout << fmt::format("  results on the scaled run: {} (JSON logs {:016x} / {:016x})\n",
+                             same ? "identical" : "DIFFERENT", fast_scaled.log_hash, ref.log_hash);
+    std::cout << fmt::format("  records per host second, fast (full run) over reference: {:.1f}x\n\n",
+                             (fast.work / fast.host_seconds) / (ref.work / ref.host_seconds));
+}
+
 // ------------------------------------------------------------------ scenario 4: DSU storm
 
 std::string dsu_storm_sequence(fs_t duration, unsigned cycles_between) {
@@ -402,6 +448,7 @@ int main(int argc, char** argv) {
     app.add_flag("--scaling", scaling, "also scenario 1 at 1, 8, 64 and 256 CPUs");
     CLI11_PARSE(app, argc, argv);
     for (int s : scenarios) {
+        if (s == 5) { scenario_imc_trace(quick); continue; }
         if (s == 1) scenario_amu(quick);
         if (s == 2) scenario_register_path(quick);
         if (s == 3 || s == 5) scenario_hooks();

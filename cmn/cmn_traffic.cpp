@@ -1,4 +1,5 @@
 #include "cmn/cmn_traffic.h"
+#include "models/reference_mode.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -12,6 +13,58 @@ namespace pmusim {
 // ---------------------------------------------------------------------------
 // Edge events
 // ---------------------------------------------------------------------------
+
+cmn_edge_events::cmn_edge_events(const clock_domain& clock) : clock_(clock) {
+    if (clock.reference()) reference_ = std::make_shared<reference_cmn_edge_events>(clock.reference());
+}
+
+reference_cmn_edge_events::reference_cmn_edge_events(std::shared_ptr<reference_clock> clock)
+    : clock_(std::move(clock)) {
+    clock_->subscribe(this);
+}
+
+reference_cmn_edge_events::~reference_cmn_edge_events() { clock_->unsubscribe(this); }
+
+void reference_cmn_edge_events::add(uint64_t edge, uint64_t count) {
+    reference_world::instance().catch_up(now_fs());
+    if (edge <= clock_->edges()) emit(count, false); // already passed: counted at once, as count_at does
+    else points_.emplace_back(edge, count);
+}
+
+void reference_cmn_edge_events::add_ramp(uint64_t from, uint64_t to) {
+    reference_world::instance().catch_up(now_fs());
+    const uint64_t e = clock_->edges();
+    if (to <= from) return;
+    if (e > from) {
+        emit(std::min(e, to) - from, false);
+        from = std::min(e, to);
+    }
+    if (to > from) ramps_.emplace_back(from, to);
+}
+
+void reference_cmn_edge_events::drop_after(uint64_t now_edge) {
+    points_.erase(std::remove_if(points_.begin(), points_.end(), [&](const auto& p) { return p.first > now_edge; }),
+                  points_.end());
+    for (auto& r : ramps_) r.second = std::min(r.second, now_edge);
+    ramps_.erase(std::remove_if(ramps_.begin(), ramps_.end(), [](const auto& r) { return r.second <= r.first; }),
+                 ramps_.end());
+}
+
+void reference_cmn_edge_events::on_edge() {
+    const uint64_t e = clock_->edges();
+    uint64_t n = 0;
+    for (const auto& p : points_)
+        if (p.first == e) n += p.second;
+    for (const auto& r : ramps_)
+        if (e > r.first && e <= r.second) ++n;
+    if (!points_.empty())
+        points_.erase(std::remove_if(points_.begin(), points_.end(), [&](const auto& p) { return p.first <= e; }),
+                      points_.end());
+    if (!ramps_.empty())
+        ramps_.erase(std::remove_if(ramps_.begin(), ramps_.end(), [&](const auto& r) { return r.second <= e; }),
+                     ramps_.end());
+    emit(n, false);
+}
 
 void cmn_edge_events::fold(uint64_t settled_edge) {
     auto p = std::partition(points_.begin(), points_.end(), [&](const auto& e) { return e.first > settled_edge; });
@@ -28,6 +81,7 @@ void cmn_edge_events::add(uint64_t edge, uint64_t count, uint64_t settled_edge) 
         fold_at_ = 2 * (points_.size() + ramps_.size()) + 16;
     }
     points_.emplace_back(edge, count);
+    if (reference_) static_cast<reference_cmn_edge_events&>(*reference_).add(edge, count);
 }
 
 void cmn_edge_events::add_ramp(uint64_t from, uint64_t to, uint64_t settled_edge) {
@@ -36,6 +90,7 @@ void cmn_edge_events::add_ramp(uint64_t from, uint64_t to, uint64_t settled_edge
         fold_at_ = 2 * (points_.size() + ramps_.size()) + 16;
     }
     if (to > from) ramps_.emplace_back(from, to);
+    if (reference_) static_cast<reference_cmn_edge_events&>(*reference_).add_ramp(from, to);
 }
 
 uint64_t cmn_edge_events::count_at(fs_t t) const {
@@ -55,6 +110,7 @@ void cmn_edge_events::drop_after(uint64_t now_edge) {
     points_.clear();
     ramps_.clear();
     fold_at_ = 16;
+    if (reference_) static_cast<reference_cmn_edge_events&>(*reference_).drop_after(now_edge);
 }
 
 // ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@
 #include "models/clock_domain.h"
 #include "models/event_source.h"
 #include "models/rational.h"
+#include "models/reference_sources.h"
 
 namespace pmusim {
 
@@ -25,7 +26,7 @@ namespace pmusim {
 // batch and then recomputes its overflow instants once.
 class cmn_edge_events : public event_source {
 public:
-    explicit cmn_edge_events(const clock_domain& clock) : clock_(clock) {}
+    explicit cmn_edge_events(const clock_domain& clock);
     // `count` events at edge `edge`; entries at or before `settled_edge` are folded.
     void add(uint64_t edge, uint64_t count, uint64_t settled_edge);
     // One event at each edge in (from, to].
@@ -42,6 +43,23 @@ private:
     std::vector<std::pair<uint64_t, uint64_t>> points_; // edge, count (unsorted)
     std::vector<std::pair<uint64_t, uint64_t>> ramps_;  // (from, to]
     size_t fold_at_ = 16; // fold when this many entries are pending (amortised)
+};
+
+// Reference twin (docs/reference-mode.md step 3): keeps its own copy of the scheduled
+// events and emits them at their edges as the mesh clock's twin delivers them. A minimal
+// twin so that platforms with a CMN-600 run in reference mode; it hears the same adds and drops.
+class reference_cmn_edge_events : public reference_source, reference_edge_listener {
+public:
+    explicit reference_cmn_edge_events(std::shared_ptr<reference_clock> clock);
+    ~reference_cmn_edge_events() override;
+    void add(uint64_t edge, uint64_t count);
+    void add_ramp(uint64_t from, uint64_t to);
+    void drop_after(uint64_t now_edge);
+    void on_edge() override;
+
+private:
+    std::shared_ptr<reference_clock> clock_;
+    std::vector<std::pair<uint64_t, uint64_t>> points_, ramps_;
 };
 
 // A flit as the watchpoints see it: the fields of the CMN-600 match groups.

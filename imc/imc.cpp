@@ -19,6 +19,8 @@ imc_unit::imc_unit(const sc_core::sc_module_name& name, soc& system, const imc_o
     catalog_ = load_catalog_file(options_.catalog_path.empty() ? builtin_catalog_path() : options_.catalog_path);
     timebase_ = std::make_unique<clock_edges>(system.clock(options_.timebase_clock));
     ref32_ = std::make_unique<divided_source>(*timebase_, 16);
+    add_meter(*timebase_);
+    add_meter(*ref32_);
     threads_.resize(system.cpus.size());
     std::map<std::pair<unsigned, unsigned>, core_imc*> core_of;
     for (const auto& cpu_name : config.cpus) {
@@ -79,8 +81,9 @@ imc_unit::imc_unit(const sc_core::sc_module_name& name, soc& system, const imc_o
                 else if (e.event_name == "NON_IDLE_PCYC") s = c->non_idle_cycles.get();
                 else if (e.event_name == "INST" || e.event_name == "NON_IDLE_INST") s = &c->inst;
                 else if (e.event_name == "32MHZ_CYC") s = ref32_.get();
-                if (s) c->counters.push_back({e.value, scale_of(e.scale), s, 0, 0});
+                if (s) c->counters.push_back({e.value, scale_of(e.scale), s, 0, 0, e.name});
             }
+        for (const auto& k : c->counters) add_meter(*k.source);
         core_imc* cp = c.get();
         sc_core::sc_spawn_options o;
         o.spawn_method();
@@ -95,8 +98,15 @@ imc_unit::imc_unit(const sc_core::sc_module_name& name, soc& system, const imc_o
                     if (e.event_name == "CS_PCYC_USER") s = &cm.events("cycles");
                     else if (e.event_name == "CS_INST_USER") s = &cm.events("inst");
                     else if (e.event_name == "CS_32MHZ_CYC_USER") s = t->ref32_running.get();
-                    if (s) t->counters.push_back({e.value, scale_of(e.scale), s, 0, 0});
+                    if (s) t->counters.push_back({e.value, scale_of(e.scale), s, 0, 0, e.name});
                 }
+            for (const auto& k : t->counters) add_meter(*k.source);
+            // Trace records read the timebase, the CPMCs' sources, instructions and cycles.
+            add_meter(cm.events("inst"));
+            add_meter(cm.events("cycles"));
+            // Reference mode: the sampling CPMC's wrap is seen at its edge; the record is
+            // written then, before any thread resumes at that instant (as in the fast mode).
+            t->sampler.on_reference_wrap([this, t] { trace_overflow(*t); });
             sc_core::sc_spawn_options to;
             to.spawn_method();
             to.dont_initialize();
@@ -177,6 +187,14 @@ void imc_unit::store64(uint64_t address, uint64_t value) {
     trans.clear_extension(&ctx);
     if (!trans.is_response_ok()) throw memory_fault{address, true};
     ++memory_writes_;
+}
+
+uint64_t imc_unit::peek64(uint64_t address) {
+    try {
+        return load64(address);
+    } catch (const memory_fault&) {
+        return 0;
+    }
 }
 
 void imc_unit::add64(uint64_t address, uint64_t delta) { store64(address, load64(address) + delta); }
@@ -333,13 +351,67 @@ void imc_unit::report(std::ostream& out) {
 }
 
 void imc_unit::observables(std::vector<observable>& out) {
+    // Nest: the posted big-endian word of every counter slot in the chip's HOMER.
+    for (auto& c : chips_) {
+        const std::string instance = fmt::format("{}.chip{}", basename(), c->id);
+        for (auto& k : c->counters) {
+            uint64_t address = c->homer + nest_offset + k->value;
+            std::string ev = fmt::format("{:#x} {}", k->value, k->names.front());
+            out.push_back({instance + "." + k->names.front(), 64, [this, address] { return peek64(address); },
+                           [ev] { return ev; }});
+        }
+    }
+    // Core and thread: the accumulated words at PDBAR and LDBAR (0 while no page is programmed).
+    for (auto& c : cores_) {
+        core_imc* cp = c.get();
+        const std::string instance = fmt::format("{}.chip{}.core{}", basename(), c->chip, c->core);
+        for (const auto& k : c->counters) {
+            uint64_t offset = k.offset;
+            std::string ev = fmt::format("{:#x} {}", k.offset, k.name);
+            out.push_back({instance + "." + k.name, 64,
+                           [this, cp, offset] {
+                               uint64_t page = cp->reg("PDBAR") & ldbar_address_mask;
+                               return page ? peek64(page + offset) : 0;
+                           },
+                           [ev] { return ev; }});
+        }
+    }
     for (auto& t : threads_) {
         if (!t) continue;
         thread_imc* tp = t.get();
-        out.push_back({fmt::format("cpu{}.imc.LDBAR", tp->cpu), 64, [tp] { return tp->ldbar; }});
-        out.push_back({fmt::format("cpu{}.imc.trace_records", tp->cpu), 64, [tp] { return tp->records; }});
+        const std::string instance = fmt::format("cpu{}.imc", tp->cpu);
+        out.push_back({instance + ".LDBAR", 64, [tp] { return tp->ldbar; }});
+        out.push_back({instance + ".trace_records", 64, [tp] { return tp->records; }});
+        for (const auto& k : tp->counters) {
+            uint64_t offset = k.offset;
+            std::string ev = fmt::format("{:#x} {}", k.offset, k.name);
+            out.push_back({instance + "." + k.name, 64,
+                           [this, tp, offset] {
+                               uint64_t page = tp->ldbar & 0x00FFFFFFFFFFE000ULL;
+                               bool accumulating = (tp->ldbar & ldbar_enable) && !(tp->ldbar & ldbar_trace_mode);
+                               return accumulating && page ? peek64(page + offset) : 0;
+                           },
+                           [ev] { return ev; }});
+        }
     }
     out.push_back({"imc.interrupts_raised", 64, [this] { return interrupts_raised_; }});
+}
+
+void imc_unit::event_totals(std::vector<event_total>& out) {
+    // Ground truth at the inputs, unscaled (memory holds events / scale), from time 0.
+    const fs_t now = now_fs();
+    for (auto& c : chips_)
+        for (const auto& [name, k] : c->by_name)
+            out.push_back({fmt::format("{}.chip{}", basename(), c->id), name, k->value, k->source.count_at(now)});
+    for (auto& c : cores_)
+        for (const auto& k : c->counters)
+            out.push_back({fmt::format("{}.chip{}.core{}", basename(), c->chip, c->core), k.name, k.offset,
+                           k.source->count_at(now)});
+    for (auto& t : threads_) {
+        if (!t) continue;
+        for (const auto& k : t->counters)
+            out.push_back({fmt::format("cpu{}.imc", t->cpu), k.name, k.offset, k.source->count_at(now)});
+    }
 }
 
 } // namespace pmusim

@@ -118,7 +118,10 @@ public:
     bool firmware_call(const std::string& call, const std::vector<std::string>& args,
                        std::vector<std::string>& statements, std::string& error) override;
     void report(std::ostream& out) override;
+    // What-if (docs/whatif.md "POWER9 IMC"): the memory words software reads, and the events
+    // at the engines' inputs since time 0 (nest per chip, core per core, thread per thread).
     void observables(std::vector<observable>& out) override;
+    void event_totals(std::vector<event_total>& out) override;
 
     const imc::catalog& catalog() const { return catalog_; }
     const imc::imc_options& options() const { return options_; }
@@ -149,6 +152,7 @@ private:
     // Runs an engine step; a memory fault stops the engine with a warning instead of the run.
     template <class Step> bool guarded(const std::string& engine, Step&& step);
     uint64_t load64(uint64_t address);
+    uint64_t peek64(uint64_t address); // load64, 0 where no memory answers (for observables)
     void store64(uint64_t address, uint64_t value);
     void add64(uint64_t address, uint64_t delta);
 
@@ -170,6 +174,12 @@ private:
     void trace_record(thread_imc& t);
     void schedule_trace(thread_imc& t);
 
+    // Every value the engines write to memory is read from a free-running 64-bit lazy_counter
+    // of its source (a "meter", enabled from time 0), never from the source directly, so the
+    // reference mode counts it edge by edge too (docs/reference-mode.md step 4).
+    void add_meter(const event_source& source);
+    uint64_t metered(const event_source& source, fs_t now);
+
     imc::imc_options options_;
     imc::catalog catalog_;
     std::vector<std::unique_ptr<nest_chip>> chips_;
@@ -177,6 +187,7 @@ private:
     std::vector<std::unique_ptr<thread_imc>> threads_; // by CPU index; null for CPUs not served
     std::unique_ptr<clock_edges> timebase_;
     std::unique_ptr<event_source> ref32_; // the 32 MHz reference: timebase / 16
+    std::map<const event_source*, std::unique_ptr<lazy_counter>> meters_;
     uint64_t interrupts_raised_ = 0;
     uint64_t memory_writes_ = 0;
     uint64_t memory_faults_ = 0;

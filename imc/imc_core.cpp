@@ -9,6 +9,21 @@ using namespace imc;
 // Core, thread and trace
 // ---------------------------------------------------------------------------
 
+void imc_unit::add_meter(const event_source& source) {
+    auto& m = meters_[&source];
+    if (m) return;
+    // Built with the unit (time 0, when every source's count is 0): the meter reads the source's count.
+    m = std::make_unique<lazy_counter>(64);
+    m->set_source(&source, now_fs());
+    m->set_enabled(true, now_fs());
+}
+
+uint64_t imc_unit::metered(const event_source& source, fs_t now) {
+    auto it = meters_.find(&source);
+    if (it == meters_.end()) throw model_error(fmt::format("{}: an IMC source without a meter", basename()));
+    return it->second->read(now);
+}
+
 void imc_unit::ldbar_written(thread_imc& t) { refresh_core(*t.owner); }
 
 void imc_unit::power_changed(thread_imc& t) {
@@ -30,7 +45,7 @@ void imc_unit::refresh_core(core_imc& c) {
     bool core_acc = running && !trace_mode;
     if (core_acc && !c.acc_active)
         for (auto& k : c.counters) {
-            k.baseline = k.source->count_at(now);
+            k.baseline = metered(*k.source, now);
             k.posted = 0;
         }
     c.acc_active = core_acc;
@@ -39,7 +54,7 @@ void imc_unit::refresh_core(core_imc& c) {
         bool acc = running && !trace_mode && (t->ldbar & ldbar_enable);
         if (acc && !t->acc_active)
             for (auto& k : t->counters) {
-                k.baseline = k.source->count_at(now);
+                k.baseline = metered(*k.source, now);
                 k.posted = 0;
             }
         t->acc_active = acc;
@@ -58,9 +73,9 @@ void imc_unit::refresh_core(core_imc& c) {
             t->sel[1] = unsigned(trace_scom >> 16) & 0x7f;
             t->load = (trace_scom >> 30) & 0xffffffffULL;
             for (unsigned i = 0; i < 2; ++i)
-                t->cpmc_base[i] = (t->sel[i] == 2 ? *ref32_ : static_cast<const event_source&>(cm.events("inst"))).count_at(now);
-            t->inst_base = cm.events("inst").count_at(now);
-            t->cycles_base = cm.events("cycles").count_at(now);
+                t->cpmc_base[i] = metered(t->sel[i] == 2 ? *ref32_ : static_cast<const event_source&>(cm.events("inst")), now);
+            t->inst_base = metered(cm.events("inst"), now);
+            t->cycles_base = metered(cm.events("cycles"), now);
             const event_source& sampled =
                 t->sel[t->sampsel] == 2 ? *ref32_ : static_cast<const event_source&>(cm.events("inst"));
             t->sampler.set_enabled(false, now);
@@ -98,7 +113,7 @@ void imc_unit::core_update_step(core_imc& c) {
     fs_t now = now_fs();
     auto post = [&](std::vector<acc_counter>& counters, uint64_t base) {
         for (auto& k : counters) {
-            uint64_t scaled = (k.source->count_at(now) - k.baseline) / k.scale;
+            uint64_t scaled = (metered(*k.source, now) - k.baseline) / k.scale;
             if (scaled != k.posted) add64(base + k.offset, scaled - k.posted);
             k.posted = scaled;
         }
@@ -133,14 +148,14 @@ void imc_unit::trace_overflow(thread_imc& t) {
 void imc_unit::trace_record(thread_imc& t) {
     fs_t now = now_fs();
     core_model& cm = system_.core(t.cpu);
-    uint64_t tb = timebase_->count_at(now);
-    uint64_t inst = cm.events("inst").count_at(now);
+    uint64_t tb = metered(*timebase_, now);
+    uint64_t inst = metered(cm.events("inst"), now);
     uint64_t cpmc[2];
     for (unsigned i = 0; i < 2; ++i) {
         if (i == t.sampsel) cpmc[i] = t.sampler.read(now); // the wrapped sampling counter
         else {
             const event_source& s = t.sel[i] == 2 ? *ref32_ : static_cast<const event_source&>(cm.events("inst"));
-            cpmc[i] = (s.count_at(now) - t.cpmc_base[i]) & 0xffffffffULL;
+            cpmc[i] = (metered(s, now) - t.cpmc_base[i]) & 0xffffffffULL;
         }
     }
     const uint64_t record[8] = {
@@ -150,7 +165,7 @@ void imc_unit::trace_record(thread_imc& t) {
         cpmc[0],
         cpmc[1],
         (inst - t.inst_base) & 0xffffffffULL,
-        (cm.events("cycles").count_at(now) - t.cycles_base) & 0xffffffffULL,
+        (metered(cm.events("cycles"), now) - t.cycles_base) & 0xffffffffULL,
         tb & trace_tb_mask,
     };
     uint64_t slot = t.buffer + (t.records % t.entries) * 64;

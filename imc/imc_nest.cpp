@@ -46,6 +46,7 @@ void imc_unit::build_nest(nest_chip& c) {
             if (it != c.by_name.end()) it->second->source.add(s);
         }
     }
+    for (auto& k : c.counters) add_meter(k->source);
 }
 
 
@@ -73,7 +74,7 @@ void imc_unit::init_control_block(nest_chip& c) {
 
 void imc_unit::restart_nest_baselines(nest_chip& c, fs_t now) {
     for (auto& k : c.counters) {
-        k->baseline = k->source.count_at(now);
+        k->baseline = metered(k->source, now);
         k->posted = 0;
     }
 }
@@ -151,7 +152,7 @@ void imc_unit::post_group(nest_chip& c, unsigned g) {
     add64(base + group_header[g], 1);
     for (auto& k : c.counters) {
         if (k->group != g) continue;
-        uint64_t events = k->source.count_at(now) - k->baseline;
+        uint64_t events = metered(k->source, now) - k->baseline;
         uint64_t scaled = events / k->scale;
         if (scaled != k->posted) add64(base + k->value, scaled - k->posted);
         k->posted = scaled;

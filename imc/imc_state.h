@@ -6,6 +6,9 @@
 #include <fmt/format.h>
 
 #include "imc/imc.h"
+#include "models/input_error.h"
+#include "models/reference_mode.h"
+#include "models/reference_sources.h"
 
 namespace pmusim {
 namespace imc {
@@ -49,10 +52,59 @@ inline std::optional<unsigned> index_after(const std::string& word, const char* 
     return unsigned(std::stoul(word.substr(n)));
 }
 
+// Reference twins of the two IMC-specific sources (docs/reference-mode.md step 3):
+// they hear the base source's events edge by edge and keep their own state.
+class reference_divider : public reference_source, reference_sink {
+public:
+    reference_divider(std::shared_ptr<reference_source> base, uint64_t divisor)
+        : base_(std::move(base)), divisor_(divisor) {
+        base_->subscribe(this);
+    }
+    ~reference_divider() override { base_->unsubscribe(this); }
+    // One event each time the base's running total reaches a multiple of the divisor.
+    void receive(uint64_t count, bool secure) override {
+        uint64_t before = total_ / divisor_;
+        total_ += count;
+        emit(total_ / divisor_ - before, secure);
+    }
+
+private:
+    std::shared_ptr<reference_source> base_;
+    uint64_t divisor_;
+    uint64_t total_ = 0;
+};
+
+class reference_gate : public reference_source, reference_sink {
+public:
+    explicit reference_gate(std::shared_ptr<reference_source> base) : base_(std::move(base)) {
+        base_->subscribe(this);
+    }
+    ~reference_gate() override { base_->unsubscribe(this); }
+    // Edges at or before `now` belong to the old state.
+    void set_open(bool open, fs_t now) {
+        reference_world::instance().catch_up(now);
+        open_ = open;
+    }
+    void receive(uint64_t count, bool secure) override {
+        if (open_) emit(count, secure);
+    }
+
+private:
+    std::shared_ptr<reference_source> base_;
+    bool open_ = false;
+};
+
+inline std::shared_ptr<reference_source> twin_of(const event_source& base) {
+    if (!base.reference()) throw model_error("reference mode: an event source without a reference twin");
+    return base.reference();
+}
+
 // Every 16th timebase edge: the 32 MHz reference of a 512 MHz timebase (CPM_32MHZ_CYC).
 class divided_source : public event_source {
 public:
-    divided_source(const event_source& base, uint64_t divisor) : base_(base), divisor_(divisor) {}
+    divided_source(const event_source& base, uint64_t divisor) : base_(base), divisor_(divisor) {
+        if (reference_mode()) reference_ = std::make_shared<reference_divider>(twin_of(base), divisor);
+    }
     uint64_t count_at(fs_t t) const override { return base_.count_at(t) / divisor_; }
 
 private:
@@ -64,9 +116,12 @@ private:
 // threads runs). Exact: the count of each open interval is taken from the base source.
 class gated_source : public event_source {
 public:
-    explicit gated_source(const event_source& base) : base_(base) {}
+    explicit gated_source(const event_source& base) : base_(base) {
+        if (reference_mode()) reference_ = std::make_shared<reference_gate>(twin_of(base));
+    }
     void set_open(bool open, fs_t now) {
         if (open == open_) return;
+        if (reference_) static_cast<reference_gate&>(*reference_).set_open(open, now);
         if (open_) closed_total_ += base_.count_at(now) - base_.count_at(open_since_);
         open_ = open;
         open_since_ = now;
@@ -82,7 +137,6 @@ private:
     fs_t open_since_ = 0;
     uint64_t closed_total_ = 0;
 };
-
 
 // An IMC memory access that reached no memory (thrown by load64/store64, caught by guarded()).
 struct memory_fault {
@@ -126,6 +180,7 @@ struct imc_unit::acc_counter {
     uint64_t scale = 1;
     const event_source* source = nullptr;
     uint64_t baseline = 0, posted = 0;
+    std::string name; // the catalog's full event name
 };
 
 struct imc_unit::thread_imc {

@@ -21,6 +21,7 @@ std::unique_ptr<unit> make_imc(soc& system, const unit_config& u, const platform
     o.xscom_base = std::stoull(param_or(u, "xscom_base", std::to_string(imc::xscom_default_base)));
     o.avl_vector = std::stoull(param_or(u, "avl_vector", std::to_string(o.avl_vector)));
     o.core_update_period = std::stoull(param_or(u, "core_update_period", std::to_string(o.core_update_period)));
+    o.occ_tick = std::stoull(param_or(u, "occ_tick", std::to_string(o.occ_tick)));
     o.catalog_path = param_or(u, "catalog", "");
     const std::string dd = param_or(u, "dd_level", "2.2");
     o.trace_supported = imc::trace_supported_on(unsigned(dd[0] - '0'), unsigned(dd[2] - '0'));
@@ -31,6 +32,7 @@ std::unique_ptr<unit> make_imc(soc& system, const unit_config& u, const platform
     if (o.homer_base % 0x400000 != 0 || o.homer_stride % 0x400000 != 0)
         throw u.param_error(o.homer_base % 0x400000 ? "homer_base" : "homer_stride",
                             "HOMER images are 4 MiB aligned (HOMER_IMAGE_SIZE 0x400000)");
+    if (o.occ_tick == 0) throw u.param_error("occ_tick", "expected a non-zero duration");
     if (o.core_update_period == 0) throw u.param_error("core_update_period", "expected a non-zero duration");
     if (!o.catalog_path.empty() && o.catalog_path[0] != '/')
         o.catalog_path = std::string(PMUSIM_SOURCE_DIR) + "/" + o.catalog_path; // relative to the source tree
@@ -52,6 +54,8 @@ void register_imc_units() {
              "nest unit availability the OCC microcode reports (IBM bit i = skiboot nest_pmus_p9[i])"},
             {"core_update_period", pt::duration, "1ms",
              "how often the core/thread IMC logic adds its counts to memory (UNVERIFIED cadence)"},
+            {"occ_tick", pt::duration, "500us",
+             "OCC microcode tick (HW_MICS_PER_TICK); shorter only to keep per-cycle reference tests small"},
             {"dd_level", pt::choice, "2.2",
              "POWER9 Nimbus DD level; trace IMC exists from DD2.2 (skiboot removes the trace node before)",
              {"2.0", "2.1", "2.2", "2.3"}},

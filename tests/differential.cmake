@@ -36,3 +36,44 @@ foreach(seq_file ${PMUSIM_REFERENCE_SEQUENCES})
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties("reference: ${rel}" PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 120)
 endforeach()
+
+# POWER9 IMC (docs/reference-mode.md "POWER9 IMC"): its own scenario generator and a
+# platform with a short OCC tick (tests/differential/imc_differential.py, imc-diff.yaml).
+if(Python3_FOUND)
+  add_test(NAME "differential: imc fast vs reference - seeds 1 to 4"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/differential/imc_differential.py
+            $<TARGET_FILE:pmusim> --first 1 --count 4)
+  set_tests_properties("differential: imc fast vs reference - seeds 1 to 4" PROPERTIES TIMEOUT 300)
+endif()
+# The IMC sequences in reference mode. power9-default has four 3.2 GHz cores, a 2 GHz nest
+# and a 512 MHz timebase: about 15 billion edges per simulated second, so sequences that
+# simulate milliseconds are skipped here (the differential scenarios cover those paths).
+# Measured per edge on the loaded 2-core machine: thread_imc_ldbar (4.5 ms) 16 s, trace_records
+# (2 ms) 14 s; the skipped ones (simulated time in the comment) 38 s to well over 100 s.
+set(PMUSIM_IMC_REFERENCE_SKIP
+  imc/core_imc_opal.seq                  # 7.7 ms
+  imc/nest_groups.seq                    # 5.1 ms: 97 s
+  imc/nest_speed.seq                     # 7.6 ms
+  imc/nest_start_pause_resume_clear.seq  # 10 ms
+  imc/one_second_trace_and_nest.seq      # 1 s
+  imc/reset_cold.seq                     # 3.6 ms: 38 s
+  imc/trace_wrap.seq                     # 32 ms
+  imc/trace_wrap_8192.seq                # 64 ms
+  imc/two_chips.seq                      # 2.6 ms on two chips
+)
+file(GLOB PMUSIM_IMC_REFERENCE_SEQUENCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/sequences/imc/*.seq)
+foreach(seq_file ${PMUSIM_IMC_REFERENCE_SEQUENCES})
+  file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR}/tests/sequences ${seq_file})
+  if(rel IN_LIST PMUSIM_IMC_REFERENCE_SKIP)
+    continue()
+  endif()
+  file(STRINGS ${seq_file} exit_line REGEX "^# expect-exit: [0-9]+")
+  set(expected 0)
+  if(exit_line)
+    string(REGEX REPLACE "^# expect-exit: ([0-9]+).*" "\\1" expected "${exit_line}")
+  endif()
+  add_test(NAME "reference: ${rel}"
+    COMMAND ${CMAKE_SOURCE_DIR}/tests/expect_exit.sh ${expected} $<TARGET_FILE:pmusim> run --quiet --reference ${seq_file}
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties("reference: ${rel}" PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 120)
+endforeach()

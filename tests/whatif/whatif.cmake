@@ -10,3 +10,10 @@ if(Python3_FOUND)
     set_tests_properties("whatif: ${check}" PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 180)
   endforeach()
 endif()
+# POWER9 IMC ground truth and samples (docs/whatif.md "POWER9 IMC").
+if(Python3_FOUND)
+  add_test(NAME "whatif: imc"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/whatif/check_imc.py $<TARGET_FILE:pmusim>
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties("whatif: imc" PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 120)
+endif()
