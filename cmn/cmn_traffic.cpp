@@ -5,6 +5,7 @@
 #include <regex>
 #include <sstream>
 
+#include "cmn/cmn_reference.h"
 #include "tb/sequence_parser.h"
 
 namespace pmusim {
@@ -12,6 +13,14 @@ namespace pmusim {
 // ---------------------------------------------------------------------------
 // Edge events
 // ---------------------------------------------------------------------------
+
+cmn_edge_events::cmn_edge_events(const clock_domain& clock) : clock_(clock) {
+    if (clock.reference()) reference_ = std::make_shared<reference_cmn_edge_events>(clock.reference());
+}
+
+reference_cmn_edge_events* cmn_edge_events::twin() const {
+    return static_cast<reference_cmn_edge_events*>(reference_.get());
+}
 
 void cmn_edge_events::fold(uint64_t settled_edge) {
     auto p = std::partition(points_.begin(), points_.end(), [&](const auto& e) { return e.first > settled_edge; });
@@ -23,6 +32,7 @@ void cmn_edge_events::fold(uint64_t settled_edge) {
 }
 
 void cmn_edge_events::add(uint64_t edge, uint64_t count, uint64_t settled_edge) {
+    if (auto* t = twin()) t->add(edge, count);
     if (points_.size() + ramps_.size() >= fold_at_) {
         fold(settled_edge);
         fold_at_ = 2 * (points_.size() + ramps_.size()) + 16;
@@ -31,6 +41,7 @@ void cmn_edge_events::add(uint64_t edge, uint64_t count, uint64_t settled_edge) 
 }
 
 void cmn_edge_events::add_ramp(uint64_t from, uint64_t to, uint64_t settled_edge) {
+    if (auto* t = twin()) t->add_ramp(from, to);
     if (points_.size() + ramps_.size() >= fold_at_) {
         fold(settled_edge);
         fold_at_ = 2 * (points_.size() + ramps_.size()) + 16;
@@ -49,6 +60,7 @@ uint64_t cmn_edge_events::count_at(fs_t t) const {
 }
 
 void cmn_edge_events::drop_after(uint64_t now_edge) {
+    if (auto* t = twin()) t->drop_pending();
     fold(now_edge);
     for (const auto& r : ramps_)
         if (now_edge > r.first) settled_ += now_edge - r.first;
@@ -269,6 +281,7 @@ void cmn_traffic::reset(uint64_t start_edge) {
     links_.assign(mesh_.xps.size() * 6 * 4, {});
     issue_edge_now_ = start_edge;
     transactions_ = 0;
+    flit_hops_ = 0;
 }
 
 uint64_t cmn_traffic::issue_edge(const generator& g, uint64_t k) const {
@@ -319,6 +332,7 @@ uint64_t cmn_traffic::send(cmn_flit f, const endpoint& from, const endpoint& to,
         if (t > want) // stalled at edges want .. t-1
             sink.traffic_ramp(node, cmn_xp_eventid(cmn_xp_kind::txflit_stall, i, f.channel), 0, want - 1, t - 1);
         sink.traffic_event(node, cmn_xp_eventid(cmn_xp_kind::txflit_valid, i, f.channel), 0, t, 1);
+        ++flit_hops_;
     };
     // Dimension-ordered routing: X first, then Y. North is +Y, east is +X.
     while (x != tx) {

@@ -19,13 +19,16 @@
 
 namespace pmusim {
 
+class reference_cmn_edge_events;
+
 // Events at known mesh-clock edges, possibly in the future (flits in flight), and
 // occupancy ramps (one event per edge over an interval). Counting by edge number
 // keeps it exact across DVFS. Adding does not notify listeners: the unit adds a
 // batch and then recomputes its overflow instants once.
 class cmn_edge_events : public event_source {
 public:
-    explicit cmn_edge_events(const clock_domain& clock) : clock_(clock) {}
+    // In reference mode it creates its per-edge twin (cmn/cmn_reference.h) and forwards its inputs to it.
+    explicit cmn_edge_events(const clock_domain& clock);
     // `count` events at edge `edge`; entries at or before `settled_edge` are folded.
     void add(uint64_t edge, uint64_t count, uint64_t settled_edge);
     // One event at each edge in (from, to].
@@ -37,6 +40,7 @@ public:
 
 private:
     void fold(uint64_t settled_edge);
+    reference_cmn_edge_events* twin() const;
     const clock_domain& clock_;
     uint64_t settled_ = 0;
     std::vector<std::pair<uint64_t, uint64_t>> points_; // edge, count (unsorted)
@@ -120,6 +124,8 @@ public:
     void reset(uint64_t start_edge);
 
     uint64_t transactions() const { return transactions_; }
+    // XP transmissions (one per flit per crosspoint it leaves, device port included) so far.
+    uint64_t flit_hops() const { return flit_hops_; }
 
 private:
     struct endpoint {
@@ -170,6 +176,7 @@ private:
     std::vector<home> homes_;
     std::vector<endpoint> memories_;
     uint64_t transactions_ = 0;
+    uint64_t flit_hops_ = 0;
 };
 
 } // namespace pmusim
