@@ -439,6 +439,9 @@ void cmn600::state_reset() {
 
 void cmn600::reset(bool cold) {
     (void)cold; // the PMU has no state that survives a warm reset in the model
+    // The requests due at this edge issue before the reset takes effect, whichever process
+    // runs first at this instant (as before any register access), so both modes agree.
+    advance_traffic();
     state_reset();
 }
 

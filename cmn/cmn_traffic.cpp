@@ -355,14 +355,23 @@ uint64_t cmn_traffic::reserve_link(size_t xp, cmn_xp_interface i, cmn_channel c,
     // Edges before the current request's issue edge can no longer be asked for: drop them.
     while (!l.words.empty() && l.base + 64 <= issue_edge_now_) l.words.pop_front(), l.base += 64;
     if (l.words.empty()) l.base = issue_edge_now_ & ~uint64_t(63);
-    for (;; ++edge) {
-        const uint64_t w = (edge - l.base) / 64, bit = uint64_t(1) << ((edge - l.base) % 64);
+    if (l.full_until < l.base) l.full_until = l.base;
+    // The first free edge at or after `edge`. On a saturated link the taken edges form a long
+    // run: start past it (full_until) and skip whole taken words, so a grant costs O(1)
+    // amortised instead of the length of the backlog.
+    if (edge < l.full_until) edge = l.full_until;
+    auto taken = [&l](uint64_t e, uint64_t& w, uint64_t& bit) {
+        w = (e - l.base) / 64, bit = uint64_t(1) << ((e - l.base) % 64);
         if (w >= l.words.size()) l.words.resize(w + 1, 0);
-        if (!(l.words[w] & bit)) {
-            l.words[w] |= bit;
-            return edge;
-        }
-    }
+        return (l.words[w] & bit) != 0;
+    };
+    uint64_t w = 0, bit = 0;
+    while (taken(edge, w, bit)) edge = l.words[w] == ~uint64_t(0) ? l.base + 64 * (w + 1) : edge + 1;
+    l.words[w] |= bit;
+    if (edge == l.full_until)
+        while (taken(l.full_until, w, bit))
+            l.full_until = l.words[w] == ~uint64_t(0) ? l.base + 64 * (w + 1) : l.full_until + 1;
+    return edge;
 }
 
 bool cmn_traffic::lookup(home& h, uint64_t line, bool write, bool& evicted_dirty, uint64_t& victim) {

@@ -166,6 +166,7 @@ private:
     struct link {
         uint64_t base = 0;           // edge of bit 0 of words.front() (a multiple of 64)
         std::deque<uint64_t> words;  // bit b of words[w]: edge base + 64w + b is taken
+        uint64_t full_until = 0;     // every edge from base up to (not including) this one is taken
     };
     std::vector<link> links_;
     uint64_t issue_edge_now_ = 0; // no flit of the current or a later request uses an earlier edge
