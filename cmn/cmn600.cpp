@@ -467,9 +467,12 @@ void cmn600::schedule_traffic() {
 }
 
 void cmn600::on_traffic() {
-    // Issue the requests due now; their flits may move the next overflow earlier. Nothing in
-    // the configuration changed, so the counters' sources and enables stay as they are.
-    advance_traffic();
+    // Issue the requests due now; their flits may move the next overflow earlier, or wrap a
+    // counter at this very edge (a flit uploaded at its issue edge), which no prediction would
+    // announce: collect such wraps now. Nothing in the configuration changed, so the counters'
+    // sources and enables stay as they are.
+    collect();
+    update_irq();
     reschedule();
     schedule_traffic();
 }
