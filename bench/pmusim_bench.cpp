@@ -414,7 +414,8 @@ std::string cmn_bench_platform(unsigned mesh, const std::string& rate) {
 // Linux-style programming with watchpoint matching on at every XP: WP0 counts the ReadShared
 // requests uploaded on port 0 (CMN-600 REQ group 0 opcode [36:31]), WP2 every DAT flit downloaded
 // on port 1; DTM counter 0 (WP0) is paired to global counter 0, counter 1 (WP2) to global 1,
-// counter 2 counts the XP's eastward REQ flits. Reads of the global and cycle counters every 1/10.
+// counter 2 counts the XP's eastward REQ flits. Reads of the global and cycle counters and two
+// XPs' local counters every tenth of the run.
 std::string cmn_bench_sequence(unsigned mesh, uint64_t mesh_cycles) {
     std::ostringstream out;
     out << "as cpu0 el1\n";
@@ -431,14 +432,17 @@ std::string cmn_bench_sequence(unsigned mesh, uint64_t mesh_cycles) {
         }
     out << "write cmn0.dtc0.por_dt_dtc_ctl 1\nwrite cmn0.dtc0.por_dt_pmcr 0x41\n";
     for (unsigned i = 0; i < 10; ++i)
-        out << fmt::format("run {} cycles of cmn0\nprint cmn0.dtc0.por_dt_pmevcntab\nprint cmn0.dtc0.por_dt_pmccntr\n",
-                           mesh_cycles / 10);
+        out << fmt::format("run {} cycles of cmn0\nprint cmn0.dtc0.por_dt_pmevcntab\nprint cmn0.dtc0.por_dt_pmccntr\n"
+                           "print cmn0.xp_1_1.por_dtm_pmevcnt\nprint cmn0.xp_{}_{}.por_dtm_pmevcnt\n",
+                           mesh_cycles / 10, mesh - 1, mesh - 1);
     return out.str();
 }
 
+std::string cmn_rate = "1/20"; // requests per mesh cycle per requester (--cmn-rate)
+
 run_figures cmn_traffic_run(unsigned mesh, uint64_t mesh_cycles, bool reference) {
     return in_child([&] {
-        const std::string plat = cmn_bench_platform(mesh, "1/20");
+        const std::string plat = cmn_bench_platform(mesh, cmn_rate);
         run_figures r = run_sequence(plat, cmn_bench_sequence(mesh, mesh_cycles), reference, [](platform& p) {
             const auto* cmn = dynamic_cast<const cmn600*>(p.find_unit("cmn0"));
             return cmn ? cmn->flit_hops() : 0;
@@ -449,8 +453,9 @@ run_figures cmn_traffic_run(unsigned mesh, uint64_t mesh_cycles, bool reference)
 }
 
 void scenario_cmn(bool quick) {
-    std::cout << "Scenario 3: CMN-600 mesh traffic, mesh clock 1 GHz, every requester issuing 1 request per 20 mesh "
-                 "cycles (ReadShared:3, WriteBackFull:1 over 256 MB), watchpoints WP0 and WP2 matching at every XP\n";
+    std::cout << "Scenario 3: CMN-600 mesh traffic, mesh clock 1 GHz, every requester issuing " << cmn_rate
+              << " requests per mesh cycle (ReadShared:3, WriteBackFull:1 over 256 MB), watchpoints WP0 and WP2 "
+                 "matching at every XP\n";
     const uint64_t cycles = quick ? 100'000 : 1'000'000; // 1 ms of mesh time (quick: 100 us)
     double hops_per_s_8x8 = 0;
     for (unsigned mesh : {2u, 4u, 8u}) {
@@ -489,6 +494,7 @@ int main(int argc, char** argv) {
     app.add_option("--scenario", scenarios, "scenarios to run (1 2 4 by default; 3: CMN, slow at 8x8; 5 is a hook)")->delimiter(',');
     app.add_flag("--quick", quick, "shorter fast runs (100 ms instead of 1 s, ...), for a smoke check");
     app.add_flag("--scaling", scaling, "also scenario 1 at 1, 8, 64 and 256 CPUs");
+    app.add_option("--cmn-rate", cmn_rate, "scenario 3: requests per mesh cycle per requester (default 1/20)");
     CLI11_PARSE(app, argc, argv);
     for (int s : scenarios) {
         if (s == 1) scenario_amu(quick);
