@@ -8,7 +8,8 @@
 //      DVFS every 10 ms, counter reads every 1 ms; against the reference on a scaled run
 //   2  register reads through initiator + gate + bus + bank + lazy counter, against a bare
 //      b_transport loop to a trivial target
-//   3  CMN-600 mesh traffic (hook: the cmn600 unit is not on main yet)
+//   3  CMN-600 mesh traffic: 2x2, 4x4 and 8x8 meshes, every requester injecting for 1 ms of
+//      mesh time with watchpoints matching; flit hops per host second; a scaled 4x4 reference run
 //   4  DSU overflow storm: a counter preloaded near the wrap, the handler reloads it on
 //      every interrupt; interrupts per host second, fast against reference
 //   5  POWER9 IMC trace: records written per host second at skiboot's sample period
@@ -32,6 +33,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <unistd.h>
 
+#include "cmn/cmn600.h"
 #include "imc/imc.h"
 #include "models/reference_mode.h"
 #include "tb/platform.h"
@@ -429,10 +431,97 @@ void scenario_dsu_storm(bool quick) {
                              (fast.work / fast.host_seconds) / (ref.work / ref.host_seconds));
 }
 
-void scenario_hooks() {
-    std::cout << "Scenario 3 (CMN-600 8x8 mesh traffic) and scenario 5 (POWER9 IMC trace records): not run, the "
-                 "cmn600 and imc units are not on main yet; add scenario_cmn / scenario_imc next to "
-                 "scenario_dsu_storm in bench/pmusim_bench.cpp (docs/performance.md)\n";
+// ------------------------------------------------------------------ scenario 3: CMN-600 traffic
+
+// A mesh_x x mesh_y CMN-600 in the default layout (docs/cmn.md: HN-D and SN-F at XP (0,0), RN-I
+// and SN-F at the last XP, an RN-F and an HN-F at every other XP), a request generator on every
+// requester port (62 RN-Fs and the RN-I on 8x8), mesh clock 1 GHz. Written to a temporary file.
+std::string cmn_bench_platform(unsigned mesh, const std::string& rate) {
+    std::ostringstream y;
+    y << fmt::format("name: cmn-bench-{0}x{0}\ndescription: \"benchmark: CMN-600 {0}x{0} mesh, every requester "
+                     "injecting\"\narch: arm\nclocks:\n  - {{ name: cpu0, frequency: 2GHz }}\n"
+                     "  - {{ name: cmn0, frequency: 1GHz }}\ncpus:\n  - {{ name: cpu0, clock: cpu0, cluster: 0 }}\n"
+                     "firmware: {{ profile: none }}\nunits:\n  - name: cmn0\n    type: cmn600\n    base: 0x40000000\n"
+                     "    size: 64MiB\n    clock: cmn0\n    irq: cmn0_pmu_irq\n    params:\n      mesh_x: {0}\n"
+                     "      mesh_y: {0}\n      traffic: |\n",
+                     mesh);
+    unsigned seed = 1;
+    for (unsigned yy = 0; yy < mesh; ++yy)
+        for (unsigned xx = 0; xx < mesh; ++xx)
+            if (xx || yy) // XP (0,0) holds the HN-D and an SN-F: no requester
+                y << fmt::format("        {},{} p0 rate={} range=0x80000000-0x8fffffff "
+                                 "mix=ReadShared:3,WriteBackFull:1 seed={}\n",
+                                 xx, yy, rate, seed++);
+    const std::string path = fmt::format("/tmp/pmusim-bench-{}-cmn{}.yaml", getpid(), mesh);
+    std::ofstream(path) << y.str();
+    return path;
+}
+
+// Linux-style programming with watchpoint matching on at every XP: WP0 counts the ReadShared
+// requests uploaded on port 0 (CMN-600 REQ group 0 opcode [36:31]), WP2 every DAT flit downloaded
+// on port 1; DTM counter 0 (WP0) is paired to global counter 0, counter 1 (WP2) to global 1,
+// counter 2 counts the XP's eastward REQ flits. Reads of the global and cycle counters and two
+// XPs' local counters every tenth of the run.
+std::string cmn_bench_sequence(unsigned mesh, uint64_t mesh_cycles) {
+    std::ostringstream out;
+    out << "as cpu0 el1\n";
+    for (unsigned yy = 0; yy < mesh; ++yy)
+        for (unsigned xx = 0; xx < mesh; ++xx) {
+            const std::string xp = fmt::format("cmn0.xp_{}_{}", xx, yy);
+            out << fmt::format("write {0}.por_dtm_wp0_config 0x0\nwrite {0}.por_dtm_wp0_val {1:#x}\n"
+                               "write {0}.por_dtm_wp0_mask {2:#x}\n"
+                               "write {0}.por_dtm_wp2_config 0x7\nwrite {0}.por_dtm_wp2_val 0\n"
+                               "write {0}.por_dtm_wp2_mask 0xffffffffffffffff\n"
+                               "write {0}.pmu_event_sel 0x01\n"
+                               "write {0}.por_dtm_pmu_config 0x0004_0200_0010_0031\n",
+                               xp, uint64_t(1) << 31, ~(uint64_t(0x3F) << 31));
+        }
+    out << "write cmn0.dtc0.por_dt_dtc_ctl 1\nwrite cmn0.dtc0.por_dt_pmcr 0x41\n";
+    for (unsigned i = 0; i < 10; ++i)
+        out << fmt::format("run {} cycles of cmn0\nprint cmn0.dtc0.por_dt_pmevcntab\nprint cmn0.dtc0.por_dt_pmccntr\n"
+                           "print cmn0.xp_1_1.por_dtm_pmevcnt\nprint cmn0.xp_{}_{}.por_dtm_pmevcnt\n",
+                           mesh_cycles / 10, mesh - 1, mesh - 1);
+    return out.str();
+}
+
+std::string cmn_rate = "1/20"; // requests per mesh cycle per requester (--cmn-rate)
+
+run_figures cmn_traffic_run(unsigned mesh, uint64_t mesh_cycles, bool reference) {
+    return in_child([&] {
+        const std::string plat = cmn_bench_platform(mesh, cmn_rate);
+        run_figures r = run_sequence(plat, cmn_bench_sequence(mesh, mesh_cycles), reference, [](platform& p) {
+            const auto* cmn = dynamic_cast<const cmn600*>(p.find_unit("cmn0"));
+            return cmn ? cmn->flit_hops() : 0;
+        });
+        std::remove(plat.c_str());
+        return r;
+    });
+}
+
+void scenario_cmn(bool quick) {
+    std::cout << "Scenario 3: CMN-600 mesh traffic, mesh clock 1 GHz, every requester issuing " << cmn_rate
+              << " requests per mesh cycle (ReadShared:3, WriteBackFull:1 over 256 MB), watchpoints WP0 and WP2 "
+                 "matching at every XP\n";
+    const uint64_t cycles = quick ? 100'000 : 1'000'000; // 1 ms of mesh time (quick: 100 us)
+    double hops_per_s_8x8 = 0;
+    for (unsigned mesh : {2u, 4u, 8u}) {
+        run_figures r = cmn_traffic_run(mesh, cycles, false);
+        print_run(fmt::format("fast, {0}x{0}, {1}", mesh, format_time(r.sim_fs)), r, "flit hops");
+        if (r.ok)
+            std::cout << fmt::format("  {:<28} host seconds per simulated second {:.0f}, per XP {:.1f}\n", "",
+                                     r.host_seconds / (double(r.sim_fs) / 1e15),
+                                     r.host_seconds / (double(r.sim_fs) / 1e15) / (mesh * mesh));
+        if (mesh == 8 && r.ok) hops_per_s_8x8 = r.work / r.host_seconds;
+    }
+    // The same traffic and programming per edge (reference mode), on a scaled 4x4 run.
+    run_figures fast = cmn_traffic_run(4, 20'000, false);
+    run_figures ref = cmn_traffic_run(4, 20'000, true);
+    print_run("fast, 4x4, scaled run", fast, "flit hops");
+    print_run("reference, 4x4, scaled run", ref, "flit hops");
+    const bool same = fast.ok && ref.ok && fast.log_hash == ref.log_hash;
+    std::cout << fmt::format("  results on the scaled run: {} (JSON logs {:016x} / {:016x})\n",
+                             same ? "identical" : "DIFFERENT", fast.log_hash, ref.log_hash);
+    std::cout << fmt::format("  8x8 flit hops per host second: {}\n\n", human(hops_per_s_8x8));
 }
 
 } // namespace
@@ -443,15 +532,16 @@ int main(int argc, char** argv) {
     CLI::App app{"pmusim_bench: fast mode against the per-cycle reference and a bare TLM loop (docs/performance.md)"};
     std::vector<int> scenarios{1, 2, 4};
     bool quick = false, scaling = false;
-    app.add_option("--scenario", scenarios, "scenarios to run (1 2 4; 3 and 5 are hooks)")->delimiter(',');
+    app.add_option("--scenario", scenarios, "scenarios to run (1 2 4 by default; 3: CMN, slow at 8x8; 5: IMC trace)")->delimiter(',');
     app.add_flag("--quick", quick, "shorter fast runs (100 ms instead of 1 s, ...), for a smoke check");
     app.add_flag("--scaling", scaling, "also scenario 1 at 1, 8, 64 and 256 CPUs");
+    app.add_option("--cmn-rate", cmn_rate, "scenario 3: requests per mesh cycle per requester (default 1/20)");
     CLI11_PARSE(app, argc, argv);
     for (int s : scenarios) {
-        if (s == 5) { scenario_imc_trace(quick); continue; }
         if (s == 1) scenario_amu(quick);
         if (s == 2) scenario_register_path(quick);
-        if (s == 3 || s == 5) scenario_hooks();
+        if (s == 3) scenario_cmn(quick);
+        if (s == 5) scenario_imc_trace(quick);
         if (s == 4) scenario_dsu_storm(quick);
     }
     if (scaling) scenario_scaling();

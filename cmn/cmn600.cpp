@@ -46,6 +46,12 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
         }
     for (const auto& r : rates) feed(r.node, r.event).rate.set_rate(r.rate, 0);
     cycle_counter_.set_source(&cycles_, 0);
+    // Reference mode (docs/reference-mode.md): a wrap found edge by edge runs what the overflow
+    // process runs, so a DTM carry reaches its global counter, and the cycle counter's wrap
+    // pmovsr, at the edge of the wrap. No-op in the fast mode.
+    for (auto& d : dtms_)
+        for (auto& c : d.counter) c.on_reference_wrap([this] { on_overflow(); });
+    cycle_counter_.on_reference_wrap([this] { on_overflow(); });
     clock_.on_change([this] {
         reschedule();
         schedule_traffic();
@@ -80,12 +86,15 @@ std::optional<mmio_register> cmn600::find_mmio_register(const std::string& name)
 // Event inputs
 // ---------------------------------------------------------------------------
 
-cmn600::event_feed& cmn600::feed(size_t node, const cmn_event_ref& e) {
+cmn600::feed_key cmn600::key_of(size_t node, const cmn_event_ref& e) const {
     const cmn_node& n = mesh_.nodes[node];
     const uint8_t occupid = cmn_event_uses_occupid(n.type, e.eventid) ? e.occupid : 0;
-    const feed_key key = uint64_t(node) << 24 | uint64_t(e.watchpoint >= 0 ? 0 : e.eventid) << 16 |
-                         uint64_t(occupid) << 8 | uint64_t(e.watchpoint + 1);
-    auto& slot = feeds_[key];
+    return uint64_t(node) << 24 | uint64_t(e.watchpoint >= 0 ? 0 : e.eventid) << 16 | uint64_t(occupid) << 8 |
+           uint64_t(e.watchpoint + 1);
+}
+
+cmn600::event_feed& cmn600::feed(size_t node, const cmn_event_ref& e) {
+    auto& slot = feeds_[key_of(node, e)];
     if (!slot) {
         slot = std::make_unique<event_feed>(clock_);
         slot->total.add(slot->rate);
@@ -430,6 +439,9 @@ void cmn600::state_reset() {
 
 void cmn600::reset(bool cold) {
     (void)cold; // the PMU has no state that survives a warm reset in the model
+    // The requests due at this edge issue before the reset takes effect, whichever process
+    // runs first at this instant (as before any register access), so both modes agree.
+    advance_traffic();
     state_reset();
 }
 
@@ -455,9 +467,12 @@ void cmn600::schedule_traffic() {
 }
 
 void cmn600::on_traffic() {
-    // Issue the requests due now; their flits may move the next overflow earlier. Nothing in
-    // the configuration changed, so the counters' sources and enables stay as they are.
-    advance_traffic();
+    // Issue the requests due now; their flits may move the next overflow earlier, or wrap a
+    // counter at this very edge (a flit uploaded at its issue edge), which no prediction would
+    // announce: collect such wraps now. Nothing in the configuration changed, so the counters'
+    // sources and enables stay as they are.
+    collect();
+    update_irq();
     reschedule();
     schedule_traffic();
 }
@@ -548,6 +563,54 @@ void cmn600::report(std::ostream& out) {
     for (unsigned g = 0; g < 8; ++g)
         if (global_[g]) out << fmt::format("  global counter {}: {:#x}\n", g, global_[g]);
     out << fmt::format("  cycle counter: {:#x}\n", cycle_counter_.read(now));
+}
+
+uint64_t cmn600::event_count(size_t node, const cmn_event_ref& e, fs_t now) const {
+    auto it = feeds_.find(key_of(node, e));
+    return it == feeds_.end() ? 0 : it->second->total.count_at(now);
+}
+
+void cmn600::event_totals(std::vector<event_total>& out) {
+    // Every event at the unit's inputs since time 0 (docs/whatif.md): per crosspoint `cmn0.xpN`
+    // (N its logical ID, row-major: N = y * mesh_x + x) the XP events and watchpoint matches, per
+    // device node (`cmn0.hnf0`, ...) its node events, occupancy events once per filter value.
+    advance_traffic();
+    const fs_t now = now_fs();
+    const std::string unit_name = basename();
+    for (size_t i = 0; i < mesh_.nodes.size(); ++i) {
+        const cmn_node& n = mesh_.nodes[i];
+        if (n.external) continue;
+        if (n.type == cmn_node_type::xp) {
+            const std::string instance = fmt::format("{}.xp{}", unit_name, n.logical_id);
+            uint64_t all_valid = 0;
+            for (unsigned kind = 1; kind <= 3; ++kind)
+                for (unsigned iface = 0; iface < 6; ++iface)
+                    for (unsigned chan = 0; chan < 4; ++chan) {
+                        cmn_event_ref e;
+                        e.eventid = uint8_t(kind | iface << 2 | chan << 5);
+                        const uint64_t c = event_count(i, e, now);
+                        if (kind == unsigned(cmn_xp_kind::txflit_valid)) all_valid += c;
+                        out.push_back({instance, cmn_xp_event_name(e.eventid), e.eventid, c});
+                    }
+            // Every flit the XP transmitted, on any interface and channel (no event code: a sum).
+            out.push_back({instance, "txflit_valid", 0, all_valid});
+            for (int wp = 0; wp < 4; ++wp) {
+                cmn_event_ref e;
+                e.watchpoint = wp;
+                out.push_back({instance, fmt::format("wp{}", wp), 0, event_count(i, e, now)});
+            }
+            continue;
+        }
+        if (!has_pmu_events(n.type)) continue;
+        const cmn_node_type events_of = n.type == cmn_node_type::rnd ? cmn_node_type::rni : n.type;
+        for (const auto& d : cmn_node_events()) {
+            if (d.type != events_of) continue;
+            cmn_event_ref e;
+            e.eventid = d.eventid;
+            e.occupid = uint8_t(d.occupid < 0 ? 0 : d.occupid);
+            out.push_back({unit_name + "." + n.name, d.name, d.eventid, event_count(i, e, now)});
+        }
+    }
 }
 
 void cmn600::observables(std::vector<observable>& out) {

@@ -65,10 +65,13 @@ public:
                 std::string& error) override;
     void report(std::ostream& out) override;
     void observables(std::vector<observable>& out) override;
+    // Ground truth for `pmusim simulate`: instances `cmn0.xpN` (N the XP's logical ID) and the device nodes.
+    void event_totals(std::vector<event_total>& out) override;
 
     const cmn_mesh& mesh() const { return mesh_; }
     uint32_t overflow_status(); // por_dt_pmovsr after catching up to now
     uint64_t transactions() const { return traffic_ ? traffic_->transactions() : 0; }
+    uint64_t flit_hops() const { return traffic_ ? traffic_->flit_hops() : 0; }
     bool irq_level() const { return irq_state_; }
 
 protected:
@@ -84,7 +87,9 @@ private:
         summed_source total;
     };
     using feed_key = uint64_t; // node << 24 | eventid << 16 | occupid << 8 | (watchpoint + 1)
+    feed_key key_of(size_t node, const cmn_event_ref& e) const;
     event_feed& feed(size_t node, const cmn_event_ref& e);
+    uint64_t event_count(size_t node, const cmn_event_ref& e, fs_t now) const; // 0 when nothing ever fed it
 
     // A DTM's local counters. With pmevcnt01_combined (23_combined) counters 0 and 1 (2 and 3)
     // are one 32-bit counter, held in counter[0] (counter[2]); its wrap leaves through the pairing

@@ -1,11 +1,11 @@
 #include "cmn/cmn_traffic.h"
-#include "models/reference_mode.h"
 
 #include <algorithm>
 #include <fmt/format.h>
 #include <regex>
 #include <sstream>
 
+#include "cmn/cmn_reference.h"
 #include "tb/sequence_parser.h"
 
 namespace pmusim {
@@ -18,52 +18,8 @@ cmn_edge_events::cmn_edge_events(const clock_domain& clock) : clock_(clock) {
     if (clock.reference()) reference_ = std::make_shared<reference_cmn_edge_events>(clock.reference());
 }
 
-reference_cmn_edge_events::reference_cmn_edge_events(std::shared_ptr<reference_clock> clock)
-    : clock_(std::move(clock)) {
-    clock_->subscribe(this);
-}
-
-reference_cmn_edge_events::~reference_cmn_edge_events() { clock_->unsubscribe(this); }
-
-void reference_cmn_edge_events::add(uint64_t edge, uint64_t count) {
-    reference_world::instance().catch_up(now_fs());
-    if (edge <= clock_->edges()) emit(count, false); // already passed: counted at once, as count_at does
-    else points_.emplace_back(edge, count);
-}
-
-void reference_cmn_edge_events::add_ramp(uint64_t from, uint64_t to) {
-    reference_world::instance().catch_up(now_fs());
-    const uint64_t e = clock_->edges();
-    if (to <= from) return;
-    if (e > from) {
-        emit(std::min(e, to) - from, false);
-        from = std::min(e, to);
-    }
-    if (to > from) ramps_.emplace_back(from, to);
-}
-
-void reference_cmn_edge_events::drop_after(uint64_t now_edge) {
-    points_.erase(std::remove_if(points_.begin(), points_.end(), [&](const auto& p) { return p.first > now_edge; }),
-                  points_.end());
-    for (auto& r : ramps_) r.second = std::min(r.second, now_edge);
-    ramps_.erase(std::remove_if(ramps_.begin(), ramps_.end(), [](const auto& r) { return r.second <= r.first; }),
-                 ramps_.end());
-}
-
-void reference_cmn_edge_events::on_edge() {
-    const uint64_t e = clock_->edges();
-    uint64_t n = 0;
-    for (const auto& p : points_)
-        if (p.first == e) n += p.second;
-    for (const auto& r : ramps_)
-        if (e > r.first && e <= r.second) ++n;
-    if (!points_.empty())
-        points_.erase(std::remove_if(points_.begin(), points_.end(), [&](const auto& p) { return p.first <= e; }),
-                      points_.end());
-    if (!ramps_.empty())
-        ramps_.erase(std::remove_if(ramps_.begin(), ramps_.end(), [&](const auto& r) { return r.second <= e; }),
-                     ramps_.end());
-    emit(n, false);
+reference_cmn_edge_events* cmn_edge_events::twin() const {
+    return static_cast<reference_cmn_edge_events*>(reference_.get());
 }
 
 void cmn_edge_events::fold(uint64_t settled_edge) {
@@ -76,21 +32,21 @@ void cmn_edge_events::fold(uint64_t settled_edge) {
 }
 
 void cmn_edge_events::add(uint64_t edge, uint64_t count, uint64_t settled_edge) {
+    if (auto* t = twin()) t->add(edge, count);
     if (points_.size() + ramps_.size() >= fold_at_) {
         fold(settled_edge);
         fold_at_ = 2 * (points_.size() + ramps_.size()) + 16;
     }
     points_.emplace_back(edge, count);
-    if (reference_) static_cast<reference_cmn_edge_events&>(*reference_).add(edge, count);
 }
 
 void cmn_edge_events::add_ramp(uint64_t from, uint64_t to, uint64_t settled_edge) {
+    if (auto* t = twin()) t->add_ramp(from, to);
     if (points_.size() + ramps_.size() >= fold_at_) {
         fold(settled_edge);
         fold_at_ = 2 * (points_.size() + ramps_.size()) + 16;
     }
     if (to > from) ramps_.emplace_back(from, to);
-    if (reference_) static_cast<reference_cmn_edge_events&>(*reference_).add_ramp(from, to);
 }
 
 uint64_t cmn_edge_events::count_at(fs_t t) const {
@@ -104,13 +60,13 @@ uint64_t cmn_edge_events::count_at(fs_t t) const {
 }
 
 void cmn_edge_events::drop_after(uint64_t now_edge) {
+    if (auto* t = twin()) t->drop_pending();
     fold(now_edge);
     for (const auto& r : ramps_)
         if (now_edge > r.first) settled_ += now_edge - r.first;
     points_.clear();
     ramps_.clear();
     fold_at_ = 16;
-    if (reference_) static_cast<reference_cmn_edge_events&>(*reference_).drop_after(now_edge);
 }
 
 // ---------------------------------------------------------------------------
@@ -325,6 +281,7 @@ void cmn_traffic::reset(uint64_t start_edge) {
     links_.assign(mesh_.xps.size() * 6 * 4, {});
     issue_edge_now_ = start_edge;
     transactions_ = 0;
+    flit_hops_ = 0;
 }
 
 uint64_t cmn_traffic::issue_edge(const generator& g, uint64_t k) const {
@@ -375,6 +332,7 @@ uint64_t cmn_traffic::send(cmn_flit f, const endpoint& from, const endpoint& to,
         if (t > want) // stalled at edges want .. t-1
             sink.traffic_ramp(node, cmn_xp_eventid(cmn_xp_kind::txflit_stall, i, f.channel), 0, want - 1, t - 1);
         sink.traffic_event(node, cmn_xp_eventid(cmn_xp_kind::txflit_valid, i, f.channel), 0, t, 1);
+        ++flit_hops_;
     };
     // Dimension-ordered routing: X first, then Y. North is +Y, east is +X.
     while (x != tx) {
@@ -397,14 +355,23 @@ uint64_t cmn_traffic::reserve_link(size_t xp, cmn_xp_interface i, cmn_channel c,
     // Edges before the current request's issue edge can no longer be asked for: drop them.
     while (!l.words.empty() && l.base + 64 <= issue_edge_now_) l.words.pop_front(), l.base += 64;
     if (l.words.empty()) l.base = issue_edge_now_ & ~uint64_t(63);
-    for (;; ++edge) {
-        const uint64_t w = (edge - l.base) / 64, bit = uint64_t(1) << ((edge - l.base) % 64);
+    if (l.full_until < l.base) l.full_until = l.base;
+    // The first free edge at or after `edge`. On a saturated link the taken edges form a long
+    // run: start past it (full_until) and skip whole taken words, so a grant costs O(1)
+    // amortised instead of the length of the backlog.
+    if (edge < l.full_until) edge = l.full_until;
+    auto taken = [&l](uint64_t e, uint64_t& w, uint64_t& bit) {
+        w = (e - l.base) / 64, bit = uint64_t(1) << ((e - l.base) % 64);
         if (w >= l.words.size()) l.words.resize(w + 1, 0);
-        if (!(l.words[w] & bit)) {
-            l.words[w] |= bit;
-            return edge;
-        }
-    }
+        return (l.words[w] & bit) != 0;
+    };
+    uint64_t w = 0, bit = 0;
+    while (taken(edge, w, bit)) edge = l.words[w] == ~uint64_t(0) ? l.base + 64 * (w + 1) : edge + 1;
+    l.words[w] |= bit;
+    if (edge == l.full_until)
+        while (taken(l.full_until, w, bit))
+            l.full_until = l.words[w] == ~uint64_t(0) ? l.base + 64 * (w + 1) : l.full_until + 1;
+    return edge;
 }
 
 bool cmn_traffic::lookup(home& h, uint64_t line, bool write, bool& evicted_dirty, uint64_t& victim) {

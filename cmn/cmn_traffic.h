@@ -16,9 +16,10 @@
 #include "models/clock_domain.h"
 #include "models/event_source.h"
 #include "models/rational.h"
-#include "models/reference_sources.h"
 
 namespace pmusim {
+
+class reference_cmn_edge_events;
 
 // Events at known mesh-clock edges, possibly in the future (flits in flight), and
 // occupancy ramps (one event per edge over an interval). Counting by edge number
@@ -26,6 +27,7 @@ namespace pmusim {
 // batch and then recomputes its overflow instants once.
 class cmn_edge_events : public event_source {
 public:
+    // In reference mode it creates its per-edge twin (cmn/cmn_reference.h) and forwards its inputs to it.
     explicit cmn_edge_events(const clock_domain& clock);
     // `count` events at edge `edge`; entries at or before `settled_edge` are folded.
     void add(uint64_t edge, uint64_t count, uint64_t settled_edge);
@@ -38,28 +40,12 @@ public:
 
 private:
     void fold(uint64_t settled_edge);
+    reference_cmn_edge_events* twin() const;
     const clock_domain& clock_;
     uint64_t settled_ = 0;
     std::vector<std::pair<uint64_t, uint64_t>> points_; // edge, count (unsorted)
     std::vector<std::pair<uint64_t, uint64_t>> ramps_;  // (from, to]
     size_t fold_at_ = 16; // fold when this many entries are pending (amortised)
-};
-
-// Reference twin (docs/reference-mode.md step 3): keeps its own copy of the scheduled
-// events and emits them at their edges as the mesh clock's twin delivers them. A minimal
-// twin so that platforms with a CMN-600 run in reference mode; it hears the same adds and drops.
-class reference_cmn_edge_events : public reference_source, reference_edge_listener {
-public:
-    explicit reference_cmn_edge_events(std::shared_ptr<reference_clock> clock);
-    ~reference_cmn_edge_events() override;
-    void add(uint64_t edge, uint64_t count);
-    void add_ramp(uint64_t from, uint64_t to);
-    void drop_after(uint64_t now_edge);
-    void on_edge() override;
-
-private:
-    std::shared_ptr<reference_clock> clock_;
-    std::vector<std::pair<uint64_t, uint64_t>> points_, ramps_;
 };
 
 // A flit as the watchpoints see it: the fields of the CMN-600 match groups.
@@ -138,6 +124,8 @@ public:
     void reset(uint64_t start_edge);
 
     uint64_t transactions() const { return transactions_; }
+    // XP transmissions (one per flit per crosspoint it leaves, device port included) so far.
+    uint64_t flit_hops() const { return flit_hops_; }
 
 private:
     struct endpoint {
@@ -178,6 +166,7 @@ private:
     struct link {
         uint64_t base = 0;           // edge of bit 0 of words.front() (a multiple of 64)
         std::deque<uint64_t> words;  // bit b of words[w]: edge base + 64w + b is taken
+        uint64_t full_until = 0;     // every edge from base up to (not including) this one is taken
     };
     std::vector<link> links_;
     uint64_t issue_edge_now_ = 0; // no flit of the current or a later request uses an earlier edge
@@ -188,6 +177,7 @@ private:
     std::vector<home> homes_;
     std::vector<endpoint> memories_;
     uint64_t transactions_ = 0;
+    uint64_t flit_hops_ = 0;
 };
 
 } // namespace pmusim

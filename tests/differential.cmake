@@ -7,7 +7,7 @@
 #    must hold there too (same expected exit code).
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
-  foreach(unit amu dsu)
+  foreach(unit amu dsu cmn)
     add_test(NAME "differential: ${unit} fast vs reference - seeds 1 to 6"
       COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/differential/differential.py
               $<TARGET_FILE:pmusim> --unit ${unit} --first 1 --count 6)
@@ -20,7 +20,8 @@ set(PMUSIM_REFERENCE_SKIP
   amu/linux_fie.seq  # 9 ms of several GHz clocks: about 45 s per-edge
 )
 file(GLOB PMUSIM_REFERENCE_SEQUENCES CONFIGURE_DEPENDS
-  ${CMAKE_SOURCE_DIR}/tests/sequences/amu/*.seq ${CMAKE_SOURCE_DIR}/tests/sequences/dsu/*.seq)
+  ${CMAKE_SOURCE_DIR}/tests/sequences/amu/*.seq ${CMAKE_SOURCE_DIR}/tests/sequences/dsu/*.seq
+  ${CMAKE_SOURCE_DIR}/tests/sequences/cmn/*.seq)
 foreach(seq_file ${PMUSIM_REFERENCE_SEQUENCES})
   file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR}/tests/sequences ${seq_file})
   if(rel IN_LIST PMUSIM_REFERENCE_SKIP)

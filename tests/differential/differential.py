@@ -9,7 +9,7 @@ exit codes must agree. The first divergence is printed with the seed, the statem
 instant (and the accessing CPU's cycle), the register and both values.
 
 Usage (docs/reference-mode.md):
-  differential.py PMUSIM --unit amu|dsu --seeds 1,2,3 [--steps N] [--keep DIR]
+  differential.py PMUSIM --unit amu|dsu|cmn --seeds 1,2,3 [--steps N] [--keep DIR]
   differential.py PMUSIM --unit dsu --first 100 --count 500      # more seeds
 """
 import argparse
@@ -178,7 +178,119 @@ def dsu_scenario(rng, steps):
     return out
 
 
-SCENARIOS = {"amu": amu_scenario, "dsu": dsu_scenario}
+# cmn-diff.yaml: 3x2 mesh, default layout. XP (X,Y) is xp_X_Y; HN-Fs on port 1 of every XP but
+# (0,0) and (2,1); the RN-I at (2,1) port 0; the HN-D's DN and HN-I at (0,0) port 0.
+CMN_XPS = [f"xp_{x}_{y}" for y in range(2) for x in range(3)]
+CMN_INPUTS = [0, 1, 2, 3, 4, 5, 6, 7, 0x10, 0x11, 0x12, 0x13, 0x20, 0x21, 0x22, 0x23, 0x3F]
+CMN_HNF_EVENTS = [0x01, 0x02, 0x03, 0x05, 0x06, 0x0A, 0x0D, 0x0F, 0x0F, 0x0F]
+CMN_RNI_EVENTS = [0x04, 0x05, 0x06]
+
+
+def cmn_xp_event(rng):
+    # [1:0] txflit_valid or txflit_stall, [4:2] interface E W N S P0 P1, [7:5] channel REQ RSP DAT
+    return rng.choice([1, 1, 2]) | rng.randrange(6) << 2 | rng.choice([0, 1, 3]) << 5
+
+
+def cmn_pmu_config(rng):
+    cfg = 1 if rng.random() < 0.9 else 0                              # pmu_en
+    cfg |= (2 if rng.random() < 0.2 else 0) | (4 if rng.random() < 0.2 else 0)  # 01/23_combined
+    cfg |= rng.randrange(16) << 4                                     # pmevcnt_paired
+    for n in range(4):
+        cfg |= rng.randrange(8) << (16 + 4 * n) | rng.choice(CMN_INPUTS) << (32 + 8 * n)
+    return cfg
+
+
+def cmn_local_values(rng):
+    # Four 16-bit local counters, each near its wrap (or, combined, a 32-bit near its wrap).
+    v = 0
+    for n in range(4):
+        v |= ((1 << 16) - 1 - rng.choice([0, 1, 2, rng.randrange(3, 64), rng.randrange(64, 3000)])) << (16 * n)
+    if rng.random() < 0.3:
+        v = (v & ~0xFFFFFFFF) | near_wrap(rng, 32) if rng.random() < 0.5 else v
+    return v
+
+
+def cmn_setup(rng):
+    out = ["as cpu0 el1"]
+    for xp in CMN_XPS:
+        out.append(f"write cmn0.{xp}.pmu_event_sel {sum(cmn_xp_event(rng) << (8 * k) for k in range(4)):#x}")
+        for wp in range(4):
+            cfg = rng.randrange(2) | rng.choice([0, 1, 3]) << 1 | (1 << 4 if rng.random() < 0.2 else 0)
+            cfg |= (1 << 5 if rng.random() < 0.1 else 0) | (1 << 6 if wp % 2 == 0 and rng.random() < 0.2 else 0)
+            mask = rng.choice([0xFFFFFFFFFFFFFFFF, 0xFFFFFFFFFFFFFFFF, 0xFFFFFFE07FFFFFFF, 0xFFFFFFFFFFFF800F])
+            out += [f"write cmn0.{xp}.por_dtm_wp{wp}_config {cfg:#x}",
+                    f"write cmn0.{xp}.por_dtm_wp{wp}_val {rng.choice([0, 0x200000000, 0x8000000000]):#x}",
+                    f"write cmn0.{xp}.por_dtm_wp{wp}_mask {mask:#x}"]
+        out += [f"write cmn0.{xp}.por_dtm_pmu_config {cmn_pmu_config(rng):#x}",
+                f"write cmn0.{xp}.por_dtm_pmevcnt {cmn_local_values(rng):#x}"]
+    for h in range(4):
+        sel = sum(rng.choice(CMN_HNF_EVENTS) << (8 * k) for k in range(4)) | rng.randrange(3) << 32
+        out.append(f"write cmn0.hnf{h}.pmu_event_sel {sel:#x}")
+    out.append(f"write cmn0.rni0.pmu_event_sel {sum(rng.choice(CMN_RNI_EVENTS) << (8 * k) for k in range(4)):#x}")
+    for pair in ["ab", "cd", "ef", "gh"]:
+        out.append(f"write cmn0.dtc0.por_dt_pmevcnt{pair} {near_wrap(rng, 32) << 32 | near_wrap(rng, 32):#x}")
+    out += [f"write cmn0.dtc0.por_dt_pmccntr {near_wrap(rng, 40):#x}", "write cmn0.dtc0.por_dt_dtc_ctl 1",
+            "write cmn0.dtc0.por_dt_pmcr 0x41"]
+    return out
+
+
+def cmn_scenario(rng, steps):
+    out = ["platform tests/differential/cmn-diff.yaml"] + cmn_setup(rng)
+    clocks = ["cmn0", "cmn0", "cmn0", "cpu0"]
+    for _ in range(steps):
+        xp = rng.choice(CMN_XPS)
+        r = rng.random()
+        if r < 0.30:
+            out.append(run_statement(rng, clocks))
+        elif r < 0.48:
+            reg = rng.choice([f"{xp}.por_dtm_pmevcnt"] * 4 + [f"{xp}.por_dtm_pmevcntsr", "dtc0.por_dt_pmccntr",
+                             "dtc0.por_dt_pmovsr", "dtc0.por_dt_pmssr", "dtc0.por_dt_pmccntrsr"] +
+                             [f"dtc0.por_dt_pmevcnt{p}" for p in ["ab", "cd", "ef", "gh"]] +
+                             [f"dtc0.por_dt_pmevcntsr{p}" for p in ["ab", "cd", "ef", "gh"]])
+            out += ["as cpu0 el1", f"print cmn0.{reg}"]
+        elif r < 0.55:
+            out += ["as cpu0 el1", f"write cmn0.{xp}.por_dtm_pmevcnt {cmn_local_values(rng):#x}"]
+        elif r < 0.59:
+            pair = rng.choice(["ab", "cd", "ef", "gh"])
+            out += ["as cpu0 el1", f"write cmn0.dtc0.por_dt_pmevcnt{pair} {near_wrap(rng, 32) << 32 | near_wrap(rng, 32):#x}"]
+        elif r < 0.62:
+            out += ["as cpu0 el1", f"write cmn0.dtc0.por_dt_pmccntr {near_wrap(rng, 40):#x}"]
+        elif r < 0.67:
+            out += ["as cpu0 el1", f"write cmn0.{xp}.por_dtm_pmu_config {cmn_pmu_config(rng):#x}"]
+        elif r < 0.71:
+            pmcr = rng.choice([0x41, 0x41, 0x41, 0x40, 0x1, 0x0, 0x61])  # pmu_en, cntr_rst, ovfl_intr_en
+            out += ["as cpu0 el1", f"write cmn0.dtc0.por_dt_pmcr {pmcr:#x}"]
+        elif r < 0.73:
+            out += ["as cpu0 el1", f"write cmn0.dtc0.por_dt_dtc_ctl {rng.choice([1, 1, 0])}"]
+        elif r < 0.77:
+            out += ["as cpu0 el1", f"write cmn0.dtc0.por_dt_pmovsr_clr {rng.randrange(0x200):#x}"]
+        elif r < 0.81:
+            out += ["as cpu0 el1", "write cmn0.dtc0.por_dt_pmsrr 1", "print cmn0.dtc0.por_dt_pmssr",
+                    f"print cmn0.{xp}.por_dtm_pmevcntsr", f"print cmn0.dtc0.por_dt_pmevcntsr{rng.choice(['ab', 'cd', 'ef', 'gh'])}",
+                    "print cmn0.dtc0.por_dt_pmccntrsr"]
+        elif r < 0.84:
+            if rng.random() < 0.5:
+                out += ["as cpu0 el1", f"write cmn0.{xp}.pmu_event_sel {sum(cmn_xp_event(rng) << (8 * k) for k in range(4)):#x}"]
+            else:
+                sel = sum(rng.choice(CMN_HNF_EVENTS) << (8 * k) for k in range(4)) | rng.randrange(3) << 32
+                out += ["as cpu0 el1", f"write cmn0.hnf{rng.randrange(4)}.pmu_event_sel {sel:#x}"]
+        elif r < 0.88:
+            out.append(f"freq cmn0 {rng.choice(['0.5GHz', '1GHz', '1.234567891GHz', '2GHz', '777.777777MHz', '1.414213562GHz'])}")
+        elif r < 0.94:
+            over = rng.choice(["", "", f" over {rng.randrange(1, 3000)}ps", f" over {rng.randrange(1, 200)}ns"])
+            what = rng.choice([f"{xp} wp{rng.randrange(4)}", f"{xp} mxp_p1_dat_txflit_valid", f"{xp} 0x4a",
+                               f"hnf{rng.randrange(4)} hnf_cache_miss", f"hnf{rng.randrange(4)} hnf_slc_sf_cache_access",
+                               "rni0 rnid_txdat_flits"])
+            out.append(f"inject cmn0.{what} {rng.choice([1, 2, 17, 1000, 65536])}{over}")
+        elif r < 0.985:
+            out.append(f"wait irq cmn0_pmu_irq {rng.choice(['high', 'low'])} timeout {rng.randrange(1, 3000)}ns")
+        else:
+            out.append(f"reset {rng.choice(['warm', 'cold'])}")
+            out += cmn_setup(rng)
+    return out
+
+
+SCENARIOS = {"amu": amu_scenario, "dsu": dsu_scenario, "cmn": cmn_scenario}
 
 # --------------------------------------------------------------------------- runs
 
