@@ -2,6 +2,8 @@
 // docs/sequence-language.md.
 #include "tb/sequence_parser.h"
 
+#include "models/limits.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -617,6 +619,7 @@ uint64_t parse_frequency_hz(std::string_view tok, const std::string& file, unsig
         fail_expected(file, line, "a frequency that fits in 64 bits of Hz", context, quote(tok), "overflow");
     }
     if (hz == 0) fail_expected(file, line, "a frequency greater than zero", context, quote(tok));
+    if (hz > limits::max_clock_hz) fail_expected(file, line, "a frequency of at most 1000GHz", context, quote(tok));
     return hz;
 }
 
