@@ -11,7 +11,8 @@
 
 using namespace pmusim;
 
-int sc_main(int, char**) { return 0; } // libsystemc.so needs one; the fuzzer's main runs
+// libsystemc.so calls sc_main (C linkage, as <systemc> declares it); the fuzzer's main runs instead.
+extern "C" int sc_main(int, char**) { return 0; }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string_view text(reinterpret_cast<const char*>(data), size);

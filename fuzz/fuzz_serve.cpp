@@ -4,9 +4,10 @@
 // is used up, and pauses the simulation, so one elaborated platform serves every input.
 // Properties: exactly one answer line per statement line; every answer starts with a protocol
 // word; the session never ends with a model error; invariants hold after every input.
-// Lines that would run for long (run/wait beyond 100 us of simulated time, frequencies below
-// 1 MHz) are dropped before they reach the runner: simulated time only moves forward in one
-// process, and the limits of long runs are covered by tests (docs/reliability.md).
+// Lines that would run for long (run/wait/inject-over beyond 100 us of simulated time, beyond 16
+// of them, frequencies below 100 MHz) are dropped before they reach the runner: simulated time
+// only moves forward in one process, and the limits of long runs have their own test
+// (tests/limits, docs/reliability.md).
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -66,12 +67,23 @@ struct session {
 
 session* the_session = nullptr;
 
+// Statements that advance simulated time, and whether one would run long. With at most
+// max_time_statements of at most 100 us each per input, a process serves over 10^7 inputs
+// before it reaches the end of simulated time (2^64 fs).
+bool advances_time(const seq::statement& s) {
+    if (auto* i = std::get_if<seq::inject_events>(&s.body)) return i->over_fs.has_value();
+    return std::holds_alternative<seq::run_time>(s.body) || std::holds_alternative<seq::run_cycles>(s.body) ||
+           std::holds_alternative<seq::wait_irq>(s.body);
+}
+constexpr unsigned max_time_statements = 16;
+
 bool too_long(const seq::statement& s) {
     constexpr uint64_t budget_fs = 100'000'000'000; // 100 us
     if (auto* r = std::get_if<seq::run_time>(&s.body)) return r->duration_fs > budget_fs;
-    if (auto* r = std::get_if<seq::run_cycles>(&s.body)) return r->cycles > 100'000; // >= 1 MHz clocks: <= 100 ms
+    if (auto* r = std::get_if<seq::run_cycles>(&s.body)) return r->cycles > 10'000; // clocks >= 100 MHz: <= 100 us
     if (auto* w = std::get_if<seq::wait_irq>(&s.body)) return !w->timeout_fs || *w->timeout_fs > budget_fs;
-    if (auto* f = std::get_if<seq::set_freq>(&s.body)) return f->hz < 1'000'000;
+    if (auto* i = std::get_if<seq::inject_events>(&s.body)) return i->over_fs && *i->over_fs > budget_fs;
+    if (auto* f = std::get_if<seq::set_freq>(&s.body)) return f->hz < 100'000'000;
     return false;
 }
 
@@ -90,7 +102,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     session& s = *the_session;
     std::string text(reinterpret_cast<const char*>(data), size), kept = "reset cold\nas cpu0 el1 ns\n";
-    unsigned statements = 2, line_no = 0;
+    unsigned statements = 2, line_no = 0, time_statements = 0;
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) {
         ++line_no;
@@ -98,6 +110,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             auto st = seq::parse_line(line, "<fuzz>", line_no);
             if (!st) continue;             // blank or comment: no answer
             if (too_long(*st)) continue;   // dropped (see above)
+            if (advances_time(*st) && ++time_statements > max_time_statements) continue;
         } catch (const input_error&) {     // answered with ERR
         }
         kept += line + "\n";

@@ -501,7 +501,9 @@ private:
         v.path = path;
         v.line = line_of(n) ? line_of(n) : fallback_line;
         for (auto it = n.begin(); it != n.end(); ++it) {
-            const YAML::Node& k = it->first;
+            // A copy: yaml-cpp's iterator hands out a temporary pair, so a reference to its
+            // `first` dangles at the end of this statement (found by ASan via fuzz_platform_yaml).
+            const YAML::Node k = it->first;
             unsigned kl = line_of(k) ? line_of(k) : v.line;
             if (!k.IsScalar())
                 fail(kl, (path.empty() ? "top level" : path) + ": expected a key name, found " + describe(k));
