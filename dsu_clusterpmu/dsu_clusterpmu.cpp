@@ -121,6 +121,9 @@ access_outcome dsu_clusterpmu::sysreg_rule(access_context& ctx, const register_d
     }
     if (ctx.el == 1 && tidcp)
         return refuse(ctx, access_outcome::trap_el2, reg, is_write, "HCR_EL2.TIDCP=1 traps EL1 to EL2");
+    // The event-identification registers are read-only: an MSR has no encoding (UNDEFINED).
+    if (is_write && (reg.name == "CLUSTERPMCEID0_EL1" || reg.name == "CLUSTERPMCEID1_EL1"))
+        return refuse(ctx, access_outcome::undefined, reg, is_write, reg.name + " is read-only (no MSR form)");
     if (!is_write) return access_outcome::ok; // reads are not gated by CLUSTERPMUEN
     if (ctx.el == 1 && el2 && !c.bit(cpu, control::actlr_el2, ctl::actlr_clusterpmuen))
         return refuse(ctx, access_outcome::trap_el2, reg, is_write,

@@ -6,7 +6,8 @@ packages=(cmake g++ pkg-config make python3
           libsystemc-dev catch2 libfmt-dev
           libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev
           parallel python3-matplotlib   # what-if: sweep shards (tests), pmusim plot
-          device-tree-compiler)         # dtc: checks the emitted IMC device tree (tests)
+          device-tree-compiler          # dtc: checks the emitted IMC device tree (tests)
+          clang libclang-rt-14-dev)     # libFuzzer + sanitizer runtimes (scripts/fuzz.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

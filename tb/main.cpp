@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
@@ -14,6 +15,8 @@
 #include "imc/imc.h"
 #include "models/input_error.h"
 #include "models/reference_mode.h"
+#include "models/limits.h"
+#include "tb/atomic_output.h"
 #include "tb/demo_scenario.h"
 #include "tb/platform.h"
 #include "tb/register_docs.h"
@@ -39,6 +42,10 @@ struct run_options {
 };
 
 std::string read_file(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) > limits::max_sequence_file_bytes)
+        throw input_error(path, 0, fmt::format("sequence file larger than {} bytes (docs/reliability.md)",
+                                               limits::max_sequence_file_bytes));
     std::ifstream in(path, std::ios::binary);
     if (!in) throw input_error(path, 0, "cannot read the file");
     std::stringstream ss;
@@ -53,9 +60,11 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
     platform_config cfg = load_platform(platform_name);
     run_recorder rec;
     rec.log = opt.quiet || serve ? nullptr : &std::cout;
+    // Outputs appear under their names only once complete (tb/atomic_output.h).
+    std::unique_ptr<atomic_output> json_out;
     if (!opt.log_json.empty()) {
-        rec.json = std::make_unique<std::ofstream>(opt.log_json);
-        if (!*rec.json) throw input_error(opt.log_json, 0, "cannot write the JSON log");
+        json_out = std::make_unique<atomic_output>(opt.log_json);
+        rec.json = &json_out->stream();
     }
     if (opt.reference) set_reference_mode(true); // before the platform: its clocks and counters get twins
     platform p(cfg);
@@ -101,13 +110,16 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
                                  opt.reference ? "reference" : "fast", cycles, host_seconds,
                                  host_seconds > 0 ? double(cycles) / host_seconds : 0.0);
     }
+    if (json_out) json_out->commit();
     if (!opt.junit.empty()) {
-        std::ofstream j(opt.junit);
-        rec.write_junit(j, source_name, double(now_fs()) / double(fs_per_second));
+        atomic_output j(opt.junit);
+        rec.write_junit(j.stream(), source_name, double(now_fs()) / double(fs_per_second));
+        j.commit();
     }
     if (!opt.vcd.empty() && rec.vcd) {
-        std::ofstream v(opt.vcd);
-        rec.vcd->write(v, "pmusim");
+        atomic_output v(opt.vcd);
+        rec.vcd->write(v.stream(), "pmusim");
+        v.commit();
     }
     return status;
 }
@@ -142,9 +154,9 @@ int regs_command(const std::string& format, const std::string& unit_filter, cons
             if (out_dir.empty()) {
                 std::cout << text;
             } else {
-                std::ofstream f(out_dir + "/" + t->unit + ".md");
-                if (!f) throw input_error(out_dir, 0, "cannot write into this directory");
-                f << text;
+                atomic_output f(out_dir + "/" + t->unit + ".md");
+                f.stream() << text;
+                f.commit();
             }
         }
     } else if (format == "c-header") {

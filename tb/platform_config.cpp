@@ -1,7 +1,11 @@
 // Platform configuration: unit-type registry, YAML loader, listing.
 // See tb/platform_config.h and docs/platform-config.md.
 #include "tb/platform_config.h"
+
+#include "models/limits.h"
 #include "tb/unit_factory.h"
+
+#include <fmt/format.h>
 
 #include <yaml-cpp/yaml.h>
 
@@ -497,7 +501,9 @@ private:
         v.path = path;
         v.line = line_of(n) ? line_of(n) : fallback_line;
         for (auto it = n.begin(); it != n.end(); ++it) {
-            const YAML::Node& k = it->first;
+            // A copy: yaml-cpp's iterator hands out a temporary pair, so a reference to its
+            // `first` dangles at the end of this statement (found by ASan via fuzz_platform_yaml).
+            const YAML::Node k = it->first;
             unsigned kl = line_of(k) ? line_of(k) : v.line;
             if (!k.IsScalar())
                 fail(kl, (path.empty() ? "top level" : path) + ": expected a key name, found " + describe(k));
@@ -567,6 +573,8 @@ private:
         auto v = parse_frequency(s);
         if (!v) expected(e.value, e.key_line, key_path(m.path, e.key), "a frequency like 2GHz");
         if (*v == 0) expected(e.value, e.key_line, key_path(m.path, e.key), "a frequency above 0Hz like 2GHz");
+        if (*v > limits::max_clock_hz)
+            expected(e.value, e.key_line, key_path(m.path, e.key), "a frequency of at most 1000GHz (docs/reliability.md)");
         return *v;
     }
 
@@ -694,6 +702,9 @@ void loader::parse_cpus(const map_view& top) {
     std::map<std::pair<unsigned, unsigned>, core_use> cores;
 
     auto items = open_list(top.find("cpus"), top, "a list of CPUs");
+    if (items.size() > limits::max_cpus)
+        fail(top.find("cpus")->key_line, fmt::format("cpus: {} CPUs; expected at most {} (docs/reliability.md)",
+                                                     items.size(), limits::max_cpus));
     for (size_t i = 0; i < items.size(); ++i) {
         const std::string path = index_path("cpus", i);
         map_view m = open_map(items[i], top.find("cpus")->key_line, path, "a CPU map {" + join(allowed) + "}",
@@ -1158,6 +1169,9 @@ std::vector<const unit_config*> platform_config::units_of_type(const std::string
 
 platform_config parse_platform(std::string_view yaml_text, const std::string& file) {
     register_all_units(); // the units' own parameter schemas replace the placeholders first
+    if (yaml_text.size() > limits::max_platform_file_bytes)
+        throw input_error(file, 0, fmt::format("platform file of {} bytes; expected at most {} (docs/reliability.md)",
+                                               yaml_text.size(), limits::max_platform_file_bytes));
     return loader(file).load(yaml_text);
 }
 
@@ -1177,6 +1191,9 @@ platform_config load_platform(const std::string& name_or_path) {
     if (exists && fs::is_directory(name_or_path, ec))
         throw input_error(name_or_path, 0, "cannot read platform file: it is a directory; built-in platforms: " +
                                                builtins);
+    if (exists && fs::is_regular_file(name_or_path, ec) && fs::file_size(name_or_path, ec) > limits::max_platform_file_bytes)
+        throw input_error(name_or_path, 0, fmt::format("platform file larger than {} bytes (docs/reliability.md)",
+                                                       limits::max_platform_file_bytes));
     std::ifstream in(name_or_path, std::ios::binary);
     if (!in)
         throw input_error(name_or_path, 0, std::string("cannot open platform file: ") + std::strerror(errno) +

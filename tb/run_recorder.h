@@ -44,7 +44,7 @@ private:
 class run_recorder {
 public:
     std::ostream* log = nullptr;          // human-readable lines (stdout), may be null
-    std::unique_ptr<std::ofstream> json;  // --log-json
+    std::ostream* json = nullptr;         // --log-json (an atomic_output's stream), may be null
     std::unique_ptr<vcd_writer> vcd;
 
     void access(const nlohmann::json& record);

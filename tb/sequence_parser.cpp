@@ -2,6 +2,8 @@
 // docs/sequence-language.md.
 #include "tb/sequence_parser.h"
 
+#include "models/limits.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -11,7 +13,6 @@ namespace pmusim::seq {
 
 namespace {
 
-constexpr uint64_t u64_max = std::numeric_limits<uint64_t>::max();
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_hex_digit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
@@ -611,7 +612,8 @@ uint64_t parse_duration_fs(std::string_view tok, const std::string& file, unsign
     auto d = parse_decimal(num);
     if (!d) fail_expected(file, line, what, context, quote(tok));
     if (unit.empty()) fail_expected(file, line, what, context, quote(tok), "no time unit");
-    auto u = std::find_if(time_units.begin(), time_units.end(), [&](const unit_def& x) { return x.name == unit; });
+    const std::string_view unit_name = unit; // lambdas may not capture structured bindings before C++20 (clang)
+    auto u = std::find_if(time_units.begin(), time_units.end(), [&](const unit_def& x) { return x.name == unit_name; });
     if (u == time_units.end()) fail_expected(file, line, what, context, quote(tok), "unknown time unit " + quote(unit));
     uint64_t fs = 0;
     switch (scale(*d, u->exp10, fs)) {
@@ -643,6 +645,7 @@ uint64_t parse_frequency_hz(std::string_view tok, const std::string& file, unsig
         fail_expected(file, line, "a frequency that fits in 64 bits of Hz", context, quote(tok), "overflow");
     }
     if (hz == 0) fail_expected(file, line, "a frequency greater than zero", context, quote(tok));
+    if (hz > limits::max_clock_hz) fail_expected(file, line, "a frequency of at most 1000GHz", context, quote(tok));
     return hz;
 }
 

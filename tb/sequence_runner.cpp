@@ -15,6 +15,13 @@ namespace {
 template <class... Ts> struct overloaded : Ts... { using Ts::operator()...; };
 template <class... Ts> overloaded(Ts...) -> overloaded<Ts...>;
 
+// Simulated time is 2^64 fs (about 5.1 h) at most (models/sim_time.h): a statement that would
+// end beyond it is bad input, refused before time moves (docs/reliability.md "Limits").
+std::string beyond_time_limit(const std::string& what) {
+    return fmt::format("{} would end after {}, the last instant pmusim can represent (2^64 fs); now {}", what,
+                       format_time(fs_never - 1), format_time(now_fs()));
+}
+
 std::string serve_word(access_outcome o) {
     switch (o) {
     case access_outcome::ok: return "OK";
@@ -404,11 +411,13 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                 if (!c) return bad(fmt::format("unknown clock '{}'", name));
                 if (r.cycles == 0) return done;
                 fs_t target = c->time_after_edges(now_fs(), r.cycles);
-                if (target == fs_never) return bad(fmt::format("clock {} is stopped (0 Hz)", name));
+                if (target == fs_never && c->frequency_hz() == 0) return bad(fmt::format("clock {} is stopped (0 Hz)", name));
+                if (target == fs_never) return bad(beyond_time_limit(fmt::format("{} cycles of {}", r.cycles, name)));
                 wait(to_sc_time(target - now_fs()));
                 return done;
             },
             [&](const seq::run_time& r) -> result {
+                if (r.duration_fs >= fs_never - now_fs()) return bad(beyond_time_limit(format_time(r.duration_fs)));
                 if (r.duration_fs) wait(to_sc_time(r.duration_fs));
                 return done;
             },
@@ -458,6 +467,7 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                 unit* u = platform_.find_unit(i.unit);
                 if (!u) return bad(fmt::format("unknown unit '{}'", i.unit));
                 std::string error;
+                if (i.over_fs && *i.over_fs >= fs_never - now_fs()) return bad(beyond_time_limit("over " + format_time(*i.over_fs)));
                 if (!u->inject(i.node.value_or(""), i.event, i.count, i.over_fs.value_or(0), error)) return bad(error);
                 if (i.over_fs && *i.over_fs) wait(to_sc_time(*i.over_fs)); // `over` advances time
                 return done;
@@ -483,7 +493,9 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                 interrupt_line* l = platform_.find_irq(w.line);
                 if (!l) return bad(fmt::format("unknown interrupt line '{}'", w.line));
                 bool want = w.level == seq::irq_level::high;
-                fs_t deadline = now_fs() + w.timeout_fs.value_or(seq::default_wait_timeout_fs);
+                const fs_t timeout = w.timeout_fs.value_or(seq::default_wait_timeout_fs);
+                if (timeout >= fs_never - now_fs()) return bad(beyond_time_limit("a timeout of " + format_time(timeout)));
+                fs_t deadline = now_fs() + timeout;
                 while (l->level() != want && now_fs() < deadline) wait(to_sc_time(deadline - now_fs()), l->changed_event());
                 result res = done;
                 bool ok = l->level() == want;

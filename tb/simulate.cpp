@@ -8,6 +8,7 @@
 // then the sequences starting at T (delta 2), so a sample at T shows the state
 // the interval (T - every, T] ended with.
 #include "tb/simulate.h"
+#include "tb/atomic_output.h"
 
 #include <unistd.h>
 
@@ -149,10 +150,15 @@ private:
     }
 };
 
-std::ofstream open_output(const std::filesystem::path& p) {
-    std::ofstream f(p, std::ios::binary);
-    if (!f) throw input_error(p.string(), 0, "cannot write this file");
-    return f;
+// Every output appears under its name only once complete (tb/atomic_output.h).
+std::unique_ptr<atomic_output> open_output(const std::filesystem::path& p) {
+    return std::make_unique<atomic_output>(p.string());
+}
+
+void write_whole(const std::filesystem::path& p, const std::string& text) {
+    atomic_output out(p.string());
+    out.stream() << text;
+    out.commit();
 }
 
 } // namespace
@@ -167,9 +173,10 @@ int simulate_scenario(const simulate_options& opt) {
 
     run_recorder rec;
     rec.log = opt.verbose ? &std::cout : nullptr;
+    std::unique_ptr<atomic_output> json_out;
     if (!opt.log_json.empty()) {
-        rec.json = std::make_unique<std::ofstream>(opt.log_json);
-        if (!*rec.json) throw input_error(opt.log_json, 0, "cannot write the JSON log");
+        json_out = std::make_unique<atomic_output>(opt.log_json);
+        rec.json = &json_out->stream();
     }
     platform p(s.platform);
     sequence_runner runner("runner", p, rec);
@@ -179,7 +186,7 @@ int simulate_scenario(const simulate_options& opt) {
     for (const auto& text : p.firmware_boot())
         if (seq::parse_line(text, "firmware", 1)) ++boot_statements;
 
-    std::ofstream csv, jsonl;
+    std::unique_ptr<atomic_output> csv, jsonl;
     std::unique_ptr<sampler> smp;
     if (s.sampling.enabled) {
         std::vector<std::string> unmatched;
@@ -196,7 +203,7 @@ int simulate_scenario(const simulate_options& opt) {
         csv = open_output(fs::path(opt.out_dir) / "samples.csv");
         jsonl = open_output(fs::path(opt.out_dir) / "samples.jsonl");
         smp = std::make_unique<sampler>("sampler", std::move(values), *p.find_clock(s.sampling.clock), s.sampling.every_fs,
-                                        s.sampling.every_cycles, s.duration, &csv, &jsonl);
+                                        s.sampling.every_cycles, s.duration, &csv->stream(), &jsonl->stream());
     }
     const bool progress = opt.progress && isatty(STDERR_FILENO);
     scenario_driver driver("scenario", s, p, runner, boot_statements, progress);
@@ -212,8 +219,11 @@ int simulate_scenario(const simulate_options& opt) {
         return exit_bad_input;
     }
     const fs_t end = now_fs();
-    open_output(fs::path(opt.out_dir) / "stats.json") << run_stats(p.units(), p.system(), end).dump(2) << '\n';
-    open_output(fs::path(opt.out_dir) / "config.json") << run_config(s).dump(2) << '\n';
+    if (json_out) json_out->commit();
+    if (csv) csv->commit();
+    if (jsonl) jsonl->commit();
+    write_whole(fs::path(opt.out_dir) / "stats.json", run_stats(p.units(), p.system(), end).dump(2) + "\n");
+    write_whole(fs::path(opt.out_dir) / "config.json", run_config(s).dump(2) + "\n");
     if (opt.verbose)
         std::cout << fmt::format("pmusim: {} simulated {} ({} samples) into {}\n", s.file, format_time(end),
                                  smp ? smp->samples_taken() : 0, opt.out_dir);

@@ -35,3 +35,13 @@ if(Python3_FOUND)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/docs/check_register_docs.py $<TARGET_FILE:pmusim>
             ${CMAKE_SOURCE_DIR}/docs/registers)
 endif()
+if(Python3_FOUND)
+  add_test(NAME "determinism: golden hash of a representative run and atomic outputs"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/determinism/check_determinism.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("determinism: golden hash of a representative run and atomic outputs" PROPERTIES TIMEOUT 120)
+endif()
+if(Python3_FOUND)
+  add_test(NAME "limits: absurd inputs are refused with a clear message"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_limits.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("limits: absurd inputs are refused with a clear message" PROPERTIES TIMEOUT 600)
+endif()

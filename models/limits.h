@@ -1,0 +1,17 @@
+#pragma once
+// Input limits: absurd inputs are refused with a clear message (exit 2) instead of running out of
+// memory or time. docs/reliability.md "Limits" lists them with the reasoning.
+#include <cstdint>
+
+namespace pmusim::limits {
+
+// A platform file is a few KB; yaml-cpp builds a node tree several hundred bytes per scalar, so a
+// bound on the text bounds its memory.
+constexpr uint64_t max_platform_file_bytes = 4ULL << 20; // 4 MiB
+// A sequence of 10^6 lines is about 30 MB; parsing is linear.
+constexpr uint64_t max_sequence_file_bytes = 256ULL << 20; // 256 MiB
+constexpr uint64_t max_cpus = 1024;
+// Clocks run at 1 fs resolution: 1 THz is a 1000 fs period, far beyond any silicon.
+constexpr uint64_t max_clock_hz = 1'000'000'000'000ULL;
+
+} // namespace pmusim::limits

@@ -1,0 +1,650 @@
+// The access-rule matrix (issue 9): for the AMU, the DSU CLUSTERPMU (system-register and
+// memory-mapped views) and the CPU control registers, every register x exception level x
+// security state x guest flag x read/write x the controls that matter, through the real gate
+// and bus, against oracles written here from the reference documents:
+//   AMU:      ../shared/reference/amu.md §4 (DDI0487 D24.6 access pseudocode), §5, §8.3 (KVM);
+//   DSU:      ../shared/reference/dsu.md §4 (TRM pseudocode), §9 (external access conditions);
+//   controls: the Arm ARM rule that an <reg>_ELn register is UNDEFINED below ELn and that an
+//             MSR to a read-only (ID) register is UNDEFINED.
+// The oracles read only the register NAMES of the model's tables (what to iterate over), never
+// its rule tables. Besides the outcome, every refused access must leave every register of the
+// platform as it was (a snapshot of every register before and after) and a refused read must not
+// return data. Each TEST_CASE prints how many combinations it checked.
+//
+// Contexts that cannot exist on hardware are skipped (and counted): EL3 is always Secure; a
+// guest runs at EL0/EL1 with EL2 enabled and HCR_EL2.TGE = 0; Secure EL2 needs SCR_EL3.EEL2.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <set>
+#include <regex>
+#include <sstream>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "models/cpu_controls.h"
+#include "tb/platform.h"
+#include "tb/platform_config.h"
+#include "tb/unit_factory.h"
+#include "tests/unit/tlm_test_access.h"
+
+using namespace pmusim;
+using o = access_outcome;
+
+namespace {
+
+const std::string source_dir = PMUSIM_SOURCE_DIR;
+constexpr uint64_t poison = 0x5A5A5A5A5A5A5A5AULL;  // pre-filled read buffer: a refused read must not overwrite it with data
+constexpr uint64_t all_ones = ~0ULL;                 // written value: changes every writable bit
+
+// Architectural bit positions, from the reference documents (not from models/cpu_controls.h).
+constexpr uint64_t SCR_EEL2 = 1ULL << 18, SCR_AMVOFFEN = 1ULL << 35, SCR_RES1 = 0x30;
+constexpr uint64_t CPTR_TAM = 1ULL << 30, CPTR_EL2_RES1 = 0x33ff;
+constexpr uint64_t HCR_TGE = 1ULL << 27, HCR_AMVOFFEN = 1ULL << 51, HCR_TIDCP = 1ULL << 53;
+constexpr uint64_t ACTLR_CLUSTERPMUEN = 1ULL << 12;
+
+// One state of everything: the value of every register of every unit and of the CPU controls,
+// read at EL3 (system registers, through the bus, behind the gate) and by a Secure debugger
+// (memory-mapped), plus the units' observables (every counter, interrupt lines).
+using snapshot = std::map<std::string, uint64_t>;
+
+struct bench : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<bench> to_gate{"to_gate"};
+    platform& p;
+    bench(const sc_core::sc_module_name& n, platform& pl) : sc_module(n), p(pl) {
+        to_gate.bind(p.gate().from_initiators);
+        // Snapshots read behind the gate, straight from each unit's target socket.
+    }
+
+    testing::tlm_access_result sysreg(unsigned cpu, unsigned el, bool secure, bool guest, uint32_t key, bool write,
+                                      uint64_t value) {
+        access_context ctx;
+        ctx.cpu = cpu;
+        ctx.el = el;
+        ctx.secure = secure;
+        ctx.guest = guest;
+        ctx.path = access_path::system_register;
+        return testing::tlm_access(*to_gate.operator->(), write, key, 8, value, ctx);
+    }
+    testing::tlm_access_result mmio(initiator_kind who, unsigned cpu, bool secure, uint64_t address, unsigned len,
+                                    bool write, uint64_t value) {
+        access_context ctx;
+        ctx.initiator = who;
+        ctx.cpu = cpu;
+        ctx.el = 1;
+        ctx.secure = secure;
+        ctx.path = access_path::memory_mapped;
+        return testing::tlm_access(*to_gate.operator->(), write, address, len, value, ctx);
+    }
+    uint64_t el3_read(unsigned cpu, const std::string& reg) {
+        auto r = p.resolve_register(reg, cpu);
+        REQUIRE(r);
+        auto a = sysreg(cpu, 3, true, false, r->key, false, 0);
+        REQUIRE(a.status == tlm::TLM_OK_RESPONSE);
+        return a.value;
+    }
+    void el3_write(unsigned cpu, const std::string& reg, uint64_t v) {
+        auto r = p.resolve_register(reg, cpu);
+        REQUIRE(r);
+        auto a = sysreg(cpu, 3, true, false, r->key, true, v);
+        REQUIRE(a.status == tlm::TLM_OK_RESPONSE);
+    }
+    void debug_write(const std::string& reg, uint64_t v) { // INSTANCE.REG, e.g. dsu0.CTL_OSLOCK
+        auto r = p.resolve_register(reg, 0);
+        REQUIRE(r);
+        auto a = mmio(initiator_kind::debugger, 0, true, r->address, r->width / 8, true, v);
+        REQUIRE(a.status == tlm::TLM_OK_RESPONSE);
+    }
+
+    // Every register of the platform (cpu < 0), or only the system registers of every unit on
+    // one CPU (a cheaper snapshot for the many refused writes after the first of each kind).
+    // With only_unit: that unit alone (all its views).
+    snapshot take(int only_cpu = -1, unit* only_unit = nullptr) {
+        snapshot s;
+        for (unit* u : p.units()) { // the CPU controls included
+            if (only_unit && u != only_unit) continue;
+            tlm::tlm_fw_transport_if<>& target = *u->registers_in.get_base_export().operator->();
+            for (unsigned cpu = 0; cpu < p.system().cpus.size(); ++cpu) {
+                if (only_cpu >= 0 && cpu != unsigned(only_cpu)) continue;
+                for (const register_def* def : u->sysregs(cpu)) {
+                    access_context ctx;
+                    ctx.cpu = cpu;
+                    ctx.el = 3;
+                    ctx.secure = true;
+                    ctx.path = access_path::system_register;
+                    auto a = testing::tlm_access(target, false, def->sysreg->key(), 8, 0, ctx);
+                    s[std::string(u->basename()) + ".cpu" + std::to_string(cpu) + "." + def->name] = a.value;
+                }
+            }
+            if (only_cpu >= 0) continue;
+            for (const auto& w : u->mmio_windows())
+                for (const auto& def : u->table().registers) {
+                    if (!def.offset || *def.offset >= w.size) continue;
+                    access_context ctx;
+                    ctx.initiator = initiator_kind::debugger;
+                    ctx.secure = true;
+                    ctx.path = access_path::memory_mapped;
+                    auto a = testing::tlm_access(target, false, w.base + *def.offset, def.width / 8, 0, ctx);
+                    s[w.name + "." + def.name] = a.value;
+                }
+            std::vector<observable> obs;
+            u->observables(obs);
+            for (const auto& ob : obs) s["obs." + ob.name] = ob.value();
+        }
+        return s;
+    }
+};
+
+std::string diff(const snapshot& before, const snapshot& after) {
+    std::ostringstream out;
+    for (const auto& [name, v] : before) {
+        auto it = after.find(name);
+        if (it == after.end()) out << name << " vanished; ";
+        else if (it->second != v) out << name << ": " << std::hex << v << " -> " << it->second << std::dec << "; ";
+    }
+    return out.str();
+}
+
+// Outcome of a system-register access as the initiator sees it.
+o seen(const testing::tlm_access_result& a) {
+    if (a.status == tlm::TLM_OK_RESPONSE) return a.outcome == o::ignored ? o::ignored : o::ok;
+    if (a.status == tlm::TLM_COMMAND_ERROR_RESPONSE) return a.outcome;
+    return o::error;
+}
+
+// Collects disagreements; prints the first few and the count.
+struct tally {
+    explicit tally(const char* name) : what(name) {}
+    const char* what;
+    uint64_t checked = 0, skipped = 0, refused_writes = 0, refused_reads = 0, disagreements = 0;
+    std::vector<std::string> first;
+    std::set<std::string> fully_snapshotted;
+    // The first refused write of each kind (register, outcome) gets a full-platform snapshot;
+    // later ones snapshot every unit's system registers on the accessing CPU.
+    int snapshot_scope(const std::string& kind, unsigned cpu) {
+        return fully_snapshotted.insert(kind).second ? -1 : int(cpu);
+    }
+    void fail(const std::string& msg) {
+        ++disagreements;
+        if (first.size() < 20) first.push_back(msg);
+    }
+    void print() const {
+        std::printf("%s: %llu combinations checked (%llu refused writes with a register snapshot before/after, "
+                    "%llu refused reads), %llu impossible contexts skipped, %llu disagreements\n",
+                    what, (unsigned long long)checked, (unsigned long long)refused_writes,
+                    (unsigned long long)refused_reads, (unsigned long long)skipped,
+                    (unsigned long long)disagreements);
+        for (const auto& m : first) std::printf("  %s\n", m.c_str());
+        std::fflush(stdout);
+    }
+};
+
+// After a refused access: no data returned, nothing changed.
+void check_refused(tally& t, bench& b, const snapshot& before, int scope, const testing::tlm_access_result& a,
+                   bool write, const std::string& label) {
+    if (write) {
+        ++t.refused_writes;
+        std::string d = diff(before, b.take(scope));
+        if (!d.empty()) t.fail(label + ": refused write changed state: " + d);
+    } else {
+        ++t.refused_reads;
+        if (a.value != poison && a.value != 0) t.fail(label + ": refused read returned data");
+    }
+}
+
+std::string ctx_label(const std::string& reg, unsigned el, bool secure, bool guest, bool write) {
+    return reg + (write ? " MSR" : " MRS") + " EL" + std::to_string(el) + (secure ? " S" : " NS") +
+           (guest ? " guest" : "");
+}
+
+// ---------------------------------------------------------------------------------------------
+// AMU oracle (amu.md §4.1, §4.2, §4.3, §5, §8.3)
+// ---------------------------------------------------------------------------------------------
+struct amu_cpu_features {
+    unsigned version; // 0 none, 1 AMUv1, 2 AMUv1p1
+    unsigned aux;     // group-1 counters
+};
+
+struct amu_controls {
+    bool en, tam2, tam3, tge, eel2, scr_amvoffen, hcr_amvoffen;
+};
+
+// Whether the register exists on a CPU with these features (amu.md §4.1 step 0, §5).
+bool amu_implemented(const std::string& name, amu_cpu_features f) {
+    if (f.version == 0) return false;
+    std::smatch m;
+    if (name == "AMCG1IDR_EL0") return f.version >= 2;
+    if (name == "AMCNTENSET1_EL0" || name == "AMCNTENCLR1_EL0") return f.aux > 0;
+    if (std::regex_match(name, m, std::regex("AMEV(CNTR|TYPER)1(\\d+)_EL0"))) return unsigned(std::stoi(m[2])) < f.aux;
+    if (std::regex_match(name, m, std::regex("AMEVCNTVOFF0(\\d+)_EL2"))) return f.version >= 2 && m[1] != "1";
+    if (std::regex_match(name, m, std::regex("AMEVCNTVOFF1(\\d+)_EL2")))
+        return f.version >= 2 && unsigned(std::stoi(m[1])) < f.aux;
+    return true;
+}
+
+o amu_oracle(const std::string& name, unsigned el, bool secure, bool guest, bool write, const amu_controls& c) {
+    const bool el2_enabled = !secure || c.eel2;
+    const bool voffset = name.rfind("AMEVCNTVOFF", 0) == 0;
+    const bool userenr = name == "AMUSERENR_EL0";
+    // No MSR form: the identification registers and the event types (group 0 architecturally
+    // fixed; pmusim's group-1 events are fixed too, docs/amu.md).
+    const bool no_msr = name == "AMCFGR_EL0" || name == "AMCGCR_EL0" || name == "AMCG1IDR_EL0" ||
+                        name.rfind("AMEVTYPER", 0) == 0;
+    // KVM sets CPTR_EL2.TAM for its guests and injects UNDEFINED (§8.3); a hypervisor that
+    // enables HCR_EL2.AMVOFFEN virtualises the AMU instead, which KVM never does.
+    const bool kvm = guest && el <= 1 && !c.hcr_amvoffen;
+
+    if (write && no_msr) return o::undefined;
+    if (voffset) { // §4.1 special case
+        if (el <= 1) return o::undefined;
+        if (el == 2) {
+            if (!c.scr_amvoffen) return o::trap_el3;
+            if (c.tam3) return o::trap_el3;
+        }
+        return o::ok;
+    }
+    if (write && !userenr) return el == 3 ? o::ok : o::undefined; // §4.2: IsHighestEL only
+    if (el == 3) return o::ok;
+    if (userenr) { // §4.1 special cases: EL0 reads skip EN; EL0 writes UNDEFINED
+        if (write && el == 0) return o::undefined;
+        if (el <= 1 && kvm) return o::undefined;
+        if (el <= 1 && el2_enabled && c.tam2) return o::trap_el2;
+        if (c.tam3) return o::trap_el3;
+        return o::ok;
+    }
+    // MRS of counters, controls and identification registers (§4.1 steps 1-3).
+    if (el == 0 && !c.en) return el2_enabled && c.tge ? o::trap_el2 : o::trap_el1;
+    if (kvm) return o::undefined;
+    if (el <= 1 && el2_enabled && c.tam2) return o::trap_el2; // CPTR_EL2.TAM: EL0/EL1 only
+    if (c.tam3) return o::trap_el3;
+    return o::ok;
+}
+
+void set_controls(platform& p, unsigned cpu, uint64_t scr, uint64_t cptr3, uint64_t cptr2, uint64_t hcr,
+                  uint64_t actlr3, uint64_t actlr2) {
+    auto& k = p.controls().bank(cpu);
+    k["SCR_EL3"].value = scr;
+    k["CPTR_EL3"].value = cptr3;
+    k["CPTR_EL2"].value = cptr2;
+    k["HCR_EL2"].value = hcr;
+    k["ACTLR_EL3"].value = actlr3;
+    k["ACTLR_EL2"].value = actlr2;
+}
+
+void run_amu_matrix(tally& t, const std::string& platform_name, const std::vector<std::pair<unsigned, amu_cpu_features>>& cpus) {
+    register_all_units();
+    platform p(load_platform(platform_name));
+    bench b("bench", p);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    unit* amu = p.find_unit("amu");
+    REQUIRE(amu);
+    for (const auto& [cpu, f] : cpus) {
+        // Counters running, so that a leaked read would show a non-zero value.
+        if (f.version) b.el3_write(cpu, "AMCNTENSET0_EL0", 0xf);
+    }
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
+    for (const auto& entry : cpus)
+        for (const auto& reg : amu->table().registers) {
+            const unsigned cpu = entry.first;
+            const amu_cpu_features f = entry.second;
+            const uint32_t key = reg.sysreg->key();
+            const bool implemented = amu_implemented(reg.name, f);
+            for (unsigned bits = 0; bits < 128; ++bits) {
+                amu_controls c{bool(bits & 1), bool(bits & 2), bool(bits & 4), bool(bits & 8), bool(bits & 16),
+                               bool(bits & 32), bool(bits & 64)};
+                for (unsigned el = 0; el < 4; ++el)
+                    for (bool secure : {false, true})
+                        for (bool guest : {false, true})
+                            for (bool write : {false, true}) {
+                                const bool el2_enabled = !secure || c.eel2;
+                                if ((el == 3 && !secure) || (el == 2 && secure && !c.eel2) ||
+                                    (guest && (el >= 2 || !el2_enabled || c.tge))) {
+                                    ++t.skipped;
+                                    continue;
+                                }
+                                if (f.version) b.el3_write(cpu, "AMUSERENR_EL0", c.en);
+                                set_controls(p, cpu, SCR_RES1 | (c.eel2 ? SCR_EEL2 : 0) | (c.scr_amvoffen ? SCR_AMVOFFEN : 0),
+                                             c.tam3 ? CPTR_TAM : 0, CPTR_EL2_RES1 | (c.tam2 ? CPTR_TAM : 0),
+                                             (c.tge ? HCR_TGE : 0) | (c.hcr_amvoffen ? HCR_AMVOFFEN : 0), 0, 0);
+                                const o expected =
+                                    implemented ? amu_oracle(reg.name, el, secure, guest, write, c) : o::undefined;
+                                auto label = [&] {
+                                    return "cpu" + std::to_string(cpu) + " " + ctx_label(reg.name, el, secure, guest, write) +
+                                           " EN=" + std::to_string(c.en) + " CPTR_EL2.TAM=" + std::to_string(c.tam2) +
+                                           " CPTR_EL3.TAM=" + std::to_string(c.tam3) + " TGE=" + std::to_string(c.tge) +
+                                           " EEL2=" + std::to_string(c.eel2) +
+                                           " SCR.AMVOFFEN=" + std::to_string(c.scr_amvoffen) +
+                                           " HCR.AMVOFFEN=" + std::to_string(c.hcr_amvoffen);
+                                };
+                                const int scope = t.snapshot_scope(reg.name + std::string(to_string(expected)), cpu);
+                                snapshot before;
+                                if (write && expected != o::ok) before = b.take(scope);
+                                auto a = b.sysreg(cpu, el, secure, guest, key, write, write ? all_ones : poison);
+                                ++t.checked;
+                                if (seen(a) != expected)
+                                    t.fail(label() + ": expected " + std::string(to_string(expected)) + ", model " +
+                                           std::string(to_string(seen(a))) + " (" + a.detail + ")");
+                                if (expected != o::ok) check_refused(t, b, before, scope, a, write, label());
+                            }
+            }
+        }
+}
+
+} // namespace
+
+TEST_CASE("access matrix: AMU on arm-default cpu0 and cpu5 against the ARM ARM oracle") {
+    tally t{"AMU arm-default"};
+    run_amu_matrix(t, "arm-default", {{0, {2, 0}}, {5, {2, 0}}});
+    t.print();
+    CHECK(t.checked > 100000);
+    REQUIRE(t.disagreements == 0);
+}
+
+TEST_CASE("access matrix: AMU versions and auxiliary counters on amu-mixed against the ARM ARM oracle") {
+    tally t{"AMU amu-mixed"};
+    run_amu_matrix(t, source_dir + "/tests/platforms/amu-mixed.yaml", {{0, {2, 3}}, {1, {0, 0}}, {2, {1, 0}}});
+    t.print();
+    CHECK(t.checked > 100000);
+    REQUIRE(t.disagreements == 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// DSU CLUSTERPMU system registers (dsu.md §4.1, §4.2, §2 notes)
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+struct dsu_controls {
+    bool tidcp, actlr2, actlr3, eel2;
+};
+
+o dsu_sysreg_oracle(const std::string& name, unsigned el, bool secure, bool write, const dsu_controls& c) {
+    const bool el2_enabled = !secure || c.eel2;
+    if (el == 0) return o::undefined; // no user-enable control exists (§4.2)
+    // HCR_EL2.TIDCP traps EL1 accesses to the whole IMPLEMENTATION DEFINED space first.
+    if (el == 1 && el2_enabled && c.tidcp) return o::trap_el2;
+    if (name == "CLUSTERPMMDCR_EL3") return el == 3 ? o::ok : o::undefined; // EL3 only (§2 notes)
+    // The event-identification registers are read-only: no MSR form.
+    if (write && (name == "CLUSTERPMCEID0_EL1" || name == "CLUSTERPMCEID1_EL1")) return o::undefined;
+    if (!write) return o::ok; // no CLUSTERPMUEN check on reads
+    if (el == 1 && el2_enabled && !c.actlr2) return o::trap_el2;
+    if (el <= 2 && !c.actlr3) return o::trap_el3;
+    return o::ok;
+}
+
+void run_dsu_sysreg_matrix(tally& t, const std::string& platform_name, const std::string& dsu_name,
+                           const std::vector<unsigned>& cpus) {
+    register_all_units();
+    platform p(load_platform(platform_name));
+    bench b("bench", p);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    unit* dsu = p.find_unit(dsu_name);
+    REQUIRE(dsu);
+    // Cycle counter and counter 0 running (CYCLES), so that a leaked read shows a value.
+    set_controls(p, cpus.front(), SCR_RES1, 0, CPTR_EL2_RES1, 0, ACTLR_CLUSTERPMUEN, ACTLR_CLUSTERPMUEN);
+    b.el3_write(cpus.front(), "CLUSTERPMXEVTYPER_EL1", 0x11);
+    b.el3_write(cpus.front(), "CLUSTERPMCNTENSET_EL1", 0x80000001u);
+    b.el3_write(cpus.front(), "CLUSTERPMCR_EL1", 1);
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
+    for (unsigned cpu : cpus)
+        for (const register_def* def : dsu->sysregs(cpu)) {
+            for (unsigned bits = 0; bits < 16; ++bits) {
+                dsu_controls c{bool(bits & 1), bool(bits & 2), bool(bits & 4), bool(bits & 8)};
+                for (unsigned el = 0; el < 4; ++el)
+                    for (bool secure : {false, true})
+                        for (bool guest : {false, true})
+                            for (bool write : {false, true}) {
+                                if ((el == 3 && !secure) || (el == 2 && secure && !c.eel2) ||
+                                    (guest && (el >= 2 || (secure && !c.eel2)))) {
+                                    ++t.skipped;
+                                    continue;
+                                }
+                                set_controls(p, cpu, SCR_RES1 | (c.eel2 ? SCR_EEL2 : 0), 0, CPTR_EL2_RES1,
+                                             c.tidcp ? HCR_TIDCP : 0, c.actlr3 ? ACTLR_CLUSTERPMUEN : 0,
+                                             c.actlr2 ? ACTLR_CLUSTERPMUEN : 0);
+                                const o expected = dsu_sysreg_oracle(def->name, el, secure, write, c);
+                                const int scope = t.snapshot_scope(def->name + std::string(to_string(expected)), cpu);
+                                snapshot before;
+                                if (write && expected != o::ok) before = b.take(scope);
+                                // An allowed write of all ones would reset (PMCR.P/C) or stop the
+                                // counters on every pass: PMCR gets E only, CNTENCLR nothing.
+                                uint64_t v = def->name == "CLUSTERPMCR_EL1" ? 1
+                                             : def->name == "CLUSTERPMCNTENCLR_EL1" ? 0 : all_ones;
+                                auto a = b.sysreg(cpu, el, secure, guest, def->sysreg->key(), write, write ? v : poison);
+                                ++t.checked;
+                                const std::string label = dsu_name + " cpu" + std::to_string(cpu) + " " +
+                                                          ctx_label(def->name, el, secure, guest, write) +
+                                                          " TIDCP=" + std::to_string(c.tidcp) +
+                                                          " ACTLR_EL2.12=" + std::to_string(c.actlr2) +
+                                                          " ACTLR_EL3.12=" + std::to_string(c.actlr3) +
+                                                          " EEL2=" + std::to_string(c.eel2);
+                                if (seen(a) != expected)
+                                    t.fail(label + ": expected " + std::string(to_string(expected)) + ", model " +
+                                           std::string(to_string(seen(a))) + " (" + a.detail + ")");
+                                if (expected != o::ok) check_refused(t, b, before, scope, a, write, label);
+                                if (expected == o::trap_el2 || expected == o::trap_el3) {
+                                    // ESR: EC 0x18, IL, ISS = Op0 Op2 Op1 CRn Rt CRm Dir (dsu.md §2.1).
+                                    const auto& e = *def->sysreg;
+                                    uint64_t iss = (uint64_t(e.op0) << 20) | (uint64_t(e.op2) << 17) |
+                                                   (uint64_t(e.op1) << 14) | (uint64_t(e.crn) << 10) |
+                                                   (uint64_t(e.crm) << 1) | (write ? 0 : 1);
+                                    if (a.syndrome != ((0x18ULL << 26) | (1ULL << 25) | iss))
+                                        t.fail(label + ": wrong syndrome");
+                                }
+                            }
+            }
+        }
+}
+
+} // namespace
+
+TEST_CASE("access matrix: DSU system registers on arm-default against the TRM oracle") {
+    tally t{"DSU system registers arm-default"};
+    run_dsu_sysreg_matrix(t, "arm-default", "dsu0", {0, 3});
+    t.print();
+    CHECK(t.checked > 5000);
+    REQUIRE(t.disagreements == 0);
+}
+
+// One platform per test case: SystemC elaborates once per process.
+TEST_CASE("access matrix: DSU system registers of the original variant against the TRM oracle") {
+    tally t{"DSU system registers original"};
+    run_dsu_sysreg_matrix(t, source_dir + "/tests/platforms/dsu-original.yaml", "dsu0", {1});
+    t.print();
+    CHECK(t.checked > 2000);
+    REQUIRE(t.disagreements == 0);
+}
+
+TEST_CASE("access matrix: DSU system registers of the DSU-120 variant against the TRM oracle") {
+    tally t{"DSU system registers dsu-120"};
+    run_dsu_sysreg_matrix(t, source_dir + "/tests/platforms/dsu-120.yaml", "dsu0", {2});
+    t.print();
+    CHECK(t.checked > 2000);
+    REQUIRE(t.disagreements == 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// DSU CLUSTERPMU memory-mapped frame: external access conditions (dsu.md §9.2, §9.3)
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+struct dsu_external {
+    bool powered, dlk, oslk, epmad, slk;
+    unsigned auth; // DBGEN, NIDEN, SPIDEN, SPNIDEN
+};
+
+// error, ignored (write refused silently), or ok (the access reaches the register).
+o dsu_external_oracle(const std::string& name, bool debugger, bool secure, bool write, bool software_lock_implemented,
+                      const dsu_external& e) {
+    if (!e.powered) return o::error;         // Off column
+    if (name == "PMAUTHSTATUS") return o::ok; // RO if IsCorePowered
+    if (e.dlk || e.oslk) return o::error;    // DLK, OSLK columns
+    const bool dbgen = e.auth & 1, niden = e.auth & 2, spiden = e.auth & 4, spniden = e.auth & 8;
+    const bool noninvasive = dbgen || niden;               // ExternalNoninvasiveDebugEnabled
+    const bool secure_noninvasive = noninvasive && (spiden || spniden);
+    const bool allowed = secure ? secure_noninvasive : noninvasive && !e.epmad; // AllowExternalPMUAccess
+    if (!allowed) return o::error;
+    if (name == "PMLAR" || name == "PMLSR") return o::ok;
+    // SLK: memory-mapped (system side) only; the external debug interface ignores it. RO: writes ignored.
+    if (software_lock_implemented && e.slk && !debugger && write) return o::ignored;
+    return o::ok;
+}
+
+void run_dsu_external_matrix(tally& t, const std::string& platform_name, bool software_lock_implemented) {
+    register_all_units();
+    platform p(load_platform(platform_name));
+    bench b("bench", p);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    unit* dsu = p.find_unit("dsu0");
+    REQUIRE(dsu);
+    const auto window = dsu->mmio_windows().front();
+    std::vector<unsigned> cluster;
+    for (unsigned cpu = 0; cpu < p.system().cpus.size(); ++cpu)
+        if (!dsu->sysregs(cpu).empty()) cluster.push_back(cpu);
+    const unsigned cpu0 = cluster.front();
+    set_controls(p, cpu0, SCR_RES1, 0, CPTR_EL2_RES1, 0, ACTLR_CLUSTERPMUEN, ACTLR_CLUSTERPMUEN);
+    for (const auto& def : dsu->table().registers) {
+        if (!def.offset || *def.offset >= 0x1000) continue; // Arm frame only (not the model control page)
+        const unsigned len = def.width / 8;
+        // Authentication signals DBGEN, NIDEN, SPIDEN, SPNIDEN: one value of each class (none;
+        // non-invasive only through DBGEN or NIDEN; Secure without non-invasive; both, each way).
+        const unsigned auth_values[] = {0x0, 0x1, 0x2, 0x4, 0x3, 0x5, 0xA, 0xF};
+        for (unsigned bits = 0; bits < 256; ++bits) {
+            dsu_external e{!(bits & 1), bool(bits & 2), bool(bits & 4), bool(bits & 8), bool(bits & 16),
+                           auth_values[bits >> 5]};
+            if (e.slk && !software_lock_implemented) continue; // no lock to set
+            for (bool debugger : {false, true})
+                for (bool secure : {false, true})
+                    for (bool write : {false, true}) {
+                        // Set up: power on, everything open, then the combination (the lock first,
+                        // through PMLAR, while it is still reachable).
+                        for (unsigned c : cluster) p.system().core(c).set_power(power_state::run, now_fs());
+                        b.debug_write("dsu0.CTL_OSLOCK", 0);
+                        b.debug_write("dsu0.CTL_DLOCK", 0);
+                        b.debug_write("dsu0.CTL_AUTH", 0xF);
+                        b.el3_write(cpu0, "CLUSTERPMMDCR_EL3", 0);
+                        if (software_lock_implemented) {
+                            auto r = p.resolve_register("dsu0.PMLAR", 0);
+                            REQUIRE(r);
+                            auto a = b.mmio(initiator_kind::cpu, cpu0, false, r->address, 4, true,
+                                            e.slk ? 0 : 0xC5ACCE55u);
+                            REQUIRE(a.status == tlm::TLM_OK_RESPONSE);
+                        }
+                        // Counters running, so that a leaked read shows a value.
+                        b.el3_write(cpu0, "CLUSTERPMCNTENSET_EL1", 0x80000001u);
+                        b.el3_write(cpu0, "CLUSTERPMCR_EL1", 1);
+                        if (e.epmad) b.el3_write(cpu0, "CLUSTERPMMDCR_EL3", 2);
+                        b.debug_write("dsu0.CTL_AUTH", e.auth);
+                        b.debug_write("dsu0.CTL_OSLOCK", e.oslk);
+                        b.debug_write("dsu0.CTL_DLOCK", e.dlk);
+                        if (!e.powered)
+                            for (unsigned c : cluster) p.system().core(c).set_power(power_state::off, now_fs());
+                        const o expected = dsu_external_oracle(def.name, debugger, secure, write,
+                                                               software_lock_implemented, e);
+                        // The first refused write of each kind: the whole platform; later ones: the DSU.
+                        const int scope = t.snapshot_scope(def.name + std::string(to_string(expected)), 0);
+                        unit* only = scope < 0 ? nullptr : dsu;
+                        snapshot before;
+                        if (write && expected != o::ok) before = b.take(-1, only);
+                        auto a = b.mmio(debugger ? initiator_kind::debugger : initiator_kind::cpu, cpu0, secure,
+                                        window.base + *def.offset, len, write, write ? all_ones : poison);
+                        ++t.checked;
+                        std::ostringstream label;
+                        label << "dsu0." << def.name << (write ? " write" : " read") << (debugger ? " debugger" : " cpu")
+                              << (secure ? " S" : " NS") << " powered=" << e.powered << " DLK=" << e.dlk
+                              << " OSLK=" << e.oslk << " EPMAD=" << e.epmad << " SLK=" << e.slk << " auth=" << e.auth;
+                        const o got = seen(a);
+                        // A permitted access may still be ignored by the register itself (RO, RAZ/WI).
+                        const bool agree = expected == o::ok ? (got == o::ok || got == o::ignored) : got == expected;
+                        if (!agree)
+                            t.fail(label.str() + ": expected " + std::string(to_string(expected)) + ", model " +
+                                   std::string(to_string(got)) + " (" + a.detail + ")");
+                        if (expected != o::ok) {
+                            if (write) {
+                                ++t.refused_writes;
+                                std::string d = diff(before, b.take(-1, only));
+                                if (!d.empty()) t.fail(label.str() + ": refused write changed state: " + d);
+                            } else {
+                                ++t.refused_reads;
+                                if (a.value != 0) t.fail(label.str() + ": refused read returned data");
+                            }
+                        }
+                    }
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("access matrix: DSU-110 external frame conditions against the reference oracle") {
+    tally t{"DSU external arm-default"};
+    run_dsu_external_matrix(t, "arm-default", false);
+    t.print();
+    CHECK(t.checked > 10000);
+    REQUIRE(t.disagreements == 0);
+}
+
+TEST_CASE("access matrix: original DSU external frame with the software lock against the reference oracle") {
+    tally t{"DSU external original"};
+    run_dsu_external_matrix(t, source_dir + "/tests/platforms/dsu-original.yaml", true);
+    t.print();
+    CHECK(t.checked > 10000);
+    REQUIRE(t.disagreements == 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU control registers: <reg>_ELn is UNDEFINED below ELn; ID registers have no MSR form; KVM
+// hides the AMU from a guest's ID_AA64PFR0_EL1.
+// ---------------------------------------------------------------------------------------------
+TEST_CASE("access matrix: CPU control registers against the Arm ARM oracle") {
+    tally t{"cpu_controls arm-default"};
+    register_all_units();
+    platform p(load_platform("arm-default"));
+    bench b("bench", p);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    const std::vector<std::string> expected_names = {"SCR_EL3", "CPTR_EL3", "CPTR_EL2", "HCR_EL2", "MDCR_EL3",
+                                                     "MDCR_EL2", "ACTLR_EL3", "ACTLR_EL2", "ID_AA64PFR0_EL1"};
+    for (unsigned cpu : {0u, 6u}) {
+        std::vector<std::string> names;
+        for (const register_def* def : p.controls().sysregs(cpu)) names.push_back(def->name);
+        CHECK(names == expected_names);
+        for (const register_def* def : p.controls().sysregs(cpu))
+            for (bool eel2 : {false, true})
+                for (unsigned el = 0; el < 4; ++el)
+                    for (bool secure : {false, true})
+                        for (bool guest : {false, true})
+                            for (bool write : {false, true}) {
+                                if ((el == 3 && !secure) || (el == 2 && secure && !eel2) ||
+                                    (guest && (el >= 2 || (secure && !eel2)))) {
+                                    ++t.skipped;
+                                    continue;
+                                }
+                                set_controls(p, cpu, SCR_RES1 | (eel2 ? SCR_EEL2 : 0), 0, CPTR_EL2_RES1, 0, 0, 0);
+                                const std::string& n = def->name;
+                                const unsigned needed = n.back() - '0';
+                                o expected = el < needed ? o::undefined : o::ok;
+                                if (n == "ID_AA64PFR0_EL1" && write) expected = o::undefined;
+                                const int scope = t.snapshot_scope(n + std::string(to_string(expected)), cpu);
+                                snapshot before;
+                                if (write && expected != o::ok) before = b.take(scope);
+                                // Write a value that keeps the controls sane (RES1 bits kept) but flips the rest.
+                                auto a = b.sysreg(cpu, el, secure, guest, def->sysreg->key(), write,
+                                                  write ? all_ones : poison);
+                                ++t.checked;
+                                const std::string label = "cpu" + std::to_string(cpu) + " " +
+                                                          ctx_label(n, el, secure, guest, write) +
+                                                          " EEL2=" + std::to_string(eel2);
+                                if (seen(a) != expected)
+                                    t.fail(label + ": expected " + std::string(to_string(expected)) + ", model " +
+                                           std::string(to_string(seen(a))) + " (" + a.detail + ")");
+                                if (expected != o::ok) check_refused(t, b, before, scope, a, write, label);
+                                // ID_AA64PFR0_EL1.AMU [47:44]: 2 (AMUv1p1, arm-default) on the host, 0 in a guest.
+                                if (n == "ID_AA64PFR0_EL1" && !write && expected == o::ok &&
+                                    ((a.value >> 44) & 0xf) != (guest ? 0u : 2u))
+                                    t.fail(label + ": ID_AA64PFR0_EL1.AMU wrong");
+                            }
+    }
+    t.print();
+    CHECK(t.checked > 500);
+    REQUIRE(t.disagreements == 0);
+}
