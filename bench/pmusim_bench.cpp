@@ -114,7 +114,8 @@ run_figures run_sequence(const std::string& platform_name, const std::string& te
     set_reference_mode(reference);
     run_recorder rec;
     const std::string log = temp_path(reference ? "reference" : "fast");
-    rec.json = std::make_unique<std::ofstream>(log);
+    std::ofstream json_log(log);
+    rec.json = &json_log;
     platform p(cfg);
     sequence_runner runner("runner", p, rec);
     runner.load(statements);
@@ -128,7 +129,7 @@ run_figures run_sequence(const std::string& platform_name, const std::string& te
     r.sim_fs = now_fs();
     for (const auto& core : p.system().cores) r.sim_cycles += core->clock().edges_at(now_fs());
     r.work = work_of(p);
-    rec.json->close();
+    json_log.close();
     r.log_hash = fnv1a_file(log);
     std::remove(log.c_str());
     return r;

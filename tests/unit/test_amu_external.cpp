@@ -108,13 +108,15 @@ std::vector<nlohmann::json> run_logged(const std::string& platform_path, const s
     platform p(load_platform(platform_path));
     run_recorder rec;
     auto path = std::filesystem::temp_directory_path() / log_name;
-    rec.json = std::make_unique<std::ofstream>(path);
+    std::ofstream json_log(path);
+    rec.json = &json_log;
     sequence_runner runner("runner", p, rec);
     runner.load(seq::parse_sequence(text, "test.seq"));
     sc_core::sc_start();
     status = runner.exit_status();
     INFO(runner.error_message());
-    rec.json.reset();
+    json_log.close();
+    rec.json = nullptr;
     std::vector<nlohmann::json> out;
     std::ifstream in(path);
     for (std::string line; std::getline(in, line);) out.push_back(nlohmann::json::parse(line));
