@@ -12,18 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-PMUSIM = os.path.abspath(sys.argv[1])
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
+from checklib import PMUSIM, check, finish, run
 
 # --- what the platform implies (scenarios/studies/cmn-hotspot/mesh.yaml, docs/cmn.md) -------------
 MESH = 4
@@ -120,5 +109,4 @@ if p.returncode == 0:
     samples = list(csv.DictReader(open(os.path.join(out, "samples.csv"))))
     check(any(r["counter"] == "pmccntr" for r in samples), "the DTC's counters are sampled")
 
-print(f"cmn hot spot: {checks - len(failures)} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+finish("cmn hot spot")

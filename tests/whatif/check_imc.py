@@ -15,18 +15,7 @@ import subprocess
 import sys
 import tempfile
 
-PMUSIM = sys.argv[1]
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
+from checklib import PMUSIM, check, finish, run
 
 out = os.path.join(tempfile.mkdtemp(prefix="pmusim-whatif-imc-"), "imc")
 r = subprocess.run([PMUSIM, "simulate", "tests/whatif/imc-nest-thread.yaml", "-o", out], capture_output=True, text=True)
@@ -86,5 +75,4 @@ check(series("cpu4.imc", "CPM_CS_PCYC_USER") == [0, 6250, 12500],
       f"cpu4 cycle samples {series('cpu4.imc', 'CPM_CS_PCYC_USER')}")
 check(not series("imc0.chip0.core1", "CPM_PCYC"), "only the selected counters are sampled")
 
-print(f"whatif imc: {checks - len(failures)} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+finish("whatif imc")

@@ -8,22 +8,7 @@ import sys
 import tempfile
 import xml.dom.minidom
 
-PMUSIM = os.path.abspath(sys.argv[1])
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(*args):
-    return subprocess.run([PMUSIM, *args], capture_output=True, text=True)
-
+from checklib import PMUSIM, check, finish, run
 
 tmp = tempfile.mkdtemp(prefix="pmusim-plot-")
 out = os.path.join(tmp, "tour")
@@ -77,5 +62,4 @@ r = run("plot", "rates", os.path.join(tmp, "nope.csv"), "-o", os.path.join(tmp, 
 check(r.returncode == 2, "a missing input is bad input")
 r = run("plot", "pie", truth, "-o", os.path.join(tmp, "x.svg"))
 check(r.returncode == 2, "an unknown kind is refused")
-print(f"{checks - len(failures)} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+finish()

@@ -12,22 +12,7 @@ import sys
 import tempfile
 import time
 
-PMUSIM = sys.argv[1]
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(*args):
-    return subprocess.run([PMUSIM, *args], capture_output=True, text=True)
-
+from checklib import PMUSIM, check, finish, run
 
 tmp = tempfile.mkdtemp(prefix="pmusim-whatif-")
 out = os.path.join(tmp, "tour")
@@ -171,5 +156,4 @@ last = [r for r in csv.DictReader(open(os.path.join(tmp, "long", "samples.csv"))
 check([int(r["value"]) for r in last] == [120_000_000_000] * 4 + [150_000_000_000] * 4,
       "60 s of AMU cycles: 1.2e11 at 2 GHz (cpu0-3), 1.5e11 at 2.5 GHz (cpu4-7)")
 
-print(f"{checks - len(failures)} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+finish()

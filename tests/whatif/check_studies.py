@@ -19,18 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-PMUSIM = os.path.abspath(sys.argv[1])
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
+from checklib import PMUSIM, check, finish, run
 
 tmp = tempfile.mkdtemp(prefix="pmusim-studies-")
 expected = {"25MHz": (13107, [1023, 1023, 1023, 819, 614, 614]),
@@ -64,5 +53,4 @@ truth = {e["event"]: e["count"] for e in json.load(open(os.path.join(out, "stats
 check(truth["l3d_cache"] == truth["l3d_cache_rd"] + truth["l3d_cache_wr"], "truth: L3D_CACHE = RD + WR")
 check(truth["bus_access"] == truth["bus_access_rd"] + truth["bus_access_wr"], "truth: BUS_ACCESS = RD + WR")
 check(all(int(r["true"]) == truth[r["name"]] for r in rows), "the true column is stats.json's count")
-print(f"{checks - len(failures)} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+finish()

@@ -10,22 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-PMUSIM = os.path.abspath(sys.argv[1])
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(*args, **kw):
-    return subprocess.run([PMUSIM, *args], capture_output=True, text=True, **kw)
-
+from checklib import PMUSIM, check, finish, run
 
 tmp = tempfile.mkdtemp(prefix="pmusim-sweep-")
 tour = os.path.abspath("scenarios/examples/tour.yaml")
@@ -98,5 +83,4 @@ check(m.returncode == 2 and f"{bad}:3: grid.dsu_clock: expected a non-empty list
 m = run("sweep", sweep, "--shard", "3/3")
 check(m.returncode == 2 and "expected K/N" in m.stderr, "bad --shard refused")
 
-print(f"{checks - len(failures)} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+finish()
