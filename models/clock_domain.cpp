@@ -26,6 +26,9 @@ const clock_domain::segment& clock_domain::segment_at(fs_t t) const {
     // Last segment whose start is before t (an edge exactly at a change belongs to the old one).
     auto it = std::lower_bound(segments_.begin(), segments_.end(), t,
                                [](const segment& s, fs_t v) { return s.start < v; });
+    // At or before the first segment's start (t = 0 after a frequency change): no edge yet, and
+    // the first segment is the one to ask (reading *(begin - 1) was found by ASan).
+    if (it == segments_.begin()) return segments_.front();
     return *(it - 1);
 }
 

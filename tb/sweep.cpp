@@ -148,7 +148,10 @@ sweep_spec load_sweep(const std::string& path) {
             if (!it->second.IsSequence() || it->second.size() == 0)
                 fail(it->second, "grid." + it->first.Scalar() + ": expected a non-empty list of values");
             std::vector<std::string> vals;
-            for (const auto& v : it->second) {
+            // A copy: yaml-cpp's it->second lives only as long as the iterator's proxy object,
+            // so a range-for over it would read a destroyed node (found by ASan).
+            const YAML::Node values = it->second;
+            for (const auto& v : values) {
                 if (!v.IsScalar()) fail(v, "grid." + it->first.Scalar() + ": expected scalar values");
                 vals.push_back(v.Scalar());
             }

@@ -1,7 +1,9 @@
 #pragma once
 // One TLM access as the tests make it: a generic payload with an access
 // context, through any forward interface (gate, bus). Shared by the unit tests.
+#include <algorithm>
 #include <cstring>
+#include <vector>
 #include <string>
 #include <tlm>
 
@@ -20,11 +22,13 @@ struct tlm_access_result {
 inline tlm_access_result tlm_access(tlm::tlm_fw_transport_if<>& target, bool write, uint64_t address, unsigned len,
                                     uint64_t value, access_context ctx) {
     tlm::tlm_generic_payload t;
-    uint8_t data[8];
-    std::memcpy(data, &value, 8);
+    // At least 8 bytes for the value; as long as the access for the over-long ones that tests
+    // expect to be refused.
+    std::vector<uint8_t> data(std::max(len, 8u), 0);
+    std::memcpy(data.data(), &value, 8);
     t.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     t.set_address(address);
-    t.set_data_ptr(data);
+    t.set_data_ptr(data.data());
     t.set_data_length(len);
     t.set_streaming_width(len);
     t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
@@ -33,7 +37,7 @@ inline tlm_access_result tlm_access(tlm::tlm_fw_transport_if<>& target, bool wri
     target.b_transport(t, d);
     t.clear_extension(&ctx);
     uint64_t v = 0;
-    std::memcpy(&v, data, len);
+    std::memcpy(&v, data.data(), std::min(len, 8u));
     return {t.get_response_status(), ctx.outcome, v, ctx.syndrome, ctx.detail};
 }
 
