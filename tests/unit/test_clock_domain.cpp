@@ -84,3 +84,14 @@ TEST_CASE("clock: two changes at the same instant keep the last") {
     CHECK(c.frequency_hz() == 1'000'000'000);
     CHECK(c.edges_at(8'000'000) == 10);
 }
+
+TEST_CASE("clock: edges at time 0 after a frequency change") {
+    // Regression (found by ASan): with more than one segment, asking for t = 0 (a source that
+    // opened at time 0, e.g. an IMC gated source) read before the first segment.
+    clock_domain c("cpu0", 2'000'000'000);
+    c.set_frequency(1'000'000'000, 1'000'000'000); // at 1 us: 2000 edges so far
+    CHECK(c.edges_at(0) == 0);
+    CHECK(c.edges_at(500'000) == 1);             // still the first segment's 2 GHz edges
+    CHECK(c.edges_at(1'000'000'000) == 2000);
+    CHECK(c.edges_at(1'001'000'000) == 2001);    // one 1 GHz period after the change
+}
