@@ -142,15 +142,16 @@ imc_unit::~imc_unit() = default;
 // Memory as a bus master
 // ---------------------------------------------------------------------------
 
-uint64_t imc_unit::load64(uint64_t address) {
+// One 8-byte access to memory as the microcontroller at hypervisor privilege; false when no
+// memory answers.
+bool imc_unit::memory_access(bool write, uint64_t address, uint8_t (&data)[8]) {
     tlm::tlm_generic_payload trans;
-    uint8_t data[8] = {};
     access_context ctx;
     ctx.initiator = initiator_kind::microcontroller;
     ctx.is_power = true;
     ctx.privilege = power_privilege::hypervisor;
     ctx.path = access_path::memory_mapped;
-    trans.set_command(tlm::TLM_READ_COMMAND);
+    trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     trans.set_address(address);
     trans.set_data_ptr(data);
     trans.set_data_length(8);
@@ -160,32 +161,21 @@ uint64_t imc_unit::load64(uint64_t address) {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     to_memory->b_transport(trans, delay);
     trans.clear_extension(&ctx);
-    if (!trans.is_response_ok()) throw memory_fault{address, false};
+    return trans.is_response_ok();
+}
+
+uint64_t imc_unit::load64(uint64_t address) {
+    uint8_t data[8] = {};
+    if (!memory_access(false, address, data)) throw memory_fault{address, false};
     uint64_t v;
     std::memcpy(&v, data, 8);
     return v;
 }
 
 void imc_unit::store64(uint64_t address, uint64_t value) {
-    tlm::tlm_generic_payload trans;
     uint8_t data[8];
     std::memcpy(data, &value, 8);
-    access_context ctx;
-    ctx.initiator = initiator_kind::microcontroller;
-    ctx.is_power = true;
-    ctx.privilege = power_privilege::hypervisor;
-    ctx.path = access_path::memory_mapped;
-    trans.set_command(tlm::TLM_WRITE_COMMAND);
-    trans.set_address(address);
-    trans.set_data_ptr(data);
-    trans.set_data_length(8);
-    trans.set_streaming_width(8);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    trans.set_extension(&ctx);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    to_memory->b_transport(trans, delay);
-    trans.clear_extension(&ctx);
-    if (!trans.is_response_ok()) throw memory_fault{address, true};
+    if (!memory_access(true, address, data)) throw memory_fault{address, true};
     ++memory_writes_;
 }
 

@@ -151,6 +151,7 @@ private:
     // Memory as the bus master sees it (big-endian HOMER: values in host order).
     // Runs an engine step; a memory fault stops the engine with a warning instead of the run.
     template <class Step> bool guarded(const std::string& engine, Step&& step);
+    bool memory_access(bool write, uint64_t address, uint8_t (&data)[8]);
     uint64_t load64(uint64_t address);
     uint64_t peek64(uint64_t address); // load64, 0 where no memory answers (for observables)
     void store64(uint64_t address, uint64_t value);
