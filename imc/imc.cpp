@@ -164,30 +164,39 @@ bool imc_unit::memory_access(bool write, uint64_t address, uint8_t (&data)[8]) {
     return trans.is_response_ok();
 }
 
-uint64_t imc_unit::load64(uint64_t address) {
+bool imc_unit::load64(uint64_t address, uint64_t& value) {
     uint8_t data[8] = {};
-    if (!memory_access(false, address, data)) throw memory_fault{address, false};
+    if (!memory_access(false, address, data)) {
+        fault_ = {address, false};
+        return false;
+    }
+    std::memcpy(&value, data, 8);
+    return true;
+}
+
+bool imc_unit::store64(uint64_t address, uint64_t value) {
+    uint8_t data[8];
+    std::memcpy(data, &value, 8);
+    if (!memory_access(true, address, data)) {
+        fault_ = {address, true};
+        return false;
+    }
+    ++memory_writes_;
+    return true;
+}
+
+uint64_t imc_unit::peek64(uint64_t address) {
+    uint8_t data[8] = {};
+    if (!memory_access(false, address, data)) return 0;
     uint64_t v;
     std::memcpy(&v, data, 8);
     return v;
 }
 
-void imc_unit::store64(uint64_t address, uint64_t value) {
-    uint8_t data[8];
-    std::memcpy(data, &value, 8);
-    if (!memory_access(true, address, data)) throw memory_fault{address, true};
-    ++memory_writes_;
+bool imc_unit::add64(uint64_t address, uint64_t delta) {
+    uint64_t v = 0;
+    return load64(address, v) && store64(address, v + delta);
 }
-
-uint64_t imc_unit::peek64(uint64_t address) {
-    try {
-        return load64(address);
-    } catch (const memory_fault&) {
-        return 0;
-    }
-}
-
-void imc_unit::add64(uint64_t address, uint64_t delta) { store64(address, load64(address) + delta); }
 
 // ---------------------------------------------------------------------------
 // Register access: XSCOM windows and LDBAR
@@ -292,7 +301,7 @@ void imc_unit::reset(bool cold) {
         for (auto& c : chips_) {
             nest_chip* cp = c.get();
             c->tick.cancel();
-            if (guarded(fmt::format("the chip {} nest microcode", c->id), [&] { init_control_block(*cp); }))
+            if (guarded(fmt::format("the chip {} nest microcode", c->id), [&] { return init_control_block(*cp); }))
                 c->tick.notify(to_sc_time(options_.occ_tick));
         }
 }

@@ -57,6 +57,12 @@ enum cb_word : uint64_t { cb_run_status = 0x00, cb_command = 0x08, cb_speed = 0x
 enum run_status : uint64_t { status_init = 0, status_running = 1, status_paused = 2, status_bad_speed = 3, status_bad_mode = 4 };
 enum nest_command : uint64_t { cmd_nop = 0, cmd_resume = 1, cmd_pause = 2, cmd_clear = 3 };
 
+// An IMC memory access that reached no memory (recorded by load64/store64, reported by guarded()).
+struct memory_fault {
+    uint64_t address = 0;
+    bool write = false;
+};
+
 // SCOM (PCB) addresses, skiboot include/xscom.h and hw/imc.c.
 uint32_t scom_pdbar(unsigned core);
 uint32_t scom_htm_mode(unsigned core);
@@ -150,18 +156,21 @@ private:
 
     // Memory as the bus master sees it (big-endian HOMER: values in host order).
     // Runs an engine step; a memory fault stops the engine with a warning instead of the run.
+    // The engine steps return false at the first access that reached no memory (recorded in
+    // fault_) instead of throwing: an exception thrown inside a SystemC process after coroutine
+    // switches trips AddressSanitizer's stack tracking (docs/reliability.md, "Sanitizers").
     template <class Step> bool guarded(const std::string& engine, Step&& step);
     bool memory_access(bool write, uint64_t address, uint8_t (&data)[8]);
-    uint64_t load64(uint64_t address);
-    uint64_t peek64(uint64_t address); // load64, 0 where no memory answers (for observables)
-    void store64(uint64_t address, uint64_t value);
-    void add64(uint64_t address, uint64_t delta);
+    [[nodiscard]] bool load64(uint64_t address, uint64_t& value);
+    uint64_t peek64(uint64_t address); // a load, 0 where no memory answers (for observables)
+    [[nodiscard]] bool store64(uint64_t address, uint64_t value);
+    [[nodiscard]] bool add64(uint64_t address, uint64_t delta);
 
     void build_nest(nest_chip& c);
-    void init_control_block(nest_chip& c);
+    [[nodiscard]] bool init_control_block(nest_chip& c);
     void occ_tick(nest_chip& c);
-    void occ_step(nest_chip& c);
-    void post_group(nest_chip& c, unsigned group);
+    [[nodiscard]] bool occ_step(nest_chip& c);
+    [[nodiscard]] bool post_group(nest_chip& c, unsigned group);
     void restart_nest_baselines(nest_chip& c, fs_t now);
 
     void scom_write(core_imc& c, uint32_t pcb, uint64_t value);
@@ -170,9 +179,9 @@ private:
     void power_changed(thread_imc& t);
     void refresh_core(core_imc& c);
     void core_update(core_imc& c);
-    void core_update_step(core_imc& c);
+    [[nodiscard]] bool core_update_step(core_imc& c);
     void trace_overflow(thread_imc& t);
-    void trace_record(thread_imc& t);
+    [[nodiscard]] bool trace_record(thread_imc& t);
     void schedule_trace(thread_imc& t);
 
     // Every value the engines write to memory is read from a free-running 64-bit lazy_counter
@@ -192,6 +201,7 @@ private:
     uint64_t interrupts_raised_ = 0;
     uint64_t memory_writes_ = 0;
     uint64_t memory_faults_ = 0;
+    imc::memory_fault fault_{}; // the access that stopped the last failed engine step
 };
 
 } // namespace pmusim

@@ -102,28 +102,30 @@ void imc_unit::refresh_core(core_imc& c) {
 }
 
 void imc_unit::core_update(core_imc& c) {
-    if (guarded(fmt::format("core {} of chip {} (core/thread accumulation)", c.core, c.chip), [&] { core_update_step(c); }))
+    if (guarded(fmt::format("core {} of chip {} (core/thread accumulation)", c.core, c.chip), [&] { return core_update_step(c); }))
         return;
     c.acc_active = false; // counting restarts when the core's SCOMs or a LDBAR are written again
     for (thread_imc* t : c.threads) t->acc_active = false;
     c.update_pending = false;
 }
 
-void imc_unit::core_update_step(core_imc& c) {
+bool imc_unit::core_update_step(core_imc& c) {
     fs_t now = now_fs();
     auto post = [&](std::vector<acc_counter>& counters, uint64_t base) {
         for (auto& k : counters) {
             uint64_t scaled = (metered(*k.source, now) - k.baseline) / k.scale;
-            if (scaled != k.posted) add64(base + k.offset, scaled - k.posted);
+            if (scaled != k.posted && !add64(base + k.offset, scaled - k.posted)) return false;
             k.posted = scaled;
         }
+        return true;
     };
-    if (c.acc_active) post(c.counters, c.reg("PDBAR") & ldbar_address_mask);
+    if (c.acc_active && !post(c.counters, c.reg("PDBAR") & ldbar_address_mask)) return false;
     for (thread_imc* t : c.threads)
-        if (t->acc_active) post(t->counters, t->ldbar & 0x00FFFFFFFFFFE000ULL);
+        if (t->acc_active && !post(t->counters, t->ldbar & 0x00FFFFFFFFFFE000ULL)) return false;
     c.update_pending = c.acc_active;
     for (thread_imc* t : c.threads) c.update_pending = c.update_pending || t->acc_active;
     if (c.update_pending) c.update.notify(to_sc_time(options_.core_update_period));
+    return true;
 }
 
 void imc_unit::schedule_trace(thread_imc& t) {
@@ -140,12 +142,12 @@ void imc_unit::trace_overflow(thread_imc& t) {
         schedule_trace(t);
         return;
     }
-    if (guarded(fmt::format("cpu{} trace", t.cpu), [&] { trace_record(t); })) return;
+    if (guarded(fmt::format("cpu{} trace", t.cpu), [&] { return trace_record(t); })) return;
     t.trace_active = false; // tracing restarts when LDBAR or the core's SCOMs are written again
     t.sampler.set_enabled(false, now);
 }
 
-void imc_unit::trace_record(thread_imc& t) {
+bool imc_unit::trace_record(thread_imc& t) {
     fs_t now = now_fs();
     core_model& cm = system_.core(t.cpu);
     uint64_t tb = metered(*timebase_, now);
@@ -169,10 +171,12 @@ void imc_unit::trace_record(thread_imc& t) {
         tb & trace_tb_mask,
     };
     uint64_t slot = t.buffer + (t.records % t.entries) * 64;
-    for (unsigned i = 0; i < 8; ++i) store64(slot + 8 * i, record[i]);
+    for (unsigned i = 0; i < 8; ++i)
+        if (!store64(slot + 8 * i, record[i])) return false;
     ++t.records;
     t.sampler.write(t.load, now); // reload for the next sampling period
     schedule_trace(t);
+    return true;
 }
 
 } // namespace pmusim

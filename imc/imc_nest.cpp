@@ -54,15 +54,15 @@ void imc_unit::build_nest(nest_chip& c) {
 // Nest: the OCC 24x7 microcode
 // ---------------------------------------------------------------------------
 
-void imc_unit::init_control_block(nest_chip& c) {
+bool imc_unit::init_control_block(nest_chip& c) {
     // The OCC has run for a while when the host boots: initialised, collecting.
-    for (uint64_t w = 0; w < nest_posting_words; ++w) store64(c.homer + nest_offset + 8 * w, 0);
-    store64(c.homer + version_offset, uint64_t(2) << 60); // v2.0.0
-    store64(c.cb() + cb_run_status, status_running);
-    store64(c.cb() + cb_command, cmd_nop);
-    store64(c.cb() + cb_speed, 0);
-    store64(c.cb() + cb_avl_vector, options_.avl_vector);
-    store64(c.cb() + cb_run_mode, 0);
+    for (uint64_t w = 0; w < nest_posting_words; ++w)
+        if (!store64(c.homer + nest_offset + 8 * w, 0)) return false;
+    if (!store64(c.homer + version_offset, uint64_t(2) << 60) || // v2.0.0
+        !store64(c.cb() + cb_run_status, status_running) || !store64(c.cb() + cb_command, cmd_nop) ||
+        !store64(c.cb() + cb_speed, 0) || !store64(c.cb() + cb_avl_vector, options_.avl_vector) ||
+        !store64(c.cb() + cb_run_mode, 0))
+        return false;
     c.paused = false;
     c.reinit_left = 0;
     c.error_status = 0;
@@ -70,6 +70,7 @@ void imc_unit::init_control_block(nest_chip& c) {
     c.collecting = true;
     c.countdown.fill(0);
     restart_nest_baselines(c, now_fs());
+    return true;
 }
 
 void imc_unit::restart_nest_baselines(nest_chip& c, fs_t now) {
@@ -83,34 +84,37 @@ void imc_unit::start_of_simulation() {
     for (auto& c : chips_) {
         nest_chip* cp = c.get();
         c->ticks = 0;
-        if (guarded(fmt::format("the chip {} nest microcode", c->id), [&] { init_control_block(*cp); }))
+        if (guarded(fmt::format("the chip {} nest microcode", c->id), [&] { return init_control_block(*cp); }))
             c->tick.notify(to_sc_time(options_.occ_tick));
     }
 }
 
 void imc_unit::occ_tick(nest_chip& c) {
     // A fault leaves the next tick unscheduled: that chip's microcode stops.
-    guarded(fmt::format("the chip {} nest microcode", c.id), [&] { occ_step(c); });
+    guarded(fmt::format("the chip {} nest microcode", c.id), [&] { return occ_step(c); });
 }
 
-void imc_unit::occ_step(nest_chip& c) {
+bool imc_unit::occ_step(nest_chip& c) {
     fs_t now = now_fs();
     ++c.ticks;
     unsigned state = unsigned((c.ticks - 1) % 8) + 1;
     bool was_collecting = c.collecting;
     bool reinit_started = false;
-    uint64_t cmd = load64(c.cb() + cb_command);
+    uint64_t cmd = cmd_nop;
+    if (!load64(c.cb() + cb_command, cmd)) return false;
     if (cmd != cmd_nop) {
-        store64(c.cb() + cb_command, cmd_nop); // consumed
+        if (!store64(c.cb() + cb_command, cmd_nop)) return false; // consumed
         if (cmd == cmd_resume) c.paused = false;
         else if (cmd == cmd_pause) c.paused = true;
         else if (cmd == cmd_clear) {
-            for (uint64_t w = 0; w < nest_posting_words; ++w) store64(c.homer + nest_offset + 8 * w, 0);
+            for (uint64_t w = 0; w < nest_posting_words; ++w)
+                if (!store64(c.homer + nest_offset + 8 * w, 0)) return false;
             c.reinit_left = 4;
             reinit_started = true;
         }
     }
-    uint64_t speed = load64(c.cb() + cb_speed), mode = load64(c.cb() + cb_run_mode);
+    uint64_t speed = 0, mode = 0;
+    if (!load64(c.cb() + cb_speed, speed) || !load64(c.cb() + cb_run_mode, mode)) return false;
     if (speed != c.speed || mode != c.mode) {
         c.speed = speed;
         c.mode = mode;
@@ -127,7 +131,7 @@ void imc_unit::occ_step(nest_chip& c) {
                     : c.reinit_left ? status_init
                     : c.paused      ? status_paused
                                     : status_running;
-    store64(c.cb() + cb_run_status, status);
+    if (!store64(c.cb() + cb_run_status, status)) return false;
     c.collecting = status == status_running;
     if (c.collecting && !was_collecting) {
         restart_nest_baselines(c, now);
@@ -137,28 +141,30 @@ void imc_unit::occ_step(nest_chip& c) {
         for (unsigned g = 0; g < nest_groups; ++g) {
             if (!group_posts_in(g, state)) continue;
             if (c.countdown[g] == 0) {
-                post_group(c, g);
+                if (!post_group(c, g)) return false;
                 c.countdown[g] = g < 3 ? c.speed : c.speed / 8;
             } else {
                 --c.countdown[g];
             }
         }
     c.tick.notify(to_sc_time(options_.occ_tick));
+    return true;
 }
 
-void imc_unit::post_group(nest_chip& c, unsigned g) {
+bool imc_unit::post_group(nest_chip& c, unsigned g) {
     fs_t now = now_fs();
     uint64_t base = c.homer + nest_offset;
-    add64(base + group_header[g], 1);
+    if (!add64(base + group_header[g], 1)) return false;
     for (auto& k : c.counters) {
         if (k->group != g) continue;
         uint64_t events = metered(k->source, now) - k->baseline;
         uint64_t scaled = events / k->scale;
-        if (scaled != k->posted) add64(base + k->value, scaled - k->posted);
+        if (scaled != k->posted && !add64(base + k->value, scaled - k->posted)) return false;
         k->posted = scaled;
     }
-    add64(base + group_header[g] + group_span, 1);
+    if (!add64(base + group_header[g] + group_span, 1)) return false;
     ++c.postings;
+    return true;
 }
 
 } // namespace pmusim

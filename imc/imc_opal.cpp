@@ -1,6 +1,9 @@
 // skiboot at boot and the OPAL IMC calls, as sequence statements (docs/imc.md "OPAL and privilege").
 #include "imc/imc_state.h"
 
+#include <cerrno>
+#include <cstdlib>
+
 namespace pmusim {
 
 using namespace imc;
@@ -59,9 +62,13 @@ bool imc_unit::firmware_call(const std::string& call, const std::vector<std::str
     unsigned cpu = *cpu_index;
     uint64_t address = 0;
     if (init) {
-        try {
-            address = std::stoull(args[1], nullptr, 0);
-        } catch (const std::logic_error&) {
+        // strtoull, not stoull: this runs inside a SystemC process, where nothing may throw
+        // (docs/reliability.md, "Sanitizers"). Same accepted forms as stoull (base 0).
+        const char* text = args[1].c_str();
+        char* end = nullptr;
+        errno = 0;
+        address = std::strtoull(text, &end, 0);
+        if (end == text || errno == ERANGE) {
             error = fmt::format("opal {} {}: expected an address, found '{}'", call, domain, args[1]);
             return false;
         }

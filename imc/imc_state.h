@@ -138,12 +138,6 @@ private:
     uint64_t closed_total_ = 0;
 };
 
-// An IMC memory access that reached no memory (thrown by load64/store64, caught by guarded()).
-struct memory_fault {
-    uint64_t address;
-    bool write;
-};
-
 } // namespace imc
 
 
@@ -216,18 +210,14 @@ struct imc_unit::core_imc {
 
 // The hardware would take a machine check; pmusim stops the engine, warns and counts.
 template <class Step> bool imc_unit::guarded(const std::string& engine, Step&& step) {
-    try {
-        step();
-        return true;
-    } catch (const imc::memory_fault& f) {
-        ++memory_faults_;
-        SC_REPORT_WARNING("pmusim/imc",
-                          fmt::format("{}: {} stopped: its {} of {:#x} reached no memory (map memory there in the "
-                                      "platform, or program another address)",
-                                      basename(), engine, f.write ? "write" : "read", f.address)
-                              .c_str());
-        return false;
-    }
+    if (step()) return true;
+    ++memory_faults_;
+    SC_REPORT_WARNING("pmusim/imc",
+                      fmt::format("{}: {} stopped: its {} of {:#x} reached no memory (map memory there in the "
+                                  "platform, or program another address)",
+                                  basename(), engine, fault_.write ? "write" : "read", fault_.address)
+                          .c_str());
+    return false;
 }
 
 } // namespace pmusim

@@ -14,8 +14,11 @@ seconds="${1:-60}"
 shift || true
 "$root/scripts/install-deps.sh"
 build="$root/build-fuzz"
+# ccache when installed (optional).
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPMUSIM_FUZZ=ON \
-  -DPMUSIM_SANITIZE=address,undefined >/dev/null
+  -DPMUSIM_SANITIZE=address,undefined "${launcher[@]}" >/dev/null
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(fuzz_sequence_parser fuzz_platform_yaml fuzz_serve fuzz_registers_arm fuzz_registers_power9)
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" -- --no-print-directory >&2

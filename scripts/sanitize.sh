@@ -7,7 +7,11 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
 build="$root/build-asan"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPMUSIM_SANITIZE=address,undefined >/dev/null
+# ccache when installed (optional): repeated CI runs and worktrees share compiled objects.
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPMUSIM_SANITIZE=address,undefined \
+  "${launcher[@]}" >/dev/null
 cmake --build "$build" -j "$(nproc)" -- --no-print-directory >&2
 # detect_leaks: SystemC keeps its kernel (sc_simcontext, coroutine stacks) alive until exit by
 # design; leak reports would be about the library, not pmusim. Everything else is on.

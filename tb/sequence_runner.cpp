@@ -1,8 +1,10 @@
 #include "tb/sequence_runner.h"
 
 #include <cstring>
+#include <exception>
 #include <fmt/format.h>
 #include <iostream>
+#include <thread>
 
 #include "models/input_error.h"
 
@@ -60,6 +62,23 @@ sequence_runner::sequence_runner(const sc_module_name& name, platform& p, run_re
     SC_THREAD(thread);
 }
 
+served_line parse_served_line(const std::string& text, const std::string& file, unsigned line_no) {
+    served_line out;
+    std::exception_ptr unexpected;
+    std::thread parser([&] {
+        try {
+            out.statement = seq::parse_line(text, file, line_no);
+        } catch (const input_error& e) {
+            out.error = e.message();
+        } catch (...) {
+            unexpected = std::current_exception();
+        }
+    });
+    parser.join();
+    if (unexpected) std::rethrow_exception(unexpected);
+    return out;
+}
+
 void sequence_runner::load(std::vector<seq::statement> statements) { statements_ = std::move(statements); }
 
 void sequence_runner::serve(std::istream& in, std::ostream& out) {
@@ -105,13 +124,12 @@ void sequence_runner::thread() {
             unsigned line_no = 0;
             while (std::getline(*serve_in_, text)) {
                 ++line_no;
-                std::optional<seq::statement> st;
-                try {
-                    st = seq::parse_line(text, "<stdin>", line_no);
-                } catch (const input_error& e) {
-                    *serve_out_ << "ERR " << e.message() << std::endl;
+                served_line parsed = parse_served_line(text, "<stdin>", line_no);
+                if (parsed.error) {
+                    *serve_out_ << "ERR " << *parsed.error << std::endl;
                     continue;
                 }
+                std::optional<seq::statement>& st = parsed.statement;
                 if (!st) continue;
                 irq_events_.clear();
                 result r = execute(*st);

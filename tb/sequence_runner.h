@@ -4,6 +4,7 @@
 // stops) and `pmusim serve` (one statement per line from a stream, one answer
 // line each, as QEMU's qtest protocol does).
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -19,6 +20,17 @@ namespace pmusim {
 
 // Exit codes of `pmusim run` (docs/sequence-language.md).
 enum exit_code : int { exit_ok = 0, exit_failed = 1, exit_bad_input = 2, exit_model_error = 3 };
+
+// One served line, parsed: a statement, nothing (blank or comment), or the input error's message.
+struct served_line {
+    std::optional<seq::statement> statement;
+    std::optional<std::string> error; // input_error::message() (without "file:line: ")
+};
+// seq::parse_line without throwing into the caller: the parser reports bad input with an
+// exception, and an exception thrown on a stack SystemC has switched away from and back to
+// trips AddressSanitizer's stack tracking (docs/reliability.md, "Sanitizers"). The line is
+// parsed on a thread of its own, which never switches stacks; other exceptions are rethrown.
+served_line parse_served_line(const std::string& text, const std::string& file, unsigned line_no);
 
 class sequence_runner : public sc_core::sc_module {
 public:
