@@ -39,14 +39,6 @@ for t in "${targets[@]}"; do
   if ! "$build/fuzz/$t" "$work" "${seeds[@]}" "${dict[@]}" -max_total_time="$seconds" -timeout=10 \
         -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -artifact_prefix="$crashes/" \
         > "$build/fuzz-$t.log" 2>&1; then
-    # Known false positive (docs/reliability.md "Sanitizers"): after SystemC's coroutine stack
-    # switches, ASan may ignore __asan_handle_no_return when an exception is thrown, warns
-    # "False positive error reports may follow", and then reports stack-use-after-scope.
-    if grep -q "ASan is ignoring requested __asan_handle_no_return" "$build/fuzz-$t.log" &&
-       grep -q "SUMMARY: AddressSanitizer: stack-use-after-scope" "$build/fuzz-$t.log"; then
-      echo "fuzz: $t stopped on the known SystemC-fiber ASan false positive (see docs/reliability.md)" >&2
-      continue
-    fi
     echo "fuzz: $t FAILED; last lines of $build/fuzz-$t.log:" >&2
     tail -40 "$build/fuzz-$t.log" >&2
     status=1
