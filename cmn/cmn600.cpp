@@ -332,7 +332,7 @@ void cmn600::bind_hooks() {
                 d.set_combined(1, e.new_value >> 2 & 1, now_fs());
                 changed();
             });
-            b["por_dtm_pmevcnt"].on_read([this, &d] { return d.pack(now_fs()); });
+            b["por_dtm_pmevcnt"].on_read([&d] { return d.pack(now_fs()); });
             b["por_dtm_pmevcnt"].on_write([this, &d](const write_event& e) {
                 d.unpack(e.new_value, now_fs());
                 changed();

@@ -2,7 +2,9 @@
 #include "tb/scenario.h"
 
 // GCC 12 reports a false -Wdangling-pointer inside yaml-cpp 0.7's inline node code (as in platform_config.cpp).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wdangling-pointer"
+#endif
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -195,7 +197,10 @@ void scenario_loader::load_platform_part(const std::map<std::string, YAML::Node>
         (void)m;
     }
     // --set set.PATH=VALUE replaces the file's override of PATH or adds one (line 0: the command line).
-    for (const auto& [path, value] : command_line_overrides_) {
+    for (const auto& override_pair : command_line_overrides_) {
+        // Not a structured binding: C++17 lambdas cannot capture those (clang refuses).
+        const auto& path = override_pair.first;
+        const auto& value = override_pair.second;
         auto it = std::find_if(s_.overrides.begin(), s_.overrides.end(), [&](const auto& o) { return o.first == path; });
         if (it != s_.overrides.end()) {
             it->second = value;
