@@ -133,10 +133,22 @@ struct harness : sc_core::sc_module {
             std::abort();
         }
         if (!write && status != tlm::TLM_OK_RESPONSE) {
-            uint64_t got;
-            std::memcpy(&got, data, 8);
-            if (got != poison && got != 0) {
-                std::fprintf(stderr, "a refused read returned data %#llx: %s\n", (unsigned long long)got, describe().c_str());
+            // The access's own bytes are left as they were (poison) or zeroed, as a whole; no byte
+            // beyond its width is touched (a refused 4-byte read zeroes 4 bytes, not 8).
+            bool untouched = true, zeroed = true, beyond_untouched = true;
+            for (unsigned i = 0; i < sizeof data; ++i) {
+                if (i < bytes) {
+                    untouched = untouched && data[i] == uint8_t(poison);
+                    zeroed = zeroed && data[i] == 0;
+                } else {
+                    beyond_untouched = beyond_untouched && data[i] == uint8_t(poison);
+                }
+            }
+            if (!(untouched || zeroed) || !beyond_untouched) {
+                uint64_t got[2];
+                std::memcpy(got, data, 16);
+                std::fprintf(stderr, "a refused read returned data %#llx %#llx: %s\n", (unsigned long long)got[0],
+                             (unsigned long long)got[1], describe().c_str());
                 std::abort();
             }
         }
