@@ -331,8 +331,8 @@ int run_sweep(const sweep_spec& spec, const sweep_options& opt) {
             if (std::find(spec.stats.begin(), spec.stats.end(), k) == spec.stats.end()) analysis_names.insert(k);
     std::vector<std::string> metric_names = spec.stats;
     metric_names.insert(metric_names.end(), analysis_names.begin(), analysis_names.end());
-    atomic_output results(results_path.string());
-    std::ofstream& csv = results.stream();
+    atomic_output results_file(results_path.string());
+    std::ofstream& csv = results_file.stream();
     csv << header(spec, metric_names) << '\n';
     int status = 0;
     for (const sweep_point* p : mine) {
@@ -353,7 +353,7 @@ int run_sweep(const sweep_spec& spec, const sweep_options& opt) {
         }
         csv << '\n';
     }
-    results.commit();
+    results_file.commit();
     atomic_output complete(complete_path.string());
     complete.stream() << complete_line(opt.shard, opt.shards, mine.size()) << '\n';
     complete.commit();

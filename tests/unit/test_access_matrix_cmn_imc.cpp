@@ -179,7 +179,7 @@ std::vector<cmn_target> cmn_targets(const cmn_mesh& mesh, uint64_t periphbase) {
 
 } // namespace
 
-TEST_CASE("access matrix: CMN-600 configuration space by security state, EL and width against the reference oracle") {
+TEST_CASE("access matrix: CMN-600 configuration space by security state and EL and width against the reference oracle") {
     tally t{"CMN-600 arm-default"};
     register_all_units();
     platform p(load_platform("arm-default"));
@@ -304,7 +304,7 @@ uint32_t scom_ec(unsigned core, uint32_t a) { return (((core & 0x1f) + 0x20) << 
 uint32_t scom_eq(unsigned core, uint32_t a) { return (((core & 0x1c) + 0x40) << 22) | a; }
 uint64_t xscom_mmio(uint32_t pcb) { return ((uint64_t(pcb) << 4) & ~0xffULL) | ((uint64_t(pcb) << 3) & 0x78); }
 
-TEST_CASE("access matrix: POWER9 IMC LDBAR, XSCOM and HOMER by privilege against the reference oracle") {
+TEST_CASE("access matrix: POWER9 IMC LDBAR and XSCOM and HOMER by privilege against the reference oracle") {
     tally t{"POWER9 IMC power9-default"};
     register_all_units();
     platform p(load_platform("power9-default"));
