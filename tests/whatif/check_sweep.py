@@ -6,9 +6,11 @@ refused, missing points reported. Usage: check_sweep.py PMUSIM (run from the sou
 import csv
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 from checklib import PMUSIM, check, finish, run
 
@@ -105,6 +107,27 @@ if parallel:
     alien = copy_shard(shards[0], "alien")
     open(os.path.join(alien, "results.csv"), "a").write(open(os.path.join(shards[1], "results.csv")).read().splitlines()[1] + "\n")
     refused("a row of another shard", [alien], os.path.join(alien, "results.csv") + ":3: point 1 does not belong to shard 0/3")
+
+# An interrupted run leaves no completion marker, even over an earlier run's results: the run
+# removes both files before its first point starts and writes them only at the end.
+stale = os.path.join(tmp, "stale")
+shutil.copytree(os.path.join(tmp, "j1"), stale)
+proc = subprocess.Popen([PMUSIM, "sweep", sweep, "-o", stale, "-j", "1"], stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL, start_new_session=True)  # its own group: kill the points too
+first_point = os.path.join(stale, "points", "p00000", "simulate.out")
+for _ in range(400):  # up to 20 s for the first point to start
+    if os.path.exists(first_point) and os.path.getmtime(first_point) > os.path.getmtime(os.path.join(tmp, "j1", "results.csv")):
+        break
+    time.sleep(0.05)
+still_running = proc.poll() is None
+if still_running:
+    os.killpg(proc.pid, signal.SIGKILL)
+proc.wait()
+if still_running:  # killed while its points ran (a point takes about a second)
+    check(not os.path.exists(os.path.join(stale, "results.csv.complete")) and not os.path.exists(os.path.join(stale, "results.csv")),
+          "a killed sweep leaves neither the old results.csv nor its marker")
+    m = run("sweep", "merge", sweep, stale, "-o", os.path.join(tmp, "stale.csv"))
+    check(m.returncode == 2 and "cannot read this results CSV" in m.stderr, f"merge refuses the killed run ({m.stderr})")
 
 # Another sweep's shard is refused: its parameter values differ.
 other = os.path.join(tmp, "other.yaml")
