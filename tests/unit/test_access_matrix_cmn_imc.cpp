@@ -177,12 +177,9 @@ std::vector<cmn_target> cmn_targets(const cmn_mesh& mesh, uint64_t periphbase) {
     return out;
 }
 
-} // namespace
-
-TEST_CASE("access matrix: CMN-600 configuration space by security state and EL and width against the reference oracle") {
-    tally t{"CMN-600 arm-default"};
+void run_cmn_matrix(tally& t, const std::string& platform_name) {
     register_all_units();
-    platform p(load_platform("arm-default"));
+    platform p(load_platform(platform_name));
     bench b("bench", p);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     auto* cmn = dynamic_cast<cmn600*>(p.find_unit("cmn0"));
@@ -273,6 +270,31 @@ TEST_CASE("access matrix: CMN-600 configuration space by security state and EL a
     ns.initiator = initiator_kind::cpu;
     ns.el = 1;
     CHECK(b.access(ns, secure_access, 8, false, poison).value == 0);
+}
+
+} // namespace
+
+TEST_CASE("access matrix: CMN-600 configuration space by security state and EL and width against the reference oracle") {
+    tally t{"CMN-600 arm-default"};
+    run_cmn_matrix(t, "arm-default");
+    t.print();
+    CHECK(t.checked > 50000);
+    REQUIRE(t.disagreements == 0);
+}
+
+// One platform per test case (SystemC elaborates once per process): the root node away from
+// PERIPHBASE (0x404000) with a CAL port, and a 5x3 mesh with 3-bit node coordinates.
+TEST_CASE("access matrix: CMN-600 2x2 mesh with the root node away from PERIPHBASE against the reference oracle") {
+    tally t{"CMN-600 cmn-2x2"};
+    run_cmn_matrix(t, source_dir + "/tests/platforms/cmn-2x2.yaml");
+    t.print();
+    CHECK(t.checked > 10000);
+    REQUIRE(t.disagreements == 0);
+}
+
+TEST_CASE("access matrix: CMN-600 5x3 mesh with 3-bit node coordinates against the reference oracle") {
+    tally t{"CMN-600 cmn-5x3"};
+    run_cmn_matrix(t, source_dir + "/tests/platforms/cmn-5x3.yaml");
     t.print();
     CHECK(t.checked > 50000);
     REQUIRE(t.disagreements == 0);
