@@ -240,10 +240,6 @@ void collect_metrics(const sweep_spec& spec, const fs::path& dir, point_result& 
     }
 }
 
-} // namespace
-
-namespace {
-
 // A shard's results.csv is complete when results.csv.complete sits next to it, written after the
 // CSV was renamed into place: "pmusim sweep results: shard K/N, R rows". `sweep merge` refuses a
 // results file without it (the run was interrupted, or the file was copied alone) and one whose

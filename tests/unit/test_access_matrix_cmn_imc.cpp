@@ -6,9 +6,6 @@
 // refused write must leave every register as it was and a refused read must return no data.
 #include <catch2/catch.hpp>
 
-#include <cstdio>
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include "cmn/cmn600.h"
