@@ -401,7 +401,21 @@ void cmn600::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
         trans.set_response_status(tlm::TLM_OK_RESPONSE);
         return;
     }
-    serve_from_bank(*banks_[it->second], trans, ctx, opt_.periphbase + mesh_.nodes[it->second].offset);
+    // por_cfgm_secure_access (CFG +0x980) controls Non-secure access to the Secure register
+    // groups, so it is Secure-only itself: a Non-secure access reads zero and its write is
+    // ignored, whatever the override says (docs/cmn.md "Secure access").
+    const cmn_node& node = mesh_.nodes[it->second];
+    const uint64_t in_node = offset - node.offset;
+    const unsigned len = trans.get_data_length();
+    if (node.type == cmn_node_type::cfg && !ctx.secure && in_node >= 0x980 && in_node < 0x988 &&
+        (len == 4 || len == 8) && in_node % len == 0) {
+        if (trans.is_read()) std::memset(trans.get_data_ptr(), 0, len);
+        else ctx.outcome = access_outcome::ignored;
+        ctx.detail = "por_cfgm_secure_access is Secure-only (Non-secure: RAZ/WI)";
+        trans.set_response_status(tlm::TLM_OK_RESPONSE);
+        return;
+    }
+    serve_from_bank(*banks_[it->second], trans, ctx, opt_.periphbase + node.offset);
 }
 
 // ---------------------------------------------------------------------------

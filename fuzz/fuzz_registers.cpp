@@ -54,10 +54,9 @@ struct harness : sc_core::sc_module {
             for (unsigned cpu = 0; cpu < sysregs.size(); ++cpu)
                 for (const register_def* def : u->sysregs(cpu)) sysregs[cpu].push_back({def->sysreg->key(), u});
             for (const auto& w : u->mmio_windows()) {
-                window win{w.base, w.size, u, {}};
-                for (const auto& def : u->table().registers)
-                    if (def.offset && *def.offset < w.size) win.offsets.push_back(*def.offset);
-                windows.push_back(std::move(win));
+                // Every register instance (each CMN-600 node's, each core's IMC SCOMs), not only
+                // the unit table's offsets.
+                windows.push_back({w.base, w.size, u, fuzzing::register_offsets(*u, w)});
             }
         }
     }

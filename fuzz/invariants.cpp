@@ -6,9 +6,12 @@
 #include <fmt/format.h>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "amu/amu.h"
+#include "cmn/cmn600.h"
 #include "dsu_clusterpmu/dsu_clusterpmu.h"
+#include "imc/imc.h"
 
 namespace pmusim::fuzzing {
 
@@ -106,13 +109,160 @@ void check_dsu(platform&, unit& base, std::vector<std::string>& out) {
                                   u.irq_level(), ovs, inten, pmcr & 1, expected_irq));
 }
 
+const register_table* cmn_table_of(const cmn_node& n) {
+    if (n.external) return nullptr;
+    switch (n.type) {
+    case cmn_node_type::cfg: return &cmn600_cfg_table();
+    case cmn_node_type::xp: return &cmn600_xp_table();
+    case cmn_node_type::dtc: return &cmn600_dtc_table();
+    default: return &cmn600_node_table();
+    }
+}
+
+// CMN-600 (docs/cmn.md, ../shared/reference/cmn.md §2-§3): every node's registers (each node's
+// own table at its own offset: the generic window walk cannot place them) have their RES0 fields
+// zero; a 64-bit register read equals its two 32-bit halves (the DTM's four 16-bit local counters,
+// the DTC's pairs of 32-bit global counters); the cycle counter stays within 40 bits; PMOVSR and
+// PMSSR.ss_status only for the 8 global counters and the cycle counter [8:0]; the registers equal
+// the unit's internal counters (observables); the interrupt line is (pmcr.ovfl_intr_en &&
+// pmovsr != 0).
+void check_cmn(platform&, unit& base, std::vector<std::string>& out) {
+    auto& u = dynamic_cast<cmn600&>(base);
+    const cmn_mesh& mesh = u.mesh();
+    const uint64_t periphbase = u.mmio_windows().front().base;
+    auto rd = [&](const cmn_node& n, uint64_t offset, unsigned bytes) {
+        uint64_t v = 0;
+        if (!read_mmio(u, periphbase + n.offset + offset, bytes, v))
+            out.push_back(fmt::format("{}.{}: cannot read +{:#x} as a Secure debugger", u.name(), n.name, offset));
+        return v;
+    };
+    const cmn_node* dtc = nullptr;
+    for (const cmn_node& n : mesh.nodes) {
+        const register_table* t = cmn_table_of(n);
+        if (!t) continue;
+        if (n.type == cmn_node_type::dtc && !dtc) dtc = &n;
+        for (const auto& def : t->registers) {
+            const uint64_t v = rd(n, *def.offset, def.width / 8);
+            check_fields(def, v, fmt::format("{}.{}.{}", u.name(), n.name, def.name), out);
+            // Halves: every 64-bit register takes 32-bit accesses to either half (cmn.md §3.1).
+            if (def.width == 64) {
+                const uint64_t lo = rd(n, *def.offset, 4), hi = rd(n, *def.offset + 4, 4);
+                if ((hi << 32 | lo) != v)
+                    out.push_back(fmt::format("{}.{}.{}: 64-bit read {:#x} but 32-bit halves {:#x} {:#x}", u.name(),
+                                              n.name, def.name, v, hi, lo));
+            }
+        }
+    }
+    if (!dtc) return;
+    const uint64_t pmcr = rd(*dtc, 0x2100, 8), pmovsr = rd(*dtc, 0x2118, 8), pmccntr = rd(*dtc, 0x2040, 8);
+    if (pmccntr >> 40) out.push_back(fmt::format("{}: por_dt_pmccntr {:#x} beyond 40 bits", u.name(), pmccntr));
+    if (pmovsr & ~0x1FFULL) out.push_back(fmt::format("{}: por_dt_pmovsr {:#x} beyond [8:0]", u.name(), pmovsr));
+    const uint64_t pmssr = rd(*dtc, 0x2128, 8);
+    if (pmssr & ~(0x1FFULL | 1ULL << 15 | 1ULL << 16))
+        out.push_back(fmt::format("{}: por_dt_pmssr {:#x} beyond ss_status[8:0], ss_cfg_active, ss_pin_active", u.name(), pmssr));
+    std::vector<observable> obs;
+    u.observables(obs);
+    for (const auto& ob : obs) {
+        const std::string prefix = std::string(u.basename()) + ".dtc0.";
+        if (ob.name.rfind(prefix, 0) != 0) continue;
+        const std::string what = ob.name.substr(prefix.size());
+        uint64_t reg = 0;
+        if (what == "pmccntr") reg = pmccntr;
+        else if (what == "pmovsr") reg = pmovsr;
+        else if (what.rfind("pmevcnt", 0) == 0) {
+            const unsigned g = unsigned(std::stoul(what.substr(7)));
+            reg = rd(*dtc, 0x2000 + ((g / 2) * 4 + g % 2) * 4, 4); // cmn.md §3.1: counter g's 32-bit address
+        } else continue;
+        const uint64_t internal = ob.value();
+        if (ob.width < 64 && (internal >> ob.width))
+            out.push_back(fmt::format("{}: {} {:#x} beyond its {} bits", u.name(), ob.name, internal, ob.width));
+        if (internal != reg)
+            out.push_back(fmt::format("{}: {} is {:#x} inside the model but reads {:#x}", u.name(), ob.name, internal, reg));
+    }
+    const bool expected_irq = (pmcr >> 6 & 1) && pmovsr != 0;
+    if (u.irq_level() != expected_irq)
+        out.push_back(fmt::format("{}: interrupt line {} but pmcr.ovfl_intr_en {} and pmovsr {:#x} say {}", u.name(),
+                                  u.irq_level(), pmcr >> 6 & 1, pmovsr, expected_irq));
+}
+
+// POWER9 IMC (docs/imc.md, ../shared/reference/imc.md §5, §6): LDBAR's reserved bits (IBM 2:3, 7,
+// 51:63) read 0 and the LDBAR the engines use equals the SPR; each thread's engines are what the
+// docs define them by: the core accumulates while HTM_MODE has IMC_SELECT = 0b111 and IMC_ON and no
+// thread of the core has LDBAR.MODE = 1; a thread accumulates while its core does and LDBAR has
+// ENABLE = 1; a thread traces while HTM_MODE is on, LDBAR.MODE = 1 and TRACE_IMC != 0 (so
+// accumulation and trace never run together on one core); the trace write pointer is a 64-byte
+// record slot inside a buffer of 4096 << n records (n = 0..4) starting 8 KiB aligned; no interrupt.
+void check_imc(platform& p, unit& base, std::vector<std::string>& out) {
+    auto& u = dynamic_cast<imc_unit&>(base);
+    constexpr uint64_t ldbar_defined = 0xCEFFFFFFFFFFE000ULL; // enable, mode, PB scope, address
+    const register_def* ldbar_def = u.table().find("LDBAR");
+    std::map<std::string, uint64_t> engine_ldbar;
+    {
+        std::vector<observable> obs;
+        u.observables(obs);
+        for (const auto& ob : obs)
+            if (ob.name.size() > 10 && ob.name.compare(ob.name.size() - 10, 10, ".imc.LDBAR") == 0) engine_ldbar[ob.name] = ob.value();
+    }
+    auto scom = [&](unsigned chip, uint32_t pcb) {
+        uint64_t v = 0;
+        if (!read_mmio(u, u.xscom_base(chip) + imc::xscom_offset(pcb), 8, v))
+            out.push_back(fmt::format("{}: cannot read SCOM {:#x} of chip {} as a debugger", u.name(), pcb, chip));
+        return v;
+    };
+    std::map<std::pair<unsigned, unsigned>, bool> core_trace_mode;
+    std::map<unsigned, uint64_t> ldbars;
+    for (unsigned cpu = 0; cpu < p.system().cpus.size(); ++cpu) {
+        auto e = u.thread_engines(cpu);
+        if (!e || !ldbar_def) continue;
+        uint64_t ldbar = 0;
+        if (!read_sysreg(u, cpu, *ldbar_def, ldbar)) {
+            out.push_back(fmt::format("{} cpu{}: cannot read LDBAR", u.name(), cpu));
+            continue;
+        }
+        ldbars[cpu] = ldbar;
+        if (ldbar & ~ldbar_defined) out.push_back(fmt::format("{} cpu{}: LDBAR {:#x} has reserved bits set", u.name(), cpu, ldbar));
+        auto it = engine_ldbar.find(fmt::format("cpu{}.imc.LDBAR", cpu));
+        if (it != engine_ldbar.end() && it->second != ldbar)
+            out.push_back(fmt::format("{} cpu{}: the engines use LDBAR {:#x}, the SPR reads {:#x}", u.name(), cpu, it->second, ldbar));
+        core_trace_mode[{e->chip, e->core}] = core_trace_mode[{e->chip, e->core}] || (ldbar >> 62 & 1);
+    }
+    for (const auto& [cpu, ldbar] : ldbars) {
+        const auto e = *u.thread_engines(cpu);
+        const uint64_t htm = scom(e.chip, imc::scom_htm_mode(e.core));
+        const bool on = (htm >> 61) == 7 && (htm >> 59 & 1); // IBM 0:2 IMC_SELECT = 0b111, IBM 4 IMC_ON
+        const uint64_t trace_scom = u.options().trace_supported ? scom(e.chip, imc::scom_trace(e.core)) : 0;
+        const bool trace_mode = core_trace_mode[{e.chip, e.core}];
+        const bool core_acc = on && !trace_mode, thread_acc = core_acc && (ldbar >> 63);
+        const bool tracing = on && (ldbar >> 62 & 1) && trace_scom != 0;
+        auto expect = [&](const char* what, bool model, bool defined) {
+            if (model != defined)
+                out.push_back(fmt::format("{} cpu{}: {} is {} but HTM_MODE {:#x}, LDBAR {:#x}, TRACE_IMC {:#x} say {}",
+                                          u.name(), cpu, what, model, htm, ldbar, trace_scom, defined));
+        };
+        expect("core accumulation", e.core_accumulating, core_acc);
+        expect("thread accumulation", e.thread_accumulating, thread_acc);
+        expect("trace", e.tracing, tracing);
+        if (e.tracing) {
+            const uint64_t size = e.trace_entries * 64;
+            const bool entries_ok = e.trace_entries >= 4096 && e.trace_entries <= (4096u << 4) &&
+                                    (e.trace_entries & (e.trace_entries - 1)) == 0;
+            if (!entries_ok || e.trace_buffer % 8192 || e.next_record < e.trace_buffer ||
+                e.next_record >= e.trace_buffer + size || (e.next_record - e.trace_buffer) % 64)
+                out.push_back(fmt::format("{} cpu{}: trace pointer {:#x} outside the buffer {:#x} of {} records", u.name(),
+                                          cpu, e.next_record, e.trace_buffer, e.trace_entries));
+        }
+    }
+    if (u.interrupts_raised() != 0) out.push_back(fmt::format("{}: raised {} interrupts; the IMC has none", u.name(), u.interrupts_raised()));
+}
+
 using unit_check = std::function<void(platform&, unit&, std::vector<std::string>&)>;
 const std::map<std::string, unit_check>& unit_checks() {
-    // One entry per unit type. TODO when they land: cmn600 (PMU_EVENT_SEL/ DTC counters, PMOVSR vs
-    // the DTC interrupt), power9_imc (nest/core counters within their width, HOMER layout).
+    // One entry per unit type.
     static const std::map<std::string, unit_check> checks = {
         {"amu", check_amu},
         {"dsu_clusterpmu", check_dsu},
+        {"cmn600", check_cmn},
+        {"power9_imc", check_imc},
     };
     return checks;
 }
@@ -136,6 +286,27 @@ bool read_mmio(unit& u, uint64_t address, unsigned bytes, uint64_t& value) {
     return transport(u, ctx, address, bytes, value);
 }
 
+std::vector<uint64_t> register_offsets(unit& u, const address_window& w) {
+    std::vector<uint64_t> out;
+    if (auto* cmn = dynamic_cast<cmn600*>(&u)) {
+        for (const cmn_node& n : cmn->mesh().nodes)
+            if (const register_table* t = cmn_table_of(n))
+                for (const auto& def : t->registers) out.push_back(n.offset + *def.offset);
+    } else if (auto* imc = dynamic_cast<imc_unit*>(&u)) {
+        std::set<std::pair<unsigned, unsigned>> cores;
+        for (unsigned cpu = 0; cpu < 4096; ++cpu)
+            if (auto e = imc->thread_engines(cpu)) cores.insert({e->chip, e->core});
+        for (const auto& [chip, core] : cores) {
+            if (w.base != imc->xscom_base(chip)) continue;
+            for (uint32_t pcb : {imc::scom_pdbar(core), imc::scom_htm_mode(core), imc::scom_event_mask(core), imc::scom_trace(core)})
+                out.push_back(imc::xscom_offset(pcb));
+        }
+    }
+    for (const auto& def : u.table().registers)
+        if (def.offset && *def.offset < w.size) out.push_back(*def.offset);
+    return out;
+}
+
 std::vector<std::string> check_unit(platform& p, unit& u) {
     std::vector<std::string> out;
     for (unsigned cpu = 0; cpu < p.system().cpus.size(); ++cpu)
@@ -143,8 +314,10 @@ std::vector<std::string> check_unit(platform& p, unit& u) {
             uint64_t v;
             if (read_sysreg(u, cpu, *def, v)) check_fields(*def, v, fmt::format("{} cpu{} {}", u.name(), cpu, def->name), out);
         }
+    // The CMN-600's nodes each have their own table and offset: check_cmn walks them.
     for (const auto& w : u.mmio_windows())
         for (const auto& def : u.table().registers) {
+            if (u.type() == "cmn600") break;
             if (!def.offset || *def.offset + def.width / 8 > w.size) continue;
             uint64_t v;
             if (read_mmio(u, w.base + *def.offset, def.width / 8, v)) check_fields(def, v, w.name + "." + def.name, out);

@@ -16,6 +16,11 @@ namespace pmusim::fuzzing {
 std::vector<std::string> check_unit(platform& p, unit& u);
 std::vector<std::string> check_all(platform& p);
 
+// The offsets of a unit's registers inside one of its windows, for the fuzzers to aim at: the
+// table's offsets, and for units whose registers repeat (the CMN-600's nodes, each with the table
+// of its kind at its own offset; the IMC's SCOMs of every core) every instance.
+std::vector<uint64_t> register_offsets(unit& u, const address_window& w);
+
 // Aborts (a libFuzzer crash) with every violation printed, when there is one.
 void require_invariants(platform& p, unit* only = nullptr, const char* after = "");
 

@@ -330,6 +330,23 @@ uint64_t imc_unit::trace_records(unsigned cpu) const {
     return cpu < threads_.size() && threads_[cpu] ? threads_[cpu]->records : 0;
 }
 
+std::optional<imc_unit::thread_engine_state> imc_unit::thread_engines(unsigned cpu) const {
+    if (cpu >= threads_.size() || !threads_[cpu]) return std::nullopt;
+    const thread_imc& t = *threads_[cpu];
+    thread_engine_state s;
+    s.chip = t.chip;
+    s.core = t.core;
+    s.core_accumulating = t.owner->acc_active;
+    s.thread_accumulating = t.acc_active;
+    s.tracing = t.trace_active;
+    if (t.trace_active) {
+        s.trace_buffer = t.buffer;
+        s.trace_entries = t.entries;
+        s.next_record = t.buffer + (t.records % t.entries) * 64; // where imc_core.cpp writes the next one
+    }
+    return s;
+}
+
 uint64_t imc_unit::nest_postings(unsigned chip) const { return chip < chips_.size() ? chips_[chip]->postings : 0; }
 
 dt_node imc_unit::device_tree() const {

@@ -142,6 +142,14 @@ public:
     uint64_t memory_writes() const { return memory_writes_; }
     // IMC memory accesses that hit no memory (the engine concerned stops; docs/imc.md).
     uint64_t memory_faults() const { return memory_faults_; }
+    // A thread's engines as the model holds them, for the fuzzers' invariants (fuzz/invariants.cpp):
+    // what the docs define them by (HTM_MODE, LDBAR, TRACE_IMC) is checked against these.
+    struct thread_engine_state {
+        unsigned chip = 0, core = 0;
+        bool core_accumulating = false, thread_accumulating = false, tracing = false;
+        uint64_t trace_buffer = 0, trace_entries = 0, next_record = 0; // while tracing
+    };
+    std::optional<thread_engine_state> thread_engines(unsigned cpu) const;
 
 protected:
     void access(tlm::tlm_generic_payload& trans, access_context& ctx) override;

@@ -41,7 +41,7 @@ whatif_commands::whatif_commands(CLI::App& app) {
     sweep_->add_option("-o,--output", sweep_out_, "output folder (results.csv, points/)")->default_val("sweep-out");
     sweep_->add_option("-j,--jobs", jobs_, "points run at once on this machine")->default_val(1)->check(CLI::Range(1u, 256u));
     sweep_->add_option("--shard", shard_, "K/N: run only the points whose index is K modulo N (0 <= K < N)");
-    merge_ = sweep_->add_subcommand("merge", "join shard results into one CSV, refusing duplicates, listing missing points");
+    merge_ = sweep_->add_subcommand("merge", "join shard results into one CSV, refusing duplicates and partial shards, listing missing points");
     merge_->add_option("sweep", merge_file_, "the sweep file the shards ran")->required();
     merge_->add_option("inputs", merge_inputs_, "results.csv files or the shards' output folders")->required();
     merge_->add_option("-o,--output", merge_output_, "merged CSV")->default_val("merged.csv");

@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -20,6 +21,7 @@
 #include <sstream>
 
 #include "models/input_error.h"
+#include "tb/atomic_output.h"
 
 namespace pmusim {
 namespace fs = std::filesystem;
@@ -238,12 +240,27 @@ void collect_metrics(const sweep_spec& spec, const fs::path& dir, point_result& 
     }
 }
 
+// A shard's results.csv is complete when results.csv.complete sits next to it, written after the
+// CSV was renamed into place: "pmusim sweep results: shard K/N, R rows". `sweep merge` refuses a
+// results file without it (the run was interrupted, or the file was copied alone) and one whose
+// rows do not match it (truncated, edited, or rows missing from the shard).
+const char* const complete_suffix = ".complete";
+
+std::string complete_line(unsigned shard, unsigned shards, size_t rows) {
+    return fmt::format("pmusim sweep results: shard {}/{}, {} rows", shard, shards, rows);
+}
+
 } // namespace
 
 int run_sweep(const sweep_spec& spec, const sweep_options& opt) {
     std::error_code ec;
     fs::create_directories(fs::path(opt.out_dir) / "points", ec);
     if (ec) throw input_error(opt.out_dir, 0, "cannot create the output folder: " + ec.message());
+    // A previous run's results must not pass for this one's if this one is interrupted.
+    const fs::path results_path = fs::path(opt.out_dir) / "results.csv";
+    const fs::path complete_path = results_path.string() + complete_suffix;
+    fs::remove(complete_path, ec);
+    fs::remove(results_path, ec);
     std::vector<const sweep_point*> mine;
     for (const auto& p : spec.points)
         if (p.index % opt.shards == opt.shard) mine.push_back(&p);
@@ -310,8 +327,8 @@ int run_sweep(const sweep_spec& spec, const sweep_options& opt) {
             if (std::find(spec.stats.begin(), spec.stats.end(), k) == spec.stats.end()) analysis_names.insert(k);
     std::vector<std::string> metric_names = spec.stats;
     metric_names.insert(metric_names.end(), analysis_names.begin(), analysis_names.end());
-    std::ofstream csv(fs::path(opt.out_dir) / "results.csv", std::ios::binary);
-    if (!csv) throw input_error(opt.out_dir, 0, "cannot write results.csv");
+    atomic_output results_file(results_path.string());
+    std::ofstream& csv = results_file.stream();
     csv << header(spec, metric_names) << '\n';
     int status = 0;
     for (const sweep_point* p : mine) {
@@ -332,6 +349,10 @@ int run_sweep(const sweep_spec& spec, const sweep_options& opt) {
         }
         csv << '\n';
     }
+    results_file.commit();
+    atomic_output complete(complete_path.string());
+    complete.stream() << complete_line(opt.shard, opt.shards, mine.size()) << '\n';
+    complete.commit();
     return status;
 }
 
@@ -346,6 +367,27 @@ int merge_sweep(const sweep_spec& spec, const std::vector<std::string>& inputs, 
         fs::path p = fs::is_directory(in) ? fs::path(in) / "results.csv" : fs::path(in);
         std::ifstream f(p, std::ios::binary);
         if (!f) throw input_error(p.string(), 0, "cannot read this results CSV");
+        // The completion marker says which shard this is and how many rows it holds.
+        const std::string marker = p.string() + complete_suffix;
+        std::ifstream mf(marker, std::ios::binary);
+        if (!mf)
+            throw input_error(p.string(), 0, "incomplete shard: " + marker + " is missing (the sweep that writes this file " +
+                                                 "did not finish, or the file was copied without it); run the shard again");
+        std::string mline;
+        std::getline(mf, mline);
+        unsigned m_shard = 0, m_shards = 0;
+        size_t m_rows = 0;
+        {
+            char tail = 0;
+            unsigned long long rows_read = 0;
+            if (std::sscanf(mline.c_str(), "pmusim sweep results: shard %u/%u, %llu rows%c", &m_shard, &m_shards, &rows_read,
+                            &tail) != 3 ||
+                m_shards == 0 || m_shard >= m_shards || mline != complete_line(m_shard, m_shards, rows_read))
+                throw input_error(marker, 1, "expected 'pmusim sweep results: shard K/N, R rows', found '" + mline + "'");
+            m_rows = size_t(rows_read);
+        }
+        std::set<unsigned> in_file;
+        const std::string shard_name = fmt::format("shard {}/{}", m_shard, m_shards);
         std::string line;
         if (!std::getline(f, line)) throw input_error(p.string(), 1, "empty file: expected a header line");
         std::vector<std::string> head = csv_split(line);
@@ -376,14 +418,32 @@ int merge_sweep(const sweep_spec& spec, const std::vector<std::string>& inputs, 
                 if (cells[1 + k] != spec.points[idx].values[k])
                     throw input_error(p.string(), n, fmt::format("point {}: {} is '{}' here but '{}' in the sweep", idx,
                                                                  spec.params[k], cells[1 + k], spec.points[idx].values[k]));
+            if (idx % m_shards != m_shard)
+                throw input_error(p.string(), n, fmt::format("point {} does not belong to {} (its marker {})", idx,
+                                                             shard_name, marker));
             auto prev = rows.find(idx);
             if (prev != rows.end())
                 throw input_error(p.string(), n, fmt::format("duplicate point {} (also in {})", idx, prev->second.source));
+            in_file.insert(idx);
             row r;
             r.source = fmt::format("{}:{}", p.string(), n);
             for (size_t k = 0; k < head.size(); ++k) r.fields[head[k]] = cells[k];
             rows[idx] = std::move(r);
         }
+        // Every point of the shard, exactly as many rows as the marker promised.
+        std::string absent;
+        size_t absent_count = 0;
+        for (const auto& pt : spec.points)
+            if (pt.index % m_shards == m_shard && !in_file.count(pt.index)) {
+                ++absent_count;
+                if (absent_count <= 20) absent += (absent.empty() ? "" : " ") + std::to_string(pt.index);
+            }
+        if (absent_count)
+            throw input_error(p.string(), 0, fmt::format("partial shard: {} of {} lacks {} point(s): {}{}", shard_name,
+                                                         spec.file, absent_count, absent, absent_count > 20 ? " ..." : ""));
+        if (in_file.size() != m_rows)
+            throw input_error(p.string(), 0, fmt::format("partial shard: {} holds {} rows but {} says {}", p.string(),
+                                                         in_file.size(), marker, m_rows));
     }
     // The same column rule as run_sweep: stats first (as listed), then the others sorted.
     std::vector<std::string> metric_names;
@@ -391,8 +451,8 @@ int merge_sweep(const sweep_spec& spec, const std::vector<std::string>& inputs, 
         if (metric_set.count(s)) metric_names.push_back(s);
     for (const auto& m : metric_set)
         if (std::find(spec.stats.begin(), spec.stats.end(), m) == spec.stats.end()) metric_names.push_back(m);
-    std::ofstream out(output, std::ios::binary);
-    if (!out) throw input_error(output, 0, "cannot write the merged CSV");
+    atomic_output merged(output);
+    std::ofstream& out = merged.stream();
     out << header(spec, metric_names) << '\n';
     for (const auto& [idx, r] : rows) {
         out << idx;
@@ -404,6 +464,7 @@ int merge_sweep(const sweep_spec& spec, const std::vector<std::string>& inputs, 
         }
         out << '\n';
     }
+    merged.commit();
     std::vector<unsigned> missing;
     for (const auto& p : spec.points)
         if (!rows.count(p.index)) missing.push_back(p.index);

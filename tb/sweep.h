@@ -33,12 +33,15 @@ struct sweep_options {
     std::string self_exe;           // the pmusim binary to run points with
 };
 
-// Runs the selected points; writes OUT/results.csv (rows in point order). Returns
+// Runs the selected points; writes OUT/results.csv (rows in point order) atomically, then its
+// completion marker OUT/results.csv.complete ("pmusim sweep results: shard K/N, R rows"). Returns
 // 0 when every point ran and analysed, 1 when some point failed (its row says so).
 int run_sweep(const sweep_spec& spec, const sweep_options& options);
 
 // Joins results CSVs (files, or folders holding results.csv) into `output`.
-// Duplicate points are bad input (2); missing points are listed on stderr and
+// Duplicate points and partial shards (no completion marker, rows of the shard missing, a row
+// count other than the marker's, a row of another shard) are bad input (2), and nothing is
+// written; points of shards not given at all are listed on stderr and
 // give 1 (the merged CSV holds what exists); 0 when complete.
 int merge_sweep(const sweep_spec& spec, const std::vector<std::string>& inputs, const std::string& output);
 

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """End-to-end checks of `pmusim sweep` and `pmusim sweep merge` (docs/whatif.md):
--j determinism, shards run by GNU parallel and merged back, duplicates refused,
-missing points reported. Usage: check_sweep.py PMUSIM (run from the source tree).
+-j determinism, shards run by GNU parallel and merged back, duplicates and partial shards
+refused, missing points reported. Usage: check_sweep.py PMUSIM (run from the source tree).
 """
 import csv
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 from checklib import PMUSIM, check, finish, run
 
@@ -58,6 +60,74 @@ if parallel:
     check(m.returncode == 1 and "1 of 3 points missing: 2" in m.stderr, f"missing points reported ({m.stderr})")
     m = run("sweep", "merge", sweep, shards[0], shards[1], shards[0], "-o", os.path.join(tmp, "dup.csv"))
     check(m.returncode == 2 and "duplicate point 0" in m.stderr, f"duplicates refused ({m.stderr})")
+
+    # Partial shards (docs/whatif.md "Across machines: shards"): every results.csv has a completion
+    # marker next to it; merge refuses (exit 2, naming the file, writing nothing) a shard without
+    # it, one whose rows are not all of its shard's points, or whose row count differs.
+    marker = os.path.join(shards[1], "results.csv.complete")
+    check(open(marker).read() == "pmusim sweep results: shard 1/3, 1 rows\n", "the shard's completion marker")
+    check(open(os.path.join(tmp, "j1", "results.csv.complete")).read() == "pmusim sweep results: shard 0/1, 3 rows\n",
+          "an unsharded run's marker")
+
+    def refused(label, inputs, needle):
+        out = os.path.join(tmp, "refused.csv")
+        if os.path.exists(out):
+            os.remove(out)
+        m = run("sweep", "merge", sweep, *inputs, "-o", out)
+        check(m.returncode == 2 and needle in m.stderr and not os.path.exists(out),
+              f"{label}: exit 2, '{needle}', nothing written ({m.returncode}: {m.stderr})")
+
+    def copy_shard(src, name):
+        dst = os.path.join(tmp, name)
+        shutil.copytree(src, dst)
+        return dst
+
+    # An interrupted shard: results.csv without its marker.
+    nomark = copy_shard(shards[1], "nomark")
+    os.remove(os.path.join(nomark, "results.csv.complete"))
+    refused("missing marker", [shards[0], nomark, shards[2]],
+            f"{os.path.join(nomark, 'results.csv')}: incomplete shard: {os.path.join(nomark, 'results.csv.complete')} is missing")
+    # A single-run results file with a row lost (point 1): the marker says shard 0/1, 3 rows.
+    lost = copy_shard(os.path.join(tmp, "j1"), "lost")
+    lines = open(os.path.join(lost, "results.csv")).read().splitlines(keepends=True)
+    open(os.path.join(lost, "results.csv"), "w").write("".join(lines[:2] + lines[3:]))
+    refused("a row missing", [lost], f"{os.path.join(lost, 'results.csv')}: partial shard: shard 0/1 of {sweep} lacks 1 point(s): 1")
+    # A truncated last line (the file cut mid-row).
+    cut = copy_shard(os.path.join(tmp, "j1"), "cut")
+    text = open(os.path.join(cut, "results.csv")).read()
+    open(os.path.join(cut, "results.csv"), "w").write(text[: text.rstrip("\n").rfind(",")])
+    refused("a truncated row", [cut], f"{os.path.join(cut, 'results.csv')}:4: expected")
+    # A marker whose row count disagrees, a malformed marker, a row of another shard.
+    count = copy_shard(shards[0], "count")
+    open(os.path.join(count, "results.csv.complete"), "w").write("pmusim sweep results: shard 0/3, 2 rows\n")
+    refused("row count", [count, shards[1], shards[2]], "partial shard: " + os.path.join(count, "results.csv") + " holds 1 rows but")
+    bad = copy_shard(shards[0], "badmarker")
+    open(os.path.join(bad, "results.csv.complete"), "w").write("done\n")
+    refused("malformed marker", [bad], os.path.join(bad, "results.csv.complete") + ":1: expected 'pmusim sweep results: shard K/N, R rows'")
+    alien = copy_shard(shards[0], "alien")
+    open(os.path.join(alien, "results.csv"), "a").write(open(os.path.join(shards[1], "results.csv")).read().splitlines()[1] + "\n")
+    refused("a row of another shard", [alien], os.path.join(alien, "results.csv") + ":3: point 1 does not belong to shard 0/3")
+
+# An interrupted run leaves no completion marker, even over an earlier run's results: the run
+# removes both files before its first point starts and writes them only at the end.
+stale = os.path.join(tmp, "stale")
+shutil.copytree(os.path.join(tmp, "j1"), stale)
+proc = subprocess.Popen([PMUSIM, "sweep", sweep, "-o", stale, "-j", "1"], stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL, start_new_session=True)  # its own group: kill the points too
+first_point = os.path.join(stale, "points", "p00000", "simulate.out")
+for _ in range(400):  # up to 20 s for the first point to start
+    if os.path.exists(first_point) and os.path.getmtime(first_point) > os.path.getmtime(os.path.join(tmp, "j1", "results.csv")):
+        break
+    time.sleep(0.05)
+still_running = proc.poll() is None
+if still_running:
+    os.killpg(proc.pid, signal.SIGKILL)
+proc.wait()
+if still_running:  # killed while its points ran (a point takes about a second)
+    check(not os.path.exists(os.path.join(stale, "results.csv.complete")) and not os.path.exists(os.path.join(stale, "results.csv")),
+          "a killed sweep leaves neither the old results.csv nor its marker")
+    m = run("sweep", "merge", sweep, stale, "-o", os.path.join(tmp, "stale.csv"))
+    check(m.returncode == 2 and "cannot read this results CSV" in m.stderr, f"merge refuses the killed run ({m.stderr})")
 
 # Another sweep's shard is refused: its parameter values differ.
 other = os.path.join(tmp, "other.yaml")
