@@ -20,7 +20,7 @@ case $study in
     detail_csv=points/p00016/fie.csv   # const 25MHz, step at 15ms (75 % of the tick)
     detail=(sweep --opt x=time_ms --opt y=scale,true_avg_1024,true_now_1024
             --opt "title=25 MHz constant clock, step at 15 ms: Linux scale vs true ratio per tick")
-    extra=(sweep results.csv --opt x=const_clock --opt y=max_abs_err_avg_1024 --opt group=step_offset_pct
+    extra=(sweep results.csv --opt x=const_clock --opt logx=true --opt y=max_abs_err_avg_1024 --opt group=step_offset_pct
            --opt "title=Linux AMU FIE: worst |scale - average ratio| (1/1024) vs constant clock")
     columns="const_clock,step_at,step_offset_pct,max_freq_scale,first_tick_scale,max_abs_err_avg_1024,max_abs_err_now_1024,mean_abs_err_now_1024"
     pivots="step_offset_pct,const_clock,max_abs_err_now_1024;step_offset_pct,const_clock,max_abs_err_avg_1024"
