@@ -40,7 +40,7 @@ case $study in
     detail_csv=points/p00006/nest.csv   # read every 10ms, speed 7 (postings every 8 ms)
     detail=(sweep --opt x=time_ms --opt y=true_rd_GBps,reader_rd_GBps
             --opt "title=speed 7 (8 ms postings), reads every 10 ms: read bandwidth (GB/s)")
-    columns="read_every,speed,posting_period_ms,rd_max_abs_err_pct,rd_mean_abs_err_pct,rd_max_abs_err_GBps,rd_zero_reads,wr_max_abs_err_pct,rd_total_err_pct"
+    columns="read_every,speed,posting_period_ms,rd_max_abs_err_pct,rd_mean_abs_err_pct,rd_max_abs_err_GBps,rd_zero_reads,wr_max_abs_err_pct,rd_total_err_pct,mba_posting_period_ms,mba_max_abs_err_pct"
     ;;
   *) echo "whatif-study.sh: unknown study '$study' (fie, dsu-multiplex, imc-nest)" >&2; exit 2 ;;
 esac

@@ -5,7 +5,7 @@ against bounds derived from the microcode's documented behaviour, not against mo
 Scenario scenarios/studies/imc-nest/nest.yaml, reads every 10 ms at 30.25 ms + k x 10 ms.
 Rates (3.2 GHz cores, events per cycle): reads cpu0 1/32 = 100e6/s or 1/256 = 12.5e6/s,
 cpu4 1/64 = 50e6/s, so at most R_rd = 150e6 events/s; writes cpu8 1/128 = R_wr = 25e6/s
-constant; all from 10 ms.
+constant; all from 10 ms. PM_MBA0_READ_BYTES (scale 1) grows by 1e10 bytes/s from 10 ms (injected).
 
 Theory (docs/imc.md "Nest"): a posting at p writes floor(T(p) / 256), T the events since
 collection started; group 1 posts at odd OCC states (ticks at 0.5, 1.5, ... ms) every
@@ -18,6 +18,8 @@ At a constant rate the reader sees exactly the traffic of the n postings in the 
 n x P worth, n = floor(I / P) or ceil(I / P): its error is n x P / I - 1 (+- e). With P = 1 ms
 and 10 ms reads that is 0 (prescale only); with P = 3 ms, -10 % or +20 %; with P = 12 ms,
 -100 % (no posting in the interval: the reader sees 0 while traffic flows) or +20 %.
+Group 5 (MBA) posts only in state 4 of the 8, every (speed / 8 + 1)-th time: every 4 ms for codes
+0..7, 8 ms for 8..0xB, so its constant 1e8 bytes per 10 ms read -20 %/+20 % or -20 %/+60 %.
 Usage: check_imc_nest_study.py PMUSIM (run from the source tree).
 """
 import csv
@@ -30,7 +32,7 @@ import tempfile
 from checklib import check, finish, run
 
 SCENARIO = "scenarios/studies/imc-nest/nest.yaml"
-RD, WR = "PM_MCS01_128B_RD_DISP_PORT01", "PM_MCS01_128B_WR_DISP_PORT01"
+RD, WR, MBA = "PM_MCS01_128B_RD_DISP_PORT01", "PM_MCS01_128B_WR_DISP_PORT01", "PM_MBA0_READ_BYTES"
 R_RD, R_WR = 150_000_000, 25_000_000
 tmp = tempfile.mkdtemp(prefix="pmusim-imc-nest-")
 
@@ -48,25 +50,31 @@ def simulate(speed):
     return out, [reads[k] for k in sorted(reads)], json.loads(a.stdout)
 
 
-def interval_errors(reads, event):
+def interval_errors(reads, event, scale=256):
     """(t0_ms, t1_ms, reader events - true events, true events) per read interval."""
     out = []
     for p, c in zip(reads, reads[1:]):
         d_word = c[("power9_imc", event)] - p[("power9_imc", event)]
         d_true = c[("truth", event)] - p[("truth", event)]
-        out.append((p["t"] / 1e12, c["t"] / 1e12, d_word * 256 - d_true, d_true))
+        out.append((p["t"] / 1e12, c["t"] / 1e12, d_word * scale - d_true, d_true))
     return out
 
 
-def constant_rate_errors(reads, period_ms):
-    """The constant writes (250,000 per 10 ms): each interval's error is n x P / 10 - 1 of the
-    truth, n in {floor(10 / P), ceil(10 / P)}, within the prescale (256) and 2 whole events."""
-    allowed = {(10 // period_ms) * period_ms * 25_000 - 250_000, -(-10 // period_ms) * period_ms * 25_000 - 250_000}
-    got = [e[2] for e in interval_errors(reads, WR)]
-    bad = [x for x in got if min(abs(x - a) for a in allowed) > 258]
-    check(not bad, f"P = {period_ms} ms writes: errors in {sorted(allowed)} +- 258 (outside: {bad[:3]})")
-    seen = {a for a in allowed if any(abs(x - a) <= 258 for x in got)}
-    check(seen == allowed, f"P = {period_ms} ms writes: both {sorted(allowed)} occur ({sorted(seen)})")
+def constant_rate_errors(reads, period_ms, event=WR, per_ms=25_000, scale=256, slack=2):
+    """A constant stream (writes: 25,000 events per ms): each 10 ms interval's error is n x P / 10 - 1
+    of the truth, n in {floor(10 / P), ceil(10 / P)}, within the prescale and `slack` whole events."""
+    allowed = {(10 // period_ms) * period_ms * per_ms - 10 * per_ms, -(-10 // period_ms) * period_ms * per_ms - 10 * per_ms}
+    got = [e[2] for e in interval_errors(reads, event, scale)]
+    tol = scale + slack
+    bad = [x for x in got if min(abs(x - a) for a in allowed) > tol]
+    check(not bad, f"P = {period_ms} ms {event}: errors in {sorted(allowed)} +- {tol} (outside: {bad[:3]})")
+    seen = {a for a in allowed if any(abs(x - a) <= tol for x in got)}
+    check(seen == allowed, f"P = {period_ms} ms {event}: both {sorted(allowed)} occur ({sorted(seen)})")
+
+
+def mba_errors(reads, period_ms):
+    # 1e10 bytes/s = 1e7 per ms; scale 1; spread evenly over the injection: +-1 byte per window end.
+    constant_rate_errors(reads, period_ms, MBA, per_ms=10_000_000, scale=1, slack=2)
 
 
 # --- speed 0: postings every 1 ms ------------------------------------------------------------
@@ -80,6 +88,8 @@ check(len(reads) == 101, f"101 reads in 1031 ms ({len(reads)})")
 # 1/256 for 3.25 ms = 40,625; cpu4 10 ms x 50e6/s = 500,000: 1,215,625 (+-1 per CPU: whole events).
 wr_true = {c[("truth", WR)] - p[("truth", WR)] for p, c in zip(reads, reads[1:])}
 check(wr_true == {250_000}, f"true writes per 10 ms interval = 250,000 ({sorted(wr_true)[:3]})")
+mba_true = {c[("truth", MBA)] - p[("truth", MBA)] for p, c in zip(reads, reads[1:])}
+check(mba_true == {100_000_000}, f"true MBA bytes per 10 ms = 1e10 B/s x 10 ms ({sorted(mba_true)[:3]})")
 rd_40_50 = reads[2][("truth", RD)] - reads[1][("truth", RD)]
 check(abs(rd_40_50 - 1_215_625) <= 2, f"true reads in (40.25, 50.25] ms = 1,215,625 ({rd_40_50})")
 # stats.json counts to the end (1031 ms): the last read (1030.25 ms) plus 0.75 ms of cpu0 at 1/256
@@ -92,6 +102,7 @@ for event, rate in ((RD, R_RD), (WR, R_WR)):
     worst = max(abs(e[2]) for e in interval_errors(reads, event))
     check(worst <= rate // 1000 + 256 + 4, f"speed 0 {event}: |reader - true| {worst} <= R x 1 ms + 256 + 4")
 constant_rate_errors(reads, 1)
+mba_errors(reads, 4)
 check(m["wr_max_abs_err_pct"] <= 100 * 258 / 250_000 + 1e-9, f"speed 0 write error <= 0.1032 % ({m['wr_max_abs_err_pct']})")
 check(m["rd_zero_reads"] == 0, "speed 0: every read interval sees a posting")
 check(m["posting_period_ms"] == 1, "speed 0 posts every 1 ms")
@@ -102,6 +113,7 @@ for event, rate in ((RD, R_RD), (WR, R_WR)):
     worst = max(abs(e[2]) for e in interval_errors(reads, event))
     check(worst <= rate * 3 // 1000 + 256 + 4, f"speed 2 {event}: |reader - true| {worst} <= R x 3 ms + 256 + 4")
 constant_rate_errors(reads, 3)
+mba_errors(reads, 4)
 check(m["rd_zero_reads"] == 0, "speed 2: every 10 ms interval holds a 3 ms posting")
 
 # --- speed 11: postings every 12 ms, longer than the reads ---------------------------------
@@ -110,6 +122,7 @@ for event, rate in ((RD, R_RD), (WR, R_WR)):
     worst = max(abs(e[2]) for e in interval_errors(reads, event))
     check(worst <= rate * 12 // 1000 + 256 + 4, f"speed 11 {event}: |reader - true| {worst} <= R x 12 ms + 256 + 4")
 constant_rate_errors(reads, 12)
+mba_errors(reads, 8)
 # 100 intervals of 10 ms in (30.25, 1030.25] ms; postings 12 ms apart: at most 84 of them (1000 / 12
 # = 83.3), each in one interval, so at least 16 intervals see no posting while traffic flows.
 check(m["rd_zero_reads"] >= 100 - 84, f"speed 11: read intervals without a posting ({m['rd_zero_reads']})")
