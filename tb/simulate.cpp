@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <systemc>
 
 #include "models/input_error.h"
@@ -167,7 +168,13 @@ void write_whole(const std::filesystem::path& p, const std::string& text) {
 void append_truth_values(const std::vector<unit*>& units, const scenario& s, std::vector<sampled_value>& values) {
     if (s.sampling.truth.empty()) return;
     std::vector<bool> used(s.sampling.truth.size(), false);
+    // One event_totals() call per unit per sample instant, shared by that unit's sampled values.
+    struct totals_at {
+        fs_t at = fs_never;
+        std::vector<event_total> totals;
+    };
     for (unit* u : units) {
+        auto cache = std::make_shared<totals_at>();
         std::vector<event_total> totals;
         u->event_totals(totals);
         for (size_t i = 0; i < totals.size(); ++i) {
@@ -177,10 +184,13 @@ void append_truth_values(const std::vector<unit*>& units, const scenario& s, std
                 if (fnmatch(s.sampling.truth[k].c_str(), full.c_str(), 0) == 0) take = used[k] = true;
             if (!take) continue;
             // A unit lists its totals in a fixed order: the i-th entry is this event at every sample.
-            auto count = [u, i] {
-                std::vector<event_total> now;
-                u->event_totals(now);
-                return i < now.size() ? now[i].count : 0;
+            auto count = [u, i, cache] {
+                if (cache->at != now_fs()) {
+                    cache->totals.clear();
+                    u->event_totals(cache->totals);
+                    cache->at = now_fs();
+                }
+                return i < cache->totals.size() ? cache->totals[i].count : 0;
             };
             const std::string event = fmt::format("{:#x} {}", totals[i].code, totals[i].event);
             values.push_back({"truth", totals[i].instance, totals[i].event, 64, count, [event] { return event; }});
