@@ -49,9 +49,9 @@ std::vector<sampled_value> select_observables(const std::vector<unit*>& units, c
 const char* sampler::csv_header() { return "sample,time_fs,cycle,unit,instance,counter,event,value,delta"; }
 
 sampler::sampler(const sc_module_name& name, std::vector<sampled_value> values, const clock_domain& clock,
-                 fs_t every_fs, uint64_t every_cycles, fs_t end, std::ostream* csv, std::ostream* jsonl)
+                 fs_t every_fs, uint64_t every_cycles, fs_t end, std::ostream* csv, std::ostream* jsonl, fs_t first_fs)
     : sc_module(name), values_(std::move(values)), last_(values_.size(), 0), clock_(clock), every_fs_(every_fs),
-      every_cycles_(every_cycles), end_(end), csv_(csv), jsonl_(jsonl) {
+      every_cycles_(every_cycles), first_fs_(first_fs ? first_fs : every_fs), end_(end), csv_(csv), jsonl_(jsonl) {
     if (csv_) *csv_ << csv_header() << '\n';
     // A cycle-based instant moves when the clock changes frequency: reschedule then.
     if (every_cycles_) clock_.on_change([this] { schedule_next(); });
@@ -64,7 +64,7 @@ sampler::sampler(const sc_module_name& name, std::vector<sampled_value> values, 
 std::optional<fs_t> sampler::next_instant() const {
     fs_t t;
     if (every_fs_) {
-        t = (taken_ + 1) * every_fs_;
+        t = first_fs_ + taken_ * every_fs_;
     } else {
         t = clock_.time_of_edge((taken_ + 1) * every_cycles_);
         if (t == fs_never) return std::nullopt; // the clock stopped

@@ -31,8 +31,10 @@ public:
     SC_HAS_PROCESS(sampler);
     // Samples every `every_fs` (when non-zero) or every `every_cycles` edges of `clock`;
     // the `cycle` column counts edges of `clock` in both cases. Samples run until `end` (inclusive).
+    // With `every_fs`, a non-zero `first_fs` is the first sample instant (then every `every_fs`).
     sampler(const sc_core::sc_module_name& name, std::vector<sampled_value> values, const clock_domain& clock,
-            fs_t every_fs, uint64_t every_cycles, fs_t end, std::ostream* csv, std::ostream* jsonl);
+            fs_t every_fs, uint64_t every_cycles, fs_t end, std::ostream* csv, std::ostream* jsonl,
+            fs_t first_fs = 0);
 
     static const char* csv_header(); // the CSV's first line, without the newline
     uint64_t samples_taken() const { return taken_; }
@@ -47,6 +49,7 @@ private:
     const clock_domain& clock_;
     fs_t every_fs_;
     uint64_t every_cycles_;
+    fs_t first_fs_;
     fs_t end_;
     std::ostream* csv_;
     std::ostream* jsonl_;

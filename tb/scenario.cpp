@@ -312,7 +312,7 @@ void scenario_loader::load_events_file(const std::string& path, unsigned line) {
 }
 
 void scenario_loader::load_sampling(const YAML::Node& n, const std::string& path) {
-    auto m = open_map(n, 0, path, {"every", "every_cycles", "clock", "counters", "clocks"});
+    auto m = open_map(n, 0, path, {"every", "every_cycles", "start", "clock", "counters", "truth", "clocks"});
     scenario_sampling& s = s_.sampling;
     s.enabled = true;
     s.line = line_of(n);
@@ -325,6 +325,16 @@ void scenario_loader::load_sampling(const YAML::Node& n, const std::string& path
     } else {
         s.every_cycles = number(*cycles, s.line, path + ".every_cycles");
         if (!s.every_cycles) fail(line_of(*cycles), path + ".every_cycles: expected a count above 0");
+    }
+    // start: the first sample instant, then every `every` (so samples can avoid instants where
+    // a unit writes memory, e.g. the IMC's OCC ticks at multiples of 500 us).
+    if (const YAML::Node* st = get(m, "start")) {
+        if (!every) fail(line_of(*st), path + ".start: only with 'every' (a duration), not with every_cycles");
+        s.start_fs = duration(*st, s.line, path + ".start");
+        if (!s.start_fs) fail(line_of(*st), path + ".start: expected a duration above 0");
+        if (s.start_fs > s_.duration)
+            fail(line_of(*st), path + ".start: " + format_time(s.start_fs) + " is after the scenario's end (duration " +
+                                   format_time(s_.duration) + ")");
     }
     if (const YAML::Node* c = get(m, "clock")) {
         s.clock = scalar(*c, s.line, path + ".clock", "a clock name");
@@ -342,6 +352,12 @@ void scenario_loader::load_sampling(const YAML::Node& n, const std::string& path
         s.counters_line = line_of(*c);
         each(*c, s.line, path + ".counters", [&](const YAML::Node& x, const std::string& p) {
             s.counters.push_back(scalar(x, s.line, p, "a counter name pattern like dsu0.PMEVCNTR*"));
+        });
+    }
+    if (const YAML::Node* c = get(m, "truth")) {
+        s.truth_line = line_of(*c);
+        each(*c, s.line, path + ".truth", [&](const YAML::Node& x, const std::string& p) {
+            s.truth.push_back(scalar(x, s.line, p, "a ground-truth event pattern like imc0.chip0.PM_MCS01_*"));
         });
     }
     if (const YAML::Node* c = get(m, "clocks")) {

@@ -63,14 +63,17 @@ struct scenario_sequence {
     unsigned line = 0;
 };
 
-// sample: { every: DURATION | every_cycles: N, clock, counters: [GLOB...], clocks: bool }
+// sample: { every: DURATION | every_cycles: N, start, clock, counters: [GLOB...], truth: [GLOB...], clocks: bool }
 struct scenario_sampling {
     bool enabled = false;
     fs_t every_fs = 0;        // one of every_fs / every_cycles is set
     uint64_t every_cycles = 0;
+    fs_t start_fs = 0;        // with every_fs: the first sample instant (0: at every_fs)
     std::string clock;        // cycles are counted on this clock (the `cycle` column)
     std::vector<std::string> counters; // fnmatch patterns over observable names; empty: all
     unsigned counters_line = 0;
+    std::vector<std::string> truth; // fnmatch patterns over INSTANCE.EVENT of the ground truth; empty: none
+    unsigned truth_line = 0;
     bool clocks = true;       // also sample every clock's frequency (unit "clock")
     unsigned line = 0;
 };

@@ -11,12 +11,14 @@
 #include "tb/atomic_output.h"
 
 #include <unistd.h>
+#include <fnmatch.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <systemc>
 
 #include "models/input_error.h"
@@ -161,6 +163,46 @@ void write_whole(const std::filesystem::path& p, const std::string& text) {
     out.commit();
 }
 
+// sample.truth: ground-truth counts (the units' event_totals, as in stats.json) as sampled rows
+// of unit "truth", so a reader's estimate per interval can be compared with the truth per interval.
+void append_truth_values(const std::vector<unit*>& units, const scenario& s, std::vector<sampled_value>& values) {
+    if (s.sampling.truth.empty()) return;
+    std::vector<bool> used(s.sampling.truth.size(), false);
+    // One event_totals() call per unit per sample instant, shared by that unit's sampled values.
+    struct totals_at {
+        fs_t at = fs_never;
+        std::vector<event_total> totals;
+    };
+    for (unit* u : units) {
+        auto cache = std::make_shared<totals_at>();
+        std::vector<event_total> totals;
+        u->event_totals(totals);
+        for (size_t i = 0; i < totals.size(); ++i) {
+            const std::string full = totals[i].instance + "." + totals[i].event;
+            bool take = false;
+            for (size_t k = 0; k < s.sampling.truth.size(); ++k)
+                if (fnmatch(s.sampling.truth[k].c_str(), full.c_str(), 0) == 0) take = used[k] = true;
+            if (!take) continue;
+            // A unit lists its totals in a fixed order: the i-th entry is this event at every sample.
+            auto count = [u, i, cache] {
+                if (cache->at != now_fs()) {
+                    cache->totals.clear();
+                    u->event_totals(cache->totals);
+                    cache->at = now_fs();
+                }
+                return i < cache->totals.size() ? cache->totals[i].count : 0;
+            };
+            const std::string event = fmt::format("{:#x} {}", totals[i].code, totals[i].event);
+            values.push_back({"truth", totals[i].instance, totals[i].event, 64, count, [event] { return event; }});
+        }
+    }
+    for (size_t k = 0; k < used.size(); ++k)
+        if (!used[k])
+            throw input_error(s.file, s.sampling.truth_line,
+                              "sample.truth: pattern '" + s.sampling.truth[k] +
+                                  "' matches no event of the platform (names like dsu0.l3d_cache, imc0.chip0.PM_PB_CYC, as in stats.json)");
+}
+
 } // namespace
 
 int simulate_scenario(const simulate_options& opt) {
@@ -195,6 +237,7 @@ int simulate_scenario(const simulate_options& opt) {
             throw input_error(s.file, s.sampling.counters_line,
                               "sample.counters: pattern '" + unmatched.front() +
                                   "' matches no counter of the platform (names like dsu0.PMEVCNTR0, cpu0.amu.AMEVCNTR00)");
+        append_truth_values(p.units(), s, values);
         if (s.sampling.clocks)
             for (const auto& [name, c] : p.system().clocks) {
                 const clock_domain* cd = c.get();
@@ -203,7 +246,8 @@ int simulate_scenario(const simulate_options& opt) {
         csv = open_output(fs::path(opt.out_dir) / "samples.csv");
         jsonl = open_output(fs::path(opt.out_dir) / "samples.jsonl");
         smp = std::make_unique<sampler>("sampler", std::move(values), *p.find_clock(s.sampling.clock), s.sampling.every_fs,
-                                        s.sampling.every_cycles, s.duration, &csv->stream(), &jsonl->stream());
+                                        s.sampling.every_cycles, s.duration, &csv->stream(), &jsonl->stream(),
+                                        s.sampling.start_fs);
     }
     const bool progress = opt.progress && isatty(STDERR_FILENO);
     scenario_driver driver("scenario", s, p, runner, boot_statements, progress);

@@ -61,6 +61,8 @@ nlohmann::ordered_json run_config(const scenario& s) {
         sample["every_cycles"] = s.sampling.every_cycles;
         sample["clock"] = s.sampling.clock;
         sample["counters"] = s.sampling.counters;
+        if (s.sampling.start_fs) sample["start_fs"] = s.sampling.start_fs;
+        if (!s.sampling.truth.empty()) sample["truth"] = s.sampling.truth;
         sample["clocks"] = s.sampling.clocks;
     }
     j["sample"] = sample;

@@ -60,6 +60,13 @@ r = run("plot", "truth", results, "-o", os.path.join(tmp, "x.svg"))
 check(r.returncode == 2 and "expected columns name, measured, true" in r.stderr, f"missing columns named ({r.stderr})")
 r = run("plot", "rates", os.path.join(tmp, "nope.csv"), "-o", os.path.join(tmp, "x.svg"))
 check(r.returncode == 2, "a missing input is bad input")
+# logx: a logarithmic axis over the clock values; only for positive numbers, only true/false.
+r = run("plot", "sweep", results, "-o", os.path.join(tmp, "logx.svg"), "--opt", "x=const_clock", "--opt", "y=err",
+        "--opt", "logx=true")
+check(r.returncode == 0 and 'id="xtick' in open(os.path.join(tmp, "logx.svg")).read(), f"logx sweep plot ({r.stderr})")
+r = run("plot", "sweep", results, "-o", os.path.join(tmp, "x.svg"), "--opt", "x=const_clock", "--opt", "y=err",
+        "--opt", "logx=yes")
+check(r.returncode == 2 and "logx=yes: expected true or false" in r.stderr, f"logx=yes refused ({r.stderr})")
 r = run("plot", "pie", truth, "-o", os.path.join(tmp, "x.svg"))
 check(r.returncode == 2, "an unknown kind is refused")
 finish()

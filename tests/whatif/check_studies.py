@@ -8,6 +8,9 @@ FIE: Linux's amu_scale_freq_tick() on 4 ms ticks, cpu0 max 2 GHz.
   Step to 1.2 GHz at 14 ms: tick 16 ms has d_core = 4e6 + 2.4e6 = 6.4e6 -> 819 (true 819.2) for both;
   ticks 20 and 24 ms: 4.8e6 -> 25 MHz: 62913600000 >> 10 = 61439062 // 1e5 = 614; 1 GHz:
   4.8e6*512 // 4e6 = 614 (true 614.4).
+  19.2 MHz: (19.2e6 << 20) // 2e9 = 10066 (10066.33 truncated); d_const = 76800; full speed:
+  (8e6*10066) >> 10 = 78640625 // 76800 = 1023; 6.4e6: 62912500 // 76800 = 819; 4.8e6:
+  47184375 // 76800 = 614. The step at 14 ms is 2 ms into the 12-16 ms tick: 50 % of it.
 Multiplexing: 24 slices of 4 ms, 8 events on 6 counters rotated by one each slice:
   every event runs in 6 of every 8 slices = 18 of 24.
 Usage: check_studies.py PMUSIM (run from the source tree).
@@ -22,7 +25,8 @@ import tempfile
 from checklib import PMUSIM, check, finish, run
 
 tmp = tempfile.mkdtemp(prefix="pmusim-studies-")
-expected = {"25MHz": (13107, [1023, 1023, 1023, 819, 614, 614]),
+expected = {"19.2MHz": (10066, [1023, 1023, 1023, 819, 614, 614]),
+            "25MHz": (13107, [1023, 1023, 1023, 819, 614, 614]),
             "1GHz": (524288, [1024, 1024, 1024, 819, 614, 614])}
 for const, (mfs, scales) in expected.items():
     out = os.path.join(tmp, f"fie-{const}")
@@ -33,6 +37,8 @@ for const, (mfs, scales) in expected.items():
     check(a.returncode == 0, f"fie analysis {const} ({a.stderr})")
     metrics = json.loads(a.stdout)
     check(metrics["max_freq_scale"] == mfs, f"arch_max_freq_scale at {const}: {metrics['max_freq_scale']} != {mfs}")
+    check(metrics["step_offset_pct"] == 50, f"step at 14 ms = 50 % of the tick ({metrics.get('step_offset_pct')})")
+    check(metrics["first_tick_scale"] == scales[0], f"full-speed scale at {const} ({metrics.get('first_tick_scale')})")
     rows = list(csv.DictReader(open(os.path.join(out, "fie.csv"))))
     got = [int(r["scale"]) for r in rows]
     check(got == scales, f"Linux scale per tick at {const}: {got} != {scales}")

@@ -81,6 +81,30 @@ sample: { every_cycles: 1000, clock: dsu0, counters: ["dsu0.*"], clocks: false }
     REQUIRE_FALSE(s.sampling.clocks);
 }
 
+TEST_CASE("scenario: sample start and truth patterns") {
+    // The first sample at `start`, then every `every` (tb/sampler.cpp); truth patterns are kept
+    // as written (matched against the units' event totals when the run starts).
+    const auto s = parse_scenario(header + "sample:\n  every: 2ms\n  start: 250us\n  truth: [\"dsu0.l3d_*\", cpu0.cpu_cycles]\n",
+                                  "s.yaml");
+    REQUIRE(s.sampling.every_fs == 2'000'000'000'000ull);
+    REQUIRE(s.sampling.start_fs == 250'000'000'000ull);
+    REQUIRE(s.sampling.truth == std::vector<std::string>{"dsu0.l3d_*", "cpu0.cpu_cycles"});
+    REQUIRE(s.sampling.truth_line == 6);
+    REQUIRE(parse_scenario(header + "sample: { every: 1ms }\n", "s.yaml").sampling.start_fs == 0); // 0: at `every`
+
+    auto e = scenario_error(header + "sample:\n  every_cycles: 10\n  clock: dsu0\n  start: 1ms\n");
+    REQUIRE(e.line() == 6);
+    REQUIRE(e.message() == "sample.start: only with 'every' (a duration), not with every_cycles");
+    e = scenario_error(header + "sample:\n  every: 1ms\n  start: 11ms\n");
+    REQUIRE(e.line() == 5);
+    REQUIRE(e.message() == "sample.start: 11 ms is after the scenario's end (duration 10 ms)");
+    e = scenario_error(header + "sample:\n  every: 1ms\n  start: soon\n");
+    REQUIRE(e.line() == 5);
+    REQUIRE(e.message().find("sample.start: expected a duration") == 0);
+    e = scenario_error(header + "sample:\n  every: 1ms\n  truth: dsu0.l3d_cache\n");
+    REQUIRE(e.message().find("sample.truth: expected a list") == 0);
+}
+
 TEST_CASE("scenario: params are substituted and overridden by --set") {
     register_all_units();
     const std::string yaml = header + "params: { step: 2ms }\ndvfs:\n  - { at: \"${step}\", clock: cpu0, frequency: 1GHz }\n";

@@ -22,6 +22,7 @@ import re
 import sys
 
 UNITS = {"hz": 1, "khz": 10**3, "mhz": 10**6, "ghz": 10**9}
+TIME_FS = {"s": 10**15, "ms": 10**12, "us": 10**9, "ns": 10**6, "ps": 10**3, "fs": 1}
 
 
 def hz(text):
@@ -32,6 +33,15 @@ def hz(text):
     mult = UNITS[m.group(3).lower()] if m.group(3) else 1
     frac = m.group(2) or ""
     return (int(m.group(1) + frac) * mult) // (10 ** len(frac))
+
+
+def fs(text):
+    """'12.5ms', '0' -> integer femtoseconds (exact decimal arithmetic)."""
+    m = re.fullmatch(r"([0-9]+)(?:\.([0-9]+))?\s*([a-z]*)", text.strip())
+    if not m or (m.group(3) and m.group(3) not in TIME_FS) or (not m.group(3) and text.strip() != "0"):
+        raise ValueError(f"not a duration: {text!r}")
+    frac = m.group(2) or ""
+    return (int(m.group(1) + frac) * TIME_FS[m.group(3) or "fs"]) // (10 ** len(frac))
 
 
 def main():
@@ -46,6 +56,12 @@ def main():
     const_hz = hz(params["clocks.const.frequency"])
     max_hz = hz(params[f"clocks.{clock}.frequency"])  # the platform's initial CPU frequency is cpufreq's max
     max_freq_scale = (const_hz << 20) // max_hz
+    # Where the scenario's DVFS step falls within its scheduler tick (the sampling period),
+    # as a percentage of the tick: 0 = on a tick.
+    tick_fs = cfg["sample"]["every_fs"]
+    step_fs = fs(cfg["params"]["step_at"]) if "step_at" in cfg.get("params", {}) else None
+    step_offset = {} if step_fs is None or not tick_fs else {
+        "step_offset_pct": round((step_fs % tick_fs) * 100 / tick_fs, 6)}
     if max_freq_scale == 0:
         print(json.dumps({"error": "reference frequency too low (Linux refuses AMU FIE)"}))
         return 0
@@ -91,6 +107,9 @@ def main():
         "max_abs_err_now_1024": round(max(err_now), 6),
         "mean_abs_err_now_1024": round(sum(err_now) / len(rows), 6),
         "ticks_off_by_more_than_1": sum(1 for e in err_now if e > 1),
+        # The full-speed scale (the first tick: cpu0 at its maximum), i.e. the arithmetic's error alone.
+        "first_tick_scale": rows[0][4],
+        **step_offset,
     }, sort_keys=True))
     return 0
 

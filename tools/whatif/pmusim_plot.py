@@ -6,7 +6,8 @@ Kinds and their input CSVs:
            (opt counters=GLOB over INSTANCE.COUNTER, default every counter that is not a clock)
   truth    CSV with columns name,measured,true: measured against true values, bars
   sweep    results.csv of `pmusim sweep`: y metric(s) against x parameter
-           (opt x=PARAM, y=METRIC[,METRIC...], group=PARAM to draw one line per value)
+           (opt x=PARAM, y=METRIC[,METRIC...], group=PARAM to draw one line per value,
+           logx=true for a logarithmic x axis, e.g. frequencies from 19.2MHz to 1GHz)
   heatmap  CSV with columns x,y,value[,label]: a mesh's per-crosspoint values (CMN per-XP traffic)
 Common opt: title=TEXT. The output format follows the file's extension (.svg or .png).
 Uses Debian's python3-matplotlib; SVG output is byte-stable (no date, fixed hash salt).
@@ -123,6 +124,14 @@ def plot_sweep(ax, paths, opts):
         groups.setdefault(r[group] if group else "", []).append(r)
     categorical = any(numeric(r[x]) is None for r in rows)
     cats = sorted({r[x] for r in rows}) if categorical else None
+    if opts.get("logx", "false") not in ("true", "false"):
+        fail(f"--opt logx={opts['logx']}: expected true or false")
+    if opts.get("logx") == "true":
+        if categorical or any(numeric(r[x]) <= 0 for r in rows):
+            fail(f"--opt logx=true: column {x} needs positive numbers")
+        ax.set_xscale("log")
+        ax.minorticks_off()
+        ax.tick_params(axis="x", labelrotation=30)  # close values (24MHz, 25MHz) stay legible
     for g in sorted(groups, key=lambda v: (numeric(v) is None, numeric(v) or 0, v)):
         for y in ys:
             pts = []
