@@ -234,9 +234,10 @@ access_outcome amu_unit::sysreg_rule(access_context& ctx, const register_def& re
     a.cptr_el3_tam = bit(cptr3, ctl::cptr_tam);
     a.scr_amvoffen = bit(scr, ctl::scr_amvoffen);
     a.scr_fgten = bit(scr, ctl::scr_fgten);
-    const int fgt_bit = amu_hafgrtr_bit(info);
-    a.hafgrtr_trap = c.fgt && fgt_bit >= 0 && ctx.el <= 1 && a.el2_enabled && a.scr_fgten &&
-                     !(bit(hcr, ctl::hcr_e2h) && a.tge) && ((c.hafgrtr->value >> fgt_bit) & 1);
+    if (c.fgt && ctx.el <= 1 && a.el2_enabled && a.scr_fgten && !(bit(hcr, ctl::hcr_e2h) && a.tge)) {
+        const int fgt_bit = amu_hafgrtr_bit(info);
+        a.hafgrtr_trap = fgt_bit >= 0 && ((c.hafgrtr->value >> fgt_bit) & 1);
+    }
     const amu_trap_row& row = amu_decide(a);
     if (row.outcome == access_outcome::ok) return access_outcome::ok;
     return refuse_access(ctx, reg, is_write, &row);
