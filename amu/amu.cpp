@@ -104,9 +104,10 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, amu_externa
 }
 
 bool amu_unit::implemented(unsigned cpu, const register_def& def) const {
-    if (!has_amu(cpu)) return false;
-    const cpu_amu& c = *cpus_[cpu];
-    const amu_reg_info& i = amu_info(def);
+    return has_amu(cpu) && implemented(*cpus_[cpu], amu_info(def));
+}
+
+bool amu_unit::implemented(const cpu_amu& c, const amu_reg_info& i) {
     bool v1p1 = c.version >= 2;
     switch (i.kind) {
     case amu_reg_info::amcg1idr: return v1p1;
@@ -211,35 +212,47 @@ void amu_unit::reset(bool cold) {
 }
 
 access_outcome amu_unit::sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) {
-    if (!has_amu(ctx.cpu) || !implemented(ctx.cpu, reg))
-        return refuse(ctx, access_outcome::undefined, reg, is_write, reg.name + " is not implemented on cpu" + std::to_string(ctx.cpu));
-    const cpu_controls& k = *system_.controls;
+    if (!has_amu(ctx.cpu)) return refuse_access(ctx, reg, is_write, nullptr);
     const unsigned cpu = ctx.cpu;
-    amu_access a;
+    const cpu_amu& c = *cpus_[cpu];
     const amu_reg_info& info = amu_info(reg);
+    if (!implemented(c, info)) return refuse_access(ctx, reg, is_write, nullptr);
+    const cpu_controls& k = *system_.controls;
+    // The four control registers the rule reads, each loaded once.
+    const uint64_t scr = k.value(cpu, control::scr_el3), hcr = k.value(cpu, control::hcr_el2),
+                   cptr2 = k.value(cpu, control::cptr_el2), cptr3 = k.value(cpu, control::cptr_el3);
+    auto bit = [](uint64_t v, unsigned i) { return bool((v >> i) & 1); };
+    amu_access a;
     a.cls = info.cls;
     a.write = is_write;
     a.el = ctx.el;
-    a.kvm_guest = ctx.guest && ctx.el <= 1 && !k.bit(cpu, control::hcr_el2, ctl::hcr_amvoffen);
-    a.en = cpus_[cpu]->userenr->value & 1;
-    a.el2_enabled = k.el2_enabled(cpu, ctx.secure);
-    a.tge = k.bit(cpu, control::hcr_el2, ctl::hcr_tge);
-    a.cptr_el2_tam = k.bit(cpu, control::cptr_el2, ctl::cptr_tam);
-    a.cptr_el3_tam = k.bit(cpu, control::cptr_el3, ctl::cptr_tam);
-    a.scr_amvoffen = k.bit(cpu, control::scr_el3, ctl::scr_amvoffen);
-    a.scr_fgten = k.bit(cpu, control::scr_el3, ctl::scr_fgten);
-    const int fgt_bit = amu_hafgrtr_bit(info);
-    const cpu_amu& c = *cpus_[cpu];
-    a.hafgrtr_trap = c.fgt && fgt_bit >= 0 && ctx.el <= 1 && a.el2_enabled && a.scr_fgten &&
-                     !(k.bit(cpu, control::hcr_el2, ctl::hcr_e2h) && a.tge) && ((c.hafgrtr->value >> fgt_bit) & 1);
+    a.kvm_guest = ctx.guest && ctx.el <= 1 && !bit(hcr, ctl::hcr_amvoffen);
+    a.en = c.userenr->value & 1;
+    a.el2_enabled = cpu_controls::el2_enabled_by(scr, ctx.secure);
+    a.tge = bit(hcr, ctl::hcr_tge);
+    a.cptr_el2_tam = bit(cptr2, ctl::cptr_tam);
+    a.cptr_el3_tam = bit(cptr3, ctl::cptr_tam);
+    a.scr_amvoffen = bit(scr, ctl::scr_amvoffen);
+    a.scr_fgten = bit(scr, ctl::scr_fgten);
+    if (c.fgt && ctx.el <= 1 && a.el2_enabled && a.scr_fgten && !(bit(hcr, ctl::hcr_e2h) && a.tge)) {
+        const int fgt_bit = amu_hafgrtr_bit(info);
+        a.hafgrtr_trap = fgt_bit >= 0 && ((c.hafgrtr->value >> fgt_bit) & 1);
+    }
     const amu_trap_row& row = amu_decide(a);
     if (row.outcome == access_outcome::ok) return access_outcome::ok;
-    return refuse(ctx, row.outcome, reg, is_write, fmt::format("{} {} at EL{}: {} [rule {}]", is_write ? "MSR" : "MRS",
-                                                                reg.name, ctx.el, row.why, row.id));
+    return refuse_access(ctx, reg, is_write, &row);
 }
 
-uint64_t amu_unit::adjust_read(cpu_amu& c, const register_def& def, uint64_t value, const access_context& ctx) const {
-    const amu_reg_info& i = amu_info(def);
+access_outcome amu_unit::refuse_access(access_context& ctx, const register_def& reg, bool is_write,
+                                       const amu_trap_row* row) const {
+    if (!row)
+        return refuse(ctx, access_outcome::undefined, reg, is_write,
+                      reg.name + " is not implemented on cpu" + std::to_string(ctx.cpu));
+    return refuse(ctx, row->outcome, reg, is_write, fmt::format("{} {} at EL{}: {} [rule {}]", is_write ? "MSR" : "MRS",
+                                                                 reg.name, ctx.el, row->why, row->id));
+}
+
+uint64_t amu_unit::adjust_read(cpu_amu& c, const amu_reg_info& i, uint64_t value, const access_context& ctx) const {
     if (i.kind != amu_reg_info::cnt0 && i.kind != amu_reg_info::cnt1) return value;
     if (ctx.el >= 3) return value; // physical at the highest EL
     bool cg1rz = c.version >= 2 && (c.amcr->value & amcr_cg1rz);
@@ -268,11 +281,12 @@ void amu_unit::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
     if (!has_amu(ctx.cpu)) return undefined(fmt::format("cpu{} has no AMU", ctx.cpu));
     cpu_amu& c = *cpus_[ctx.cpu];
     register_bank::reg* r = c.bank->find_sysreg(uint32_t(trans.get_address()));
-    if (!r || !implemented(ctx.cpu, *r->def)) return undefined("AMU encoding not implemented on this CPU");
+    const amu_reg_info* info = r ? &amu_info(*r->def) : nullptr;
+    if (!info || !implemented(c, *info)) return undefined("AMU encoding not implemented on this CPU");
     const unsigned len = std::min<unsigned>(trans.get_data_length(), 8);
     uint64_t data = 0;
     if (trans.is_read()) {
-        data = adjust_read(c, *r->def, c.bank->read(*r), ctx);
+        data = adjust_read(c, *info, c.bank->read(*r), ctx);
         std::memcpy(trans.get_data_ptr(), &data, len);
     } else {
         std::memcpy(&data, trans.get_data_ptr(), len);

@@ -177,7 +177,11 @@ private:
     void amu_reset(cpu_amu& c, fs_t now);
     void apply_enables(cpu_amu& c, fs_t now);
     void on_power(cpu_amu& c, power_state to);
-    uint64_t adjust_read(cpu_amu& c, const register_def& def, uint64_t value, const access_context& ctx) const;
+    // The per-access steps take the register's amu_info, looked up once per access.
+    static bool implemented(const cpu_amu& c, const amu_reg_info& info);
+    uint64_t adjust_read(cpu_amu& c, const amu_reg_info& info, uint64_t value, const access_context& ctx) const;
+    [[gnu::cold]] access_outcome refuse_access(access_context& ctx, const register_def& reg, bool is_write,
+                                 const amu_trap_row* row) const; // out of the hot path: builds the message
     void build_frame(cpu_amu& c, unsigned cluster, unsigned core_in_cluster);     // amu_external.cpp
     void frame_access(tlm::tlm_generic_payload& trans, access_context& ctx);     // amu_external.cpp
     bool tf_a() const { return system_.firmware_profile == "tf-a"; }

@@ -4,6 +4,8 @@
 // HAFGRTR_EL2 (D24.2.61, FEAT_FGT) for the CPUs with features.fgt.
 #include "amu/amu.h"
 
+#include <array>
+
 namespace pmusim {
 
 namespace {
@@ -71,10 +73,37 @@ const std::vector<amu_trap_row>& amu_trap_table() {
     return rows;
 }
 
-const amu_trap_row& amu_decide(const amu_access& a) {
+namespace {
+
+const amu_trap_row& first_matching_row(const amu_access& a) {
     for (const auto& r : amu_trap_table())
         if (r.matches(a)) return r;
     return amu_trap_table().back();
+}
+
+// The decision depends on nothing but the fifteen bits of amu_access (class, EL, ten flags), and it
+// is asked on every AMU access: each distinct input walks the table once, and its row is kept.
+constexpr unsigned decision_inputs = 3 + 2 + 10;
+
+size_t decision_index(const amu_access& a) {
+    return (size_t(a.cls) << 12) | (size_t(a.el) << 10) | (size_t(a.write) << 9) | (size_t(a.kvm_guest) << 8) |
+           (size_t(a.en) << 7) | (size_t(a.el2_enabled) << 6) | (size_t(a.tge) << 5) | (size_t(a.cptr_el2_tam) << 4) |
+           (size_t(a.cptr_el3_tam) << 3) | (size_t(a.scr_amvoffen) << 2) | (size_t(a.scr_fgten) << 1) |
+           size_t(a.hafgrtr_trap);
+}
+
+} // namespace
+
+const amu_trap_row& amu_decide(const amu_access& a) {
+    if (a.el > 3 || unsigned(a.cls) >= 8) return first_matching_row(a); // outside the kept inputs
+    static std::array<uint8_t, size_t(1) << decision_inputs> decided{}; // row index + 1; 0: not walked yet
+    static_assert(sizeof(decided) == 32768, "15 input bits");
+    const std::vector<amu_trap_row>& rows = amu_trap_table();
+    uint8_t& known = decided[decision_index(a)];
+    if (known) return rows[known - 1];
+    const amu_trap_row& row = first_matching_row(a);
+    known = uint8_t(&row - rows.data() + 1);
+    return row;
 }
 
 int amu_hafgrtr_bit(const amu_reg_info& i) {

@@ -171,11 +171,12 @@ const register_table& amu_table() { return the().table; }
 
 const amu_reg_info& amu_info(const register_def& def) {
     // Asked on every access: the entry's position in the table gives its info directly.
-    const std::vector<register_def>& regs = the().table.registers;
+    const built& b = the();
+    const std::vector<register_def>& regs = b.table.registers;
     const std::less<const register_def*> before;
     if (before(&def, regs.data()) || !before(&def, regs.data() + regs.size()))
         throw model_error("amu: no register info for " + def.name);
-    return the().info[size_t(&def - regs.data())];
+    return b.info[size_t(&def - regs.data())];
 }
 
 const char* to_string(amu_reg_class c) {

@@ -1,6 +1,7 @@
 #include "models/cpu_controls.h"
 
 #include <cstring>
+#include <stdexcept>
 #include <fmt/format.h>
 
 namespace pmusim {
@@ -121,8 +122,8 @@ uint64_t cpu_controls::value(unsigned cpu, const std::string& reg) const {
     return (*banks_.at(cpu))[reg].value;
 }
 
-bool cpu_controls::el2_enabled(unsigned cpu, bool secure) const {
-    return !secure || bit(cpu, control::scr_el3, ctl::scr_eel2);
+void cpu_controls::no_such_cpu(unsigned cpu) const {
+    throw std::out_of_range(fmt::format("cpu_controls: no cpu{} (the platform has {})", cpu, controls_.size()));
 }
 
 access_outcome cpu_controls::sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) {

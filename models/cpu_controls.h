@@ -33,14 +33,18 @@ public:
     void reset(bool cold) override;
 
     // Current value of a control register of one CPU, and one bit of it.
-    uint64_t value(unsigned cpu, control reg) const { return controls_.at(cpu)[unsigned(reg)]->value; }
+    uint64_t value(unsigned cpu, control reg) const {
+        if (cpu >= controls_.size()) no_such_cpu(cpu); // cold: keeps this inlined into the access rules
+        return controls_[cpu][unsigned(reg)]->value;
+    }
     bool bit(unsigned cpu, control reg, unsigned bit_index) const { return (value(cpu, reg) >> bit_index) & 1; }
     // The same by register name (tests and tools; the access rules use `control`).
     uint64_t value(unsigned cpu, const std::string& reg) const;
     bool bit(unsigned cpu, const std::string& reg, unsigned bit_index) const { return (value(cpu, reg) >> bit_index) & 1; }
     // Whether EL2 is implemented and enabled in the CPU's current security state
     // (pmusim models EL2 as present; Secure EL2 needs SCR_EL3.EEL2).
-    bool el2_enabled(unsigned cpu, bool secure) const;
+    bool el2_enabled(unsigned cpu, bool secure) const { return el2_enabled_by(value(cpu, control::scr_el3), secure); }
+    static bool el2_enabled_by(uint64_t scr_el3, bool secure);
     register_bank& bank(unsigned cpu) { return *banks_.at(cpu); }
 
 protected:
@@ -51,6 +55,7 @@ private:
     // Per CPU, the bank entry of each `control`.
     std::vector<std::array<register_bank::reg*, unsigned(control::count)>> controls_;
     const register_def* id_aa64pfr0_ = nullptr;
+    [[noreturn]] void no_such_cpu(unsigned cpu) const;
 };
 
 // Register/field bit positions used by several units.
@@ -67,5 +72,9 @@ constexpr unsigned scr_fgten = 27;      // SCR_EL3.FGTEn
 constexpr unsigned actlr_clusterpmuen = 12; // ACTLR_EL3/EL2.CLUSTERPMUEN (DSU)
 constexpr unsigned actlr_pwren = 7;     // ACTLR_EL3.PWREN (DSU power registers)
 } // namespace ctl
+
+inline bool cpu_controls::el2_enabled_by(uint64_t scr_el3, bool secure) {
+    return !secure || ((scr_el3 >> ctl::scr_eel2) & 1);
+}
 
 } // namespace pmusim

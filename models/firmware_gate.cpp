@@ -12,12 +12,11 @@ firmware_gate::firmware_gate(const sc_core::sc_module_name& name)
 }
 
 void firmware_gate::own_sysreg(unsigned cpu, const register_def& reg, unit& owner_unit) {
-    owners_[(uint64_t(cpu) << 32) | reg.sysreg->key()] = owner{&owner_unit, &reg};
+    owners_.assign((uint64_t(cpu) << 32) | reg.sysreg->key(), owner{&owner_unit, &reg});
 }
 
 const firmware_gate::owner* firmware_gate::sysreg_owner(unsigned cpu, uint32_t key) const {
-    auto it = owners_.find((uint64_t(cpu) << 32) | key);
-    return it == owners_.end() ? nullptr : &it->second;
+    return owners_.find((uint64_t(cpu) << 32) | key);
 }
 
 void firmware_gate::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {

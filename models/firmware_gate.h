@@ -12,8 +12,8 @@
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <unordered_map>
 
+#include "models/integer_map.h"
 #include "models/register_bank.h"
 
 namespace pmusim {
@@ -42,7 +42,7 @@ private:
     unsigned int transport_dbg(int id, tlm::tlm_generic_payload& trans);
     bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
 
-    std::unordered_map<uint64_t, owner> owners_;
+    integer_map<owner> owners_; // (cpu << 32 | encoding key) -> owner
     uint64_t accesses_ = 0, refused_ = 0;
 };
 

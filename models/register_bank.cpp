@@ -71,7 +71,19 @@ register_bank::register_bank(std::string instance, const register_table& table)
     regs_.reserve(table.registers.size());
     for (const auto& def : table.registers) {
         size_t i = regs_.size();
-        regs_.push_back(reg{&def, def.reset, {}, {}});
+        reg& r = regs_.emplace_back();
+        r.def = &def;
+        r.value = def.reset;
+        for (const auto& f : effective_fields(def)) {
+            switch (f.access) {
+            case field_access::wo:
+            case field_access::raz_wi:
+            case field_access::res0: break;
+            case field_access::res1: r.read_ones |= f.mask(); break;
+            case field_access::read_clear: r.read_kept |= f.mask(); r.read_cleared |= f.mask(); break;
+            default: r.read_kept |= f.mask();
+            }
+        }
         if (!by_name_.emplace(def.name, i).second)
             throw model_error("duplicate register " + def.name + " in table " + table.unit);
         if (def.sysreg) by_sysreg_.emplace(def.sysreg->key(), i);
@@ -90,8 +102,8 @@ register_bank::reg* register_bank::find(const std::string& name) {
 }
 
 register_bank::reg* register_bank::find_sysreg(uint32_t key) {
-    auto it = by_sysreg_.find(key);
-    return it == by_sysreg_.end() ? nullptr : &regs_[it->second];
+    const size_t* i = by_sysreg_.find(key);
+    return i ? &regs_[*i] : nullptr;
 }
 
 register_bank::reg* register_bank::find_offset(uint64_t offset) {
@@ -104,23 +116,9 @@ register_bank::reg* register_bank::find_offset(uint64_t offset) {
 }
 
 uint64_t register_bank::read(reg& r) {
-    uint64_t raw = r.read_hook ? r.read_hook() : r.value;
-    const register_def& def = *r.def;
-    if (def.fields.empty()) return raw & def.width_mask(); // one RW field spanning the register
-    uint64_t out = 0;
-    uint64_t clear = 0;
-    for (const auto& f : def.fields) { // by reference: an access allocates nothing
-        switch (f.access) {
-        case field_access::wo:
-        case field_access::raz_wi:
-        case field_access::res0: break;
-        case field_access::res1: out |= f.mask(); break;
-        case field_access::read_clear: out |= raw & f.mask(); clear |= f.mask(); break;
-        default: out |= raw & f.mask();
-        }
-    }
-    if (clear) r.value &= ~clear;
-    return out & r.def->width_mask();
+    const uint64_t raw = r.read_hook ? r.read_hook() : r.value;
+    if (r.read_cleared) r.value &= ~r.read_cleared;
+    return ((raw & r.read_kept) | r.read_ones) & r.def->width_mask();
 }
 
 void register_bank::write(reg& r, uint64_t value) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "models/access_context.h"
+#include "models/integer_map.h"
 
 namespace pmusim {
 
@@ -85,6 +86,9 @@ public:
         void on_read(std::function<uint64_t()> f) { read_hook = std::move(f); }
         void on_write(std::function<void(const write_event&)> f) { write_hook = std::move(f); }
         bool field(const std::string& name) const; // single-bit field as bool
+        // The fields' read semantics folded into three masks when the bank is built, so that a
+        // read does not walk the fields: (raw & read_kept) | read_ones, then read_cleared bits clear.
+        uint64_t read_kept = 0, read_ones = 0, read_cleared = 0;
     };
 
     register_bank(std::string instance, const register_table& table);
@@ -113,7 +117,7 @@ private:
     const register_table& table_;
     std::vector<reg> regs_;
     std::unordered_map<std::string, size_t> by_name_;
-    std::unordered_map<uint32_t, size_t> by_sysreg_;
+    integer_map<size_t> by_sysreg_; // encoding key -> index in regs_
     std::map<uint64_t, size_t> by_offset_;
 };
 

@@ -29,7 +29,7 @@ void system_bus::map(const std::string& name, uint64_t base, uint64_t size, unsi
 }
 
 void system_bus::map_sysreg(unsigned cpu, uint32_t key, unsigned port) {
-    sysreg_routes_[(uint64_t(cpu) << 32) | key] = port;
+    sysreg_routes_.assign((uint64_t(cpu) << 32) | key, port);
 }
 
 const system_bus::window* system_bus::decode(uint64_t address) const {
@@ -48,8 +48,8 @@ std::vector<system_bus::window> system_bus::windows() const {
 int system_bus::route(tlm::tlm_generic_payload& trans, uint64_t& offset_out) {
     access_context* ctx = trans.get_extension<access_context>();
     if (ctx && ctx->path == access_path::system_register) {
-        auto it = sysreg_routes_.find((uint64_t(ctx->cpu) << 32) | trans.get_address());
-        if (it == sysreg_routes_.end()) {
+        const unsigned* port = sysreg_routes_.find((uint64_t(ctx->cpu) << 32) | trans.get_address());
+        if (!port) {
             trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
             ctx->outcome = access_outcome::undefined;
             ctx->syndrome = uint64_t(1) << 25;
@@ -58,7 +58,7 @@ int system_bus::route(tlm::tlm_generic_payload& trans, uint64_t& offset_out) {
             return -1;
         }
         offset_out = trans.get_address();
-        return int(it->second);
+        return int(*port);
     }
     const window* w = decode(trans.get_address());
     uint64_t last = trans.get_address() + (trans.get_data_length() ? trans.get_data_length() - 1 : 0);

@@ -15,8 +15,9 @@
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
-#include <unordered_map>
 #include <vector>
+
+#include "models/integer_map.h"
 
 namespace pmusim {
 
@@ -50,7 +51,7 @@ private:
 
     unsigned ports_ = 0;
     std::map<uint64_t, window> by_base_;
-    std::unordered_map<uint64_t, unsigned> sysreg_routes_; // (cpu << 32 | key) -> port
+    integer_map<unsigned> sysreg_routes_; // (cpu << 32 | key) -> port
 };
 
 } // namespace pmusim
