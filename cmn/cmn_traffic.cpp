@@ -416,6 +416,7 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
     };
 
     uint64_t done;
+    uint64_t rn_done; // the requester's part ends: its tracker entry frees
     if (write) {
         if (!hit) hnf_event(0x03, at_home); // hnf_cache_fill: the written line is allocated
         if (dirty_victim) writeback(at_home);
@@ -433,6 +434,7 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
             rn_event(0x05, at_rn + k); // rnid_txdat_flits
             done = send(d, g.ep, h.ep, at_rn + k, sink);
         }
+        rn_done = at_rn + 1; // its last data flit sent
     } else {
         if (!hit) {
             hnf_event(0x0d, respond); // hnf_mc_reqs
@@ -465,6 +467,7 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
             rn_event(0x04, at_rn); // rnid_rxdat_flits
         }
         done = respond + 1;
+        rn_done = at_rn; // its last data flit received (a CompAck leaves then)
         if (needs_comp_ack(op)) {
             cmn_flit a;
             a.channel = cmn_channel::rsp;
@@ -475,7 +478,7 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
     // POCQ occupancy: the request holds an entry from its arrival to its completion.
     sink.traffic_ramp(h.node, 0x0f, 0, at_home, done);
     sink.traffic_ramp(h.node, 0x0f, write ? 2 : 1, at_home, done);
-    return done;
+    return rn_done;
 }
 
 } // namespace pmusim

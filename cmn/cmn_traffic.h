@@ -55,8 +55,8 @@ struct cmn_traffic_timing {
     unsigned hnf_sets = 512;    // HN-F cache: sets x ways lines of 64 bytes per HN-F
     unsigned hnf_ways = 16;
     // Requests one requester may have in flight (its request tracker): a request finding them
-    // all taken waits until the oldest-finishing one completes, so a saturated mesh throttles
-    // the requesters instead of queueing without bound (docs/cmn.md "Traffic").
+    // all taken waits until the first of them completes, so a saturated mesh throttles the
+    // requesters instead of queueing without bound (docs/cmn.md "Traffic").
     unsigned max_outstanding = 32;
 };
 
@@ -138,7 +138,8 @@ private:
     uint64_t random(generator& g);
     // Sends a flit; returns the edge it reaches the destination device.
     uint64_t send(cmn_flit f, const endpoint& from, const endpoint& to, uint64_t edge, cmn_traffic_sink& sink);
-    // Works out one request issued at `edge`; returns the edge it completes (its tracker entry frees).
+    // Works out one request issued at `edge`; returns the edge the requester is done with it (its
+    // tracker entry frees): a read's last data flit received, a write's last data flit sent.
     uint64_t transaction(generator& g, uint64_t edge, cmn_traffic_sink& sink);
     // HN-F cache lookup: true on hit; on a miss the line is filled and a dirty victim returned.
     bool lookup(home& h, uint64_t line, bool write, bool& evicted_dirty, uint64_t& victim);
