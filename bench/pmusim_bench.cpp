@@ -14,6 +14,8 @@
 //      every interrupt; interrupts per host second, fast against reference
 //   5  POWER9 IMC trace: records written per host second at skiboot's sample period
 //      (one tracing thread per core of power9-default), fast against reference
+//   6  memory: one platform of 256 AMU CPUs, 64 DSU clusters and an 8x8 CMN-600 with traffic;
+//      peak RSS against the 1 GiB target
 // --scaling runs scenario 1 at 1, 8, 64 and 256 CPUs.
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -525,6 +527,71 @@ void scenario_cmn(bool quick) {
     std::cout << fmt::format("  8x8 flit hops per host second: {}\n\n", human(hops_per_s_8x8));
 }
 
+// ------------------------------------------------------------------ scenario 6: memory of a big platform
+
+// One platform with everything at once: 256 CPUs (each its own 2-3 GHz clock, AMU v1p1, TF-A),
+// 64 DSU-110 clusters of four CPUs (each DSU its own 1 GHz clock), and an 8x8 CMN-600 in the
+// default layout with every requester issuing `cmn_rate` requests per mesh cycle. Issue 7's
+// memory target: peak RSS under 1 GiB.
+std::string big_platform_file(unsigned cpus, unsigned per_cluster, unsigned mesh) {
+    std::string y = fmt::format("name: big-{0}cpu-cmn{1}x{1}\ndescription: \"benchmark: {0} AMU CPUs, {2} DSU clusters, "
+                                "CMN-600 {1}x{1}\"\narch: arm\nclocks:\n  - {{ name: const, frequency: 100MHz }}\n"
+                                "  - {{ name: cmn0, frequency: 1GHz }}\n",
+                                cpus, mesh, cpus / per_cluster);
+    for (unsigned i = 0; i < cpus; ++i) y += fmt::format("  - {{ name: cpu{}, frequency: {}MHz }}\n", i, 2000 + (i % 5) * 250);
+    for (unsigned c = 0; c < cpus / per_cluster; ++c) y += fmt::format("  - {{ name: dsu{}, frequency: 1GHz }}\n", c);
+    y += "cpus:\n";
+    for (unsigned i = 0; i < cpus; ++i)
+        y += fmt::format("  - {{ name: cpu{0}, clock: cpu{0}, cluster: {1}, features: {{ amu: v1p1 }} }}\n", i,
+                         i / per_cluster);
+    y += "firmware: { profile: tf-a }\nunits:\n";
+    for (unsigned c = 0; c < cpus / per_cluster; ++c) {
+        std::string members;
+        for (unsigned k = 0; k < per_cluster; ++k) members += fmt::format("{}cpu{}", k ? ", " : "", c * per_cluster + k);
+        y += fmt::format("  - {{ name: dsu{0}, type: dsu_clusterpmu, base: {1:#x}, size: 0x10000, clock: dsu{0}, "
+                         "cpus: [{2}], irq: dsu{0}_pmu_irq, params: {{ variant: dsu-110, counters: 6 }} }}\n",
+                         c, 0x2A000000 + 0x10000 * c, members);
+    }
+    y += fmt::format("  - name: cmn0\n    type: cmn600\n    base: 0x40000000\n    size: 64MiB\n    clock: cmn0\n"
+                     "    irq: cmn0_pmu_irq\n    params:\n      mesh_x: {0}\n      mesh_y: {0}\n      traffic: |\n",
+                     mesh);
+    unsigned seed = 1;
+    for (unsigned yy = 0; yy < mesh; ++yy)
+        for (unsigned xx = 0; xx < mesh; ++xx)
+            if (xx || yy)
+                y += fmt::format("        {},{} p0 rate={} range=0x80000000-0x8fffffff "
+                                 "mix=ReadShared:3,WriteBackFull:1 seed={}\n",
+                                 xx, yy, cmn_rate, seed++);
+    const std::string path = fmt::format("/tmp/pmusim-bench-{}-big.yaml", getpid());
+    std::ofstream(path) << y;
+    return path;
+}
+
+void scenario_memory() {
+    constexpr unsigned cpus = 256, per_cluster = 4, mesh = 8;
+    const amu_schedule s{200 * us, 20 * us, 100 * us, 50 * us};
+    std::cout << fmt::format("Scenario 6: memory: {} CPUs with AMUs, {} DSU-110 clusters, an {}x{} CMN-600 with {} "
+                             "requesters at {} requests per mesh cycle; {} simulated (AMU workload phase every {}, "
+                             "DVFS every {}, counter reads every {}; CMN programmed as in scenario 3)\n",
+                             cpus, cpus / per_cluster, mesh, mesh, mesh * mesh - 1, cmn_rate, format_time(s.duration),
+                             format_time(s.phase), format_time(s.dvfs), format_time(s.read));
+    const std::string plat = big_platform_file(cpus, per_cluster, mesh);
+    // The CMN programming runs first (as cpu0), then the AMU workload drives the time.
+    std::string text = cmn_bench_sequence(mesh, 0);
+    text = text.substr(0, text.find("run ")) + amu_sequence(cpus, s);
+    run_figures r = in_child([&] {
+        return run_sequence(plat, text, false, [](platform& p) {
+            const auto* cmn = dynamic_cast<const cmn600*>(p.find_unit("cmn0"));
+            return cmn ? cmn->flit_hops() : 0;
+        });
+    });
+    std::remove(plat.c_str());
+    print_run("fast, 256 CPUs + 8x8 CMN", r, "flit hops");
+    if (r.ok)
+        std::cout << fmt::format("  peak RSS {} MiB: {} the 1 GiB target\n\n", r.peak_rss_kib / 1024,
+                                 r.peak_rss_kib < 1024 * 1024 ? "under" : "OVER");
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -533,7 +600,7 @@ int main(int argc, char** argv) {
     CLI::App app{"pmusim_bench: fast mode against the per-cycle reference and a bare TLM loop (docs/performance.md)"};
     std::vector<int> scenarios{1, 2, 4};
     bool quick = false, scaling = false;
-    app.add_option("--scenario", scenarios, "scenarios to run (1 2 4 by default; 3: CMN, slow at 8x8; 5: IMC trace)")->delimiter(',');
+    app.add_option("--scenario", scenarios, "scenarios to run (1 2 4 by default; 3: CMN, slow at 8x8; 5: IMC trace; 6: memory of a big platform)")->delimiter(',');
     app.add_flag("--quick", quick, "shorter fast runs (100 ms instead of 1 s, ...), for a smoke check");
     app.add_flag("--scaling", scaling, "also scenario 1 at 1, 8, 64 and 256 CPUs");
     app.add_option("--cmn-rate", cmn_rate, "scenario 3: requests per mesh cycle per requester (default 1/20)");
@@ -544,6 +611,7 @@ int main(int argc, char** argv) {
         if (s == 3) scenario_cmn(quick);
         if (s == 5) scenario_imc_trace(quick);
         if (s == 4) scenario_dsu_storm(quick);
+        if (s == 6) scenario_memory();
     }
     if (scaling) scenario_scaling();
     return 0;

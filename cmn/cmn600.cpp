@@ -1,5 +1,6 @@
 #include "cmn/cmn600.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -38,6 +39,8 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
     }
     dtms_.resize(mesh_.xps.size());
     wp_regs_.resize(mesh_.xps.size());
+    for (const auto& xp : mesh_.xps) dtm_config_.push_back(banks_[xp.node]->find("por_dtm_pmu_config"));
+    pmcr_ = banks_[dtc_node_]->find("por_dt_pmcr");
     for (size_t x = 0; x < mesh_.xps.size(); ++x)
         for (unsigned w = 0; w < 4; ++w) {
             register_bank& b = *banks_[mesh_.xps[x].node];
@@ -106,21 +109,39 @@ cmn600::event_feed& cmn600::feed(size_t node, const cmn_event_ref& e) {
     return *slot;
 }
 
-const event_source* cmn600::dtm_input(size_t xp, unsigned counter) {
+cmn600::event_feed& cmn600::traffic_feed(size_t node, const cmn_event_ref& e) {
+    if (traffic_feeds_.empty()) traffic_feeds_.resize(mesh_.nodes.size(), {});
+    event_feed* cached = nullptr;
+    event_feed** slot = e.watchpoint >= 0 ? &traffic_feeds_[node][256 + unsigned(e.watchpoint)]
+                        : e.occupid == 0  ? &traffic_feeds_[node][e.eventid]
+                                          : &cached;
+    if (!*slot) *slot = &feed(node, e);
+    event_feed& f = **slot;
+    if (!f.touched) {
+        f.touched = true;
+        touched_.push_back(&f);
+    }
+    return f;
+}
+
+const event_source* cmn600::dtm_input(size_t xp, unsigned counter, std::vector<event_feed*>& feeds) {
+    feeds.clear();
     const size_t xp_node = mesh_.xps[xp].node;
     const uint64_t cfg = reg(xp_node, "por_dtm_pmu_config");
     const unsigned sel = unsigned(field(cfg, 32 + 8 * counter, 8));
     if (sel < 4) {
         cmn_event_ref wp;
         wp.watchpoint = int(sel);
-        return &feed(xp_node, wp).total;
+        feeds.push_back(&feed(xp_node, wp));
+        return &feeds.back()->total;
     }
     if (sel < 8) {
         const uint8_t id = uint8_t(field(reg(xp_node, "pmu_event_sel"), 8 * (sel - 4), 8));
         if (!id) return nullptr;
         cmn_event_ref e;
         e.eventid = id;
-        return &feed(xp_node, e).total;
+        feeds.push_back(&feed(xp_node, e));
+        return &feeds.back()->total;
     }
     if (sel < 0x10 || sel > 0x2F) return nullptr; // no such input on a two-port CMN-600 XP
     const unsigned port = (sel >> 4) - 1, device = (sel >> 2) & 3, output = sel & 3;
@@ -131,7 +152,8 @@ const event_source* cmn600::dtm_input(size_t xp, unsigned counter) {
         e.eventid = uint8_t(field(sel_reg, 8 * output, 8));
         if (!e.eventid) continue;
         e.occupid = uint8_t(field(sel_reg, 32, 4));
-        parts.push_back(&feed(node, e).total);
+        feeds.push_back(&feed(node, e));
+        parts.push_back(&feeds.back()->total);
     }
     if (parts.empty()) return nullptr;
     if (parts.size() == 1) return parts.front();
@@ -160,7 +182,7 @@ void cmn600::collect() {
     advance_traffic();
     const fs_t now = now_fs();
     for (size_t x = 0; x < dtms_.size(); ++x) {
-        const uint64_t cfg = reg(mesh_.xps[x].node, "por_dtm_pmu_config");
+        const uint64_t cfg = dtm_config_[x]->value;
         for (unsigned n = 0; n < 4; ++n) {
             const uint64_t wraps = dtms_[x].counter[n].take_overflows(now);
             // An unpaired counter just wraps; a paired one carries into its global counter.
@@ -175,10 +197,11 @@ void cmn600::apply() {
     const fs_t now = now_fs();
     const bool on = counting();
     for (size_t x = 0; x < dtms_.size(); ++x) {
-        const bool dtm_on = on && (reg(mesh_.xps[x].node, "por_dtm_pmu_config") & 1);
+        const bool dtm_on = on && (dtm_config_[x]->value & 1);
         for (unsigned n = 0; n < 4; ++n) {
             lazy_counter& c = dtms_[x].counter[n];
-            const event_source* src = dtms_[x].active(n) ? dtm_input(x, n) : nullptr;
+            std::vector<event_feed*>& feeds = dtms_[x].inputs[n];
+            const event_source* src = dtms_[x].active(n) ? dtm_input(x, n, feeds) : (feeds.clear(), nullptr);
             if (c.source() != src) c.set_source(src, now);
             c.set_enabled(dtm_on && src, now);
         }
@@ -187,25 +210,39 @@ void cmn600::apply() {
 }
 
 void cmn600::update_irq() {
-    const bool intr_en = reg(dtc_node_, "por_dt_pmcr") >> 6 & 1;
+    const bool intr_en = pmcr_->value >> 6 & 1;
     irq_state_ = intr_en && (overflow_ & kAllOverflows);
     if (irq_) irq_->set(irq_state_);
 }
 
-void cmn600::reschedule() {
+void cmn600::reschedule(bool all) {
     if (!sc_core::sc_is_running()) return;
     const fs_t now = now_fs();
-    std::optional<fs_t> next;
-    auto consider = [&](lazy_counter& c) {
-        auto t = c.next_overflow(now);
-        if (t && (!next || *t < *next)) next = t;
-    };
+    // A prediction stays right while nothing feeding its counter changes: traffic marks the
+    // feeds it adds to, and everything else (register writes, rates, injections, DVFS) asks
+    // for all. Re-predicting every counter on every request made the cost per flit grow with
+    // the mesh (docs/performance.md "Scenario 3").
+    auto is_touched = [](const event_feed* f) { return f->touched; };
     for (size_t x = 0; x < dtms_.size(); ++x) {
-        const uint64_t cfg = reg(mesh_.xps[x].node, "por_dtm_pmu_config");
-        for (unsigned n = 0; n < 4; ++n) // only paired wraps have an effect
-            if (dtms_[x].active(n) && field(cfg, 4 + dtms_[x].carry_slot(n), 1)) consider(dtms_[x].counter[n]);
+        dtm_state& d = dtms_[x];
+        const uint64_t cfg = dtm_config_[x]->value;
+        for (unsigned n = 0; n < 4; ++n) {
+            if (!d.active(n) || !field(cfg, 4 + d.carry_slot(n), 1)) { // only paired wraps have an effect
+                d.predicted[n].reset();
+                continue;
+            }
+            if (all || std::any_of(d.inputs[n].begin(), d.inputs[n].end(), is_touched))
+                d.predicted[n] = d.counter[n].next_overflow(now);
+        }
     }
-    consider(cycle_counter_);
+    if (all) cycle_predicted_ = cycle_counter_.next_overflow(now);
+    for (event_feed* f : touched_) f->touched = false;
+    touched_.clear();
+
+    std::optional<fs_t> next = cycle_predicted_;
+    for (const dtm_state& d : dtms_)
+        for (const auto& t : d.predicted)
+            if (t && (!next || *t < *next)) next = t;
     overflow_event_.cancel();
     if (next) overflow_event_.notify(to_sc_time(*next > now ? *next - now : 0));
 }
@@ -230,7 +267,7 @@ void cmn600::snapshot() {
     for (size_t x = 0; x < dtms_.size(); ++x) {
         dtm_state& d = dtms_[x];
         d.shadow = d.pack(now);
-        if (reg(mesh_.xps[x].node, "por_dtm_pmu_config") >> 8 & 1) d.unpack(0, now);
+        if (dtm_config_[x]->value >> 8 & 1) d.unpack(0, now);
     }
     snapshot_status_ = kAllOverflows;
 }
@@ -466,7 +503,8 @@ void cmn600::reset(bool cold) {
 void cmn600::advance_traffic() {
     if (!traffic_ || in_traffic_) return;
     in_traffic_ = true;
-    traffic_->advance(clock_.edges_at(now_fs()), *this);
+    traffic_edge_ = clock_.edges_at(now_fs());
+    traffic_->advance(traffic_edge_, *this);
     in_traffic_ = false;
 }
 
@@ -487,7 +525,7 @@ void cmn600::on_traffic() {
     // sources and enables stay as they are.
     collect();
     update_irq();
-    reschedule();
+    reschedule(false);
     schedule_traffic();
 }
 
@@ -495,14 +533,14 @@ void cmn600::traffic_event(size_t node, uint8_t eventid, uint8_t occupid, uint64
     cmn_event_ref e;
     e.eventid = eventid;
     e.occupid = occupid;
-    feed(node, e).traffic.add(edge, count, clock_.edges_at(now_fs()));
+    traffic_feed(node, e).traffic.add(edge, count, traffic_edge_);
 }
 
 void cmn600::traffic_ramp(size_t node, uint8_t eventid, uint8_t occupid, uint64_t from_edge, uint64_t to_edge) {
     cmn_event_ref e;
     e.eventid = eventid;
     e.occupid = occupid;
-    feed(node, e).traffic.add_ramp(from_edge, to_edge, clock_.edges_at(now_fs()));
+    traffic_feed(node, e).traffic.add_ramp(from_edge, to_edge, traffic_edge_);
 }
 
 bool cmn600::watchpoint_matches(size_t xp, unsigned wp, unsigned port, bool upload, const cmn_flit& flit) {
@@ -521,7 +559,7 @@ void cmn600::port_crossing(size_t xp, unsigned port, bool upload, const cmn_flit
     auto count = [&](unsigned wp) {
         cmn_event_ref e;
         e.watchpoint = int(wp);
-        feed(node, e).traffic.add(edge, 1, clock_.edges_at(now_fs()));
+        traffic_feed(node, e).traffic.add(edge, 1, traffic_edge_);
     };
     if (wp_regs_[xp][primary].config->value >> 6 & 1) {
         // Combined pair: one count, on the primary, when both match groups match the flit.

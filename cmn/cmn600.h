@@ -85,6 +85,7 @@ private:
         injected_events injected;
         cmn_edge_events traffic; // flits counted as they pass
         summed_source total;
+        bool touched = false; // traffic added since the last overflow prediction
     };
     using feed_key = uint64_t; // node << 24 | eventid << 16 | occupid << 8 | (watchpoint + 1)
     feed_key key_of(size_t node, const cmn_event_ref& e) const;
@@ -104,6 +105,10 @@ private:
         // The counter whose pairing (paired bit, global_num) carries counter n's wraps.
         unsigned carry_slot(unsigned n) const { return combined[n / 2] && n % 2 == 0 ? n + 1 : n; }
         bool active(unsigned n) const { return !(combined[n / 2] && n % 2 == 1); }
+        // Overflow prediction cache: each counter's input feeds, and its next paired wrap as last
+        // predicted (valid until a register write, a rate change or traffic into one of its feeds).
+        std::array<std::vector<event_feed*>, 4> inputs;
+        std::array<std::optional<fs_t>, 4> predicted;
     };
 
     uint64_t reg(size_t node, const char* name) { return banks_[node]->find(name)->value; }
@@ -112,12 +117,15 @@ private:
     uint64_t node_info(const cmn_node& n) const;
     uint64_t child_pointer(size_t node, unsigned index) const;
 
-    const event_source* dtm_input(size_t xp, unsigned counter);
+    // The source of DTM counter `counter` of XP `xp` (nullptr: none); `feeds` gets the feeds it sums.
+    const event_source* dtm_input(size_t xp, unsigned counter, std::vector<event_feed*>& feeds);
+    event_feed& traffic_feed(size_t node, const cmn_event_ref& e); // a feed receiving traffic: marked touched
     bool counting(); // DTC dt_en and pmcr.pmu_en: the PMU is enabled
     void collect();        // local wraps up to now -> global counters -> overflow status
     void apply();          // counter sources and enables from the registers
     void update_irq();
-    void reschedule();
+    // Predicts the next paired wrap of every counter (all) or only of those fed by touched feeds.
+    void reschedule(bool all = true);
     void changed() { collect(); apply(); update_irq(); reschedule(); }
     void on_overflow();
     void snapshot();
@@ -135,6 +143,8 @@ private:
         register_bank::reg *config, *val, *mask;
     };
     std::vector<std::array<watchpoint_regs, 4>> wp_regs_; // per XP
+    std::vector<register_bank::reg*> dtm_config_;       // per XP: por_dtm_pmu_config (read per request)
+    register_bank::reg* pmcr_ = nullptr;                 // the DTC's por_dt_pmcr
 
     cmn_mesh mesh_;
     cmn600_options opt_;
@@ -157,8 +167,15 @@ private:
     uint32_t overflow_ = 0; // por_dt_pmovsr [8:0]
     uint32_t snapshot_status_ = 0;
 
+    std::optional<fs_t> cycle_predicted_;
+    std::vector<event_feed*> touched_;
+    // Feeds by node and event as the traffic finds them per flit (index: eventid with occupancy
+    // filter 0, or 256 + watchpoint), so a flit costs no hashing.
+    std::vector<std::array<event_feed*, 260>> traffic_feeds_;
+
     std::unique_ptr<cmn_traffic> traffic_;
     bool in_traffic_ = false;
+    uint64_t traffic_edge_ = 0; // the mesh edge of the current advance_traffic (its settled edge)
 
     sc_core::sc_event overflow_event_;
     sc_core::sc_event traffic_wakeup_;

@@ -5,69 +5,9 @@
 #include <regex>
 #include <sstream>
 
-#include "cmn/cmn_reference.h"
 #include "tb/sequence_parser.h"
 
 namespace pmusim {
-
-// ---------------------------------------------------------------------------
-// Edge events
-// ---------------------------------------------------------------------------
-
-cmn_edge_events::cmn_edge_events(const clock_domain& clock) : clock_(clock) {
-    if (clock.reference()) reference_ = std::make_shared<reference_cmn_edge_events>(clock.reference());
-}
-
-reference_cmn_edge_events* cmn_edge_events::twin() const {
-    return static_cast<reference_cmn_edge_events*>(reference_.get());
-}
-
-void cmn_edge_events::fold(uint64_t settled_edge) {
-    auto p = std::partition(points_.begin(), points_.end(), [&](const auto& e) { return e.first > settled_edge; });
-    for (auto it = p; it != points_.end(); ++it) settled_ += it->second;
-    points_.erase(p, points_.end());
-    auto r = std::partition(ramps_.begin(), ramps_.end(), [&](const auto& e) { return e.second > settled_edge; });
-    for (auto it = r; it != ramps_.end(); ++it) settled_ += it->second - it->first;
-    ramps_.erase(r, ramps_.end());
-}
-
-void cmn_edge_events::add(uint64_t edge, uint64_t count, uint64_t settled_edge) {
-    if (auto* t = twin()) t->add(edge, count);
-    if (points_.size() + ramps_.size() >= fold_at_) {
-        fold(settled_edge);
-        fold_at_ = 2 * (points_.size() + ramps_.size()) + 16;
-    }
-    points_.emplace_back(edge, count);
-}
-
-void cmn_edge_events::add_ramp(uint64_t from, uint64_t to, uint64_t settled_edge) {
-    if (auto* t = twin()) t->add_ramp(from, to);
-    if (points_.size() + ramps_.size() >= fold_at_) {
-        fold(settled_edge);
-        fold_at_ = 2 * (points_.size() + ramps_.size()) + 16;
-    }
-    if (to > from) ramps_.emplace_back(from, to);
-}
-
-uint64_t cmn_edge_events::count_at(fs_t t) const {
-    const uint64_t e = clock_.edges_at(t);
-    uint64_t n = settled_;
-    for (const auto& p : points_)
-        if (p.first <= e) n += p.second;
-    for (const auto& r : ramps_)
-        if (e > r.first) n += std::min(e, r.second) - r.first;
-    return n;
-}
-
-void cmn_edge_events::drop_after(uint64_t now_edge) {
-    if (auto* t = twin()) t->drop_pending();
-    fold(now_edge);
-    for (const auto& r : ramps_)
-        if (now_edge > r.first) settled_ += now_edge - r.first;
-    points_.clear();
-    ramps_.clear();
-    fold_at_ = 16;
-}
 
 // ---------------------------------------------------------------------------
 // Flits
@@ -274,6 +214,7 @@ void cmn_traffic::reset(uint64_t start_edge) {
         g.issued = 0;
         g.start_edge = start_edge + g.cfg.start_cycle;
         g.rng = g.cfg.seed ^ (0x9E3779B97F4A7C15ull * (i + 1));
+        g.in_flight = {};
         g.next_edge = issue_edge(g, 1);
     }
     for (auto& h : homes_)
@@ -289,6 +230,18 @@ uint64_t cmn_traffic::issue_edge(const generator& g, uint64_t k) const {
     if (g.cfg.rate.num == 0 || k > g.cfg.count) return UINT64_MAX;
     const unsigned __int128 n = (unsigned __int128)k * g.cfg.rate.den;
     return g.start_edge + uint64_t((n + g.cfg.rate.num - 1) / g.cfg.rate.num);
+}
+
+uint64_t cmn_traffic::next_request_edge(generator& g) const {
+    uint64_t e = issue_edge(g, g.issued + 1);
+    if (e == UINT64_MAX) return e;
+    e = std::max(e, g.next_edge); // requests of one requester issue in order
+    while (!g.in_flight.empty() && g.in_flight.top() <= e) g.in_flight.pop();
+    if (g.in_flight.size() >= t_.max_outstanding) { // all taken: wait for the first to complete
+        e = g.in_flight.top();
+        while (!g.in_flight.empty() && g.in_flight.top() <= e) g.in_flight.pop();
+    }
+    return e;
 }
 
 uint64_t cmn_traffic::next_issue_edge() const {
@@ -311,9 +264,9 @@ void cmn_traffic::advance(uint64_t edge, cmn_traffic_sink& sink) {
         for (auto& g : gens_)
             if (g.next_edge <= edge && (!next || g.next_edge < next->next_edge)) next = &g;
         if (!next) return;
-        transaction(*next, next->next_edge, sink);
+        next->in_flight.push(transaction(*next, next->next_edge, sink));
         next->issued++;
-        next->next_edge = issue_edge(*next, next->issued + 1);
+        next->next_edge = next_request_edge(*next);
     }
 }
 
@@ -399,7 +352,7 @@ bool cmn_traffic::lookup(home& h, uint64_t line, bool write, bool& evicted_dirty
     return false;
 }
 
-void cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& sink) {
+uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& sink) {
     ++transactions_;
     issue_edge_now_ = e0;
     // The request: opcode by weight, a line of the range, its home by address hash.
@@ -463,6 +416,7 @@ void cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& sink)
     };
 
     uint64_t done;
+    uint64_t rn_done; // the requester's part ends: its tracker entry frees
     if (write) {
         if (!hit) hnf_event(0x03, at_home); // hnf_cache_fill: the written line is allocated
         if (dirty_victim) writeback(at_home);
@@ -480,6 +434,7 @@ void cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& sink)
             rn_event(0x05, at_rn + k); // rnid_txdat_flits
             done = send(d, g.ep, h.ep, at_rn + k, sink);
         }
+        rn_done = at_rn + 1; // its last data flit sent
     } else {
         if (!hit) {
             hnf_event(0x0d, respond); // hnf_mc_reqs
@@ -512,6 +467,7 @@ void cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& sink)
             rn_event(0x04, at_rn); // rnid_rxdat_flits
         }
         done = respond + 1;
+        rn_done = at_rn; // its last data flit received (a CompAck leaves then)
         if (needs_comp_ack(op)) {
             cmn_flit a;
             a.channel = cmn_channel::rsp;
@@ -522,6 +478,7 @@ void cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& sink)
     // POCQ occupancy: the request holds an entry from its arrival to its completion.
     sink.traffic_ramp(h.node, 0x0f, 0, at_home, done);
     sink.traffic_ramp(h.node, 0x0f, write ? 2 : 1, at_home, done);
+    return rn_done;
 }
 
 } // namespace pmusim

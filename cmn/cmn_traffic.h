@@ -8,9 +8,12 @@
 // XP is reported to a sink as events at future mesh-clock edges.
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <queue>
 #include <string>
 #include <vector>
 
+#include "cmn/cmn_edge_events.h"
 #include "cmn/cmn_events.h"
 #include "cmn/cmn_mesh.h"
 #include "models/clock_domain.h"
@@ -18,35 +21,6 @@
 #include "models/rational.h"
 
 namespace pmusim {
-
-class reference_cmn_edge_events;
-
-// Events at known mesh-clock edges, possibly in the future (flits in flight), and
-// occupancy ramps (one event per edge over an interval). Counting by edge number
-// keeps it exact across DVFS. Adding does not notify listeners: the unit adds a
-// batch and then recomputes its overflow instants once.
-class cmn_edge_events : public event_source {
-public:
-    // In reference mode it creates its per-edge twin (cmn/cmn_reference.h) and forwards its inputs to it.
-    explicit cmn_edge_events(const clock_domain& clock);
-    // `count` events at edge `edge`; entries at or before `settled_edge` are folded.
-    void add(uint64_t edge, uint64_t count, uint64_t settled_edge);
-    // One event at each edge in (from, to].
-    void add_ramp(uint64_t from, uint64_t to, uint64_t settled_edge);
-    uint64_t count_at(fs_t t) const override;
-    // Drops the events after `now_edge` (flits lost at a reset); the count up to it stays,
-    // so the source never goes backwards under a lazy counter.
-    void drop_after(uint64_t now_edge);
-
-private:
-    void fold(uint64_t settled_edge);
-    reference_cmn_edge_events* twin() const;
-    const clock_domain& clock_;
-    uint64_t settled_ = 0;
-    std::vector<std::pair<uint64_t, uint64_t>> points_; // edge, count (unsorted)
-    std::vector<std::pair<uint64_t, uint64_t>> ramps_;  // (from, to]
-    size_t fold_at_ = 16; // fold when this many entries are pending (amortised)
-};
 
 // A flit as the watchpoints see it: the fields of the CMN-600 match groups.
 struct cmn_flit {
@@ -80,6 +54,10 @@ struct cmn_traffic_timing {
     unsigned snf_cycles = 40;   // SN-F (memory) request to data
     unsigned hnf_sets = 512;    // HN-F cache: sets x ways lines of 64 bytes per HN-F
     unsigned hnf_ways = 16;
+    // Requests one requester may have in flight (its request tracker): a request finding them
+    // all taken waits until the first of them completes, so a saturated mesh throttles the
+    // requesters instead of queueing without bound (docs/cmn.md "Traffic").
+    unsigned max_outstanding = 32;
 };
 
 struct cmn_generator_config {
@@ -141,6 +119,8 @@ private:
         uint64_t rng = 0;
         uint64_t next_edge = 0;
         uint64_t start_edge = 0;
+        // Completion edges of the requests in flight (earliest on top).
+        std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> in_flight;
     };
     struct cache_set {
         std::vector<uint64_t> tags; // most recently used first
@@ -153,10 +133,14 @@ private:
     };
 
     uint64_t issue_edge(const generator& g, uint64_t k) const;
+    // The edge the generator's next request issues: its rate's edge, later if every tracker entry is taken.
+    uint64_t next_request_edge(generator& g) const;
     uint64_t random(generator& g);
     // Sends a flit; returns the edge it reaches the destination device.
     uint64_t send(cmn_flit f, const endpoint& from, const endpoint& to, uint64_t edge, cmn_traffic_sink& sink);
-    void transaction(generator& g, uint64_t edge, cmn_traffic_sink& sink);
+    // Works out one request issued at `edge`; returns the edge the requester is done with it (its
+    // tracker entry frees): a read's last data flit received, a write's last data flit sent.
+    uint64_t transaction(generator& g, uint64_t edge, cmn_traffic_sink& sink);
     // HN-F cache lookup: true on hit; on a miss the line is filled and a dirty victim returned.
     bool lookup(home& h, uint64_t line, bool write, bool& evicted_dirty, uint64_t& victim);
 

@@ -129,6 +129,7 @@ std::unique_ptr<unit> make_cmn600(soc& system, const unit_config& u) {
     timing.snf_cycles = int_or("snf_latency", timing.snf_cycles);
     timing.hnf_sets = int_or("hnf_cache_sets", timing.hnf_sets);
     timing.hnf_ways = int_or("hnf_cache_ways", timing.hnf_ways);
+    timing.max_outstanding = int_or("max_outstanding", timing.max_outstanding);
     std::vector<cmn_generator_config> generators =
         parse_cmn_traffic(mesh, param_or(u, "traffic", ""), origin_of(u, "traffic"));
     return std::make_unique<cmn600>(u.name.c_str(), system, std::move(mesh), o, u.clock, u.irq, std::move(rates),
@@ -163,6 +164,9 @@ void register_cmn_units() {
             {"hnf_cache_sets", pt::integer, "512", "sets of each HN-F's system-level cache (64-byte lines)", {}, 1,
              1u << 20},
             {"hnf_cache_ways", pt::integer, "16", "ways of each HN-F's system-level cache", {}, 1, 64},
+            {"max_outstanding", pt::integer, "32",
+             "requests a traffic generator may have in flight; further requests wait for one to complete", {}, 1,
+             4096},
             {"revision", pt::choice, "r1p3", "CMN-600 revision reported in periph_id_2",
              {"r1p0", "r1p1", "r1p2", "r1p3", "r2p0", "r3p0", "r3p1"}},
         },
