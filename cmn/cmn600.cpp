@@ -1,5 +1,6 @@
 #include "cmn/cmn600.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -26,6 +27,7 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
                std::string clock, std::string irq, std::vector<cmn600_rate> rates, cmn_traffic_timing timing,
                std::vector<cmn_generator_config> generators)
     : unit(name, system), mesh_(std::move(mesh)), opt_(options), clock_(system.clock(clock)), cycles_(clock_) {
+    timing_ = timing;
     if (!generators.empty()) traffic_ = std::make_unique<cmn_traffic>(mesh_, timing, std::move(generators));
     if (!irq.empty()) irq_ = &system.irq(irq);
     banks_.resize(mesh_.nodes.size());
@@ -475,6 +477,41 @@ void cmn600::on_traffic() {
     update_irq();
     reschedule();
     schedule_traffic();
+}
+
+bool cmn600::set_traffic(const std::vector<std::string>& requester, const std::vector<std::string>& settings,
+                         std::string& error) {
+    try {
+        if (requester.size() != 2)
+            throw input_error("", 0, "expected a requester 'X,Y pP[.D]' like '1,0 p0'");
+        cmn_generator_config g;
+        parse_cmn_requester(mesh_, requester[0], requester[1], g, "", 0);
+        // Requests due up to now issue under the old settings; the new ones count from this edge.
+        advance_traffic();
+        const uint64_t edge = clock_.edges_at(now_fs());
+        const bool off = settings.size() == 1 && settings[0] == "off";
+        const cmn_generator_config* now = traffic_ ? traffic_->generator_at(g.xp, g.port, g.device) : nullptr;
+        if (!off) {
+            // Unwritten settings keep the running generator's (none: rate=, range= and mix= are needed).
+            if (now) g = *now, g.start_cycle = 0, g.count = UINT64_MAX;
+            std::vector<std::string> given;
+            apply_cmn_generator_settings(g, settings, given, "", 0);
+            auto has = [&](const char* k) { return std::find(given.begin(), given.end(), k) != given.end(); };
+            if (!now && !(has("rate") && has("range") && has("mix")))
+                throw input_error("", 0, fmt::format("{} {} has no traffic running: write rate=, range= and mix=",
+                                                     requester[0], requester[1]));
+            check_cmn_generator_homes(mesh_, timing_.io_ranges, g, "", 0);
+            if (!traffic_) traffic_ = std::make_unique<cmn_traffic>(mesh_, timing_, std::vector<cmn_generator_config>{});
+            traffic_->set_generator(g.xp, g.port, g.device, &g, !has("seed"), edge);
+        } else if (traffic_) {
+            traffic_->set_generator(g.xp, g.port, g.device, nullptr, false, edge);
+        }
+        schedule_traffic();
+        return true;
+    } catch (const input_error& e) {
+        error = fmt::format("{}: traffic: {}", basename(), e.message());
+        return false;
+    }
 }
 
 void cmn600::traffic_event(size_t node, uint8_t eventid, uint8_t occupid, uint64_t edge, uint64_t count) {
