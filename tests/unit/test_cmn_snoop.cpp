@@ -172,7 +172,7 @@ TEST_CASE("cmn snoop: an SBSX serves the HN-F's memory reads and write-backs wit
     CHECK(counter(v, 3) == 0);
 }
 
-TEST_CASE("cmn snoop: the traffic statement and the io text refuse bad input with what was expected") {
+TEST_CASE("cmn snoop: the traffic statement refuses bad input with what was expected") {
     register_all_units();
     platform p(parse_platform(mesh_text("sn-f", ""), "t.yaml"));
     std::vector<std::string> errors;
@@ -187,7 +187,10 @@ TEST_CASE("cmn snoop: the traffic statement and the io text refuse bad input wit
     CHECK(errors[1] == "cmn0: traffic: 0,1 p0 has no traffic running: write rate=, range= and mix=");
     CHECK(errors[2].find("cmn0: traffic: unknown request 'ReadSharde'") == 0);
     CHECK(errors[3].empty());
+}
 
+TEST_CASE("cmn snoop: io range errors give the line and what was expected") {
+    register_all_units();
     auto io_error = [](const std::string& io) -> std::string {
         try {
             platform p(parse_platform(mesh_text("sn-f", "      io: |\n" + io), "t.yaml"));
