@@ -1,6 +1,5 @@
 #include "cmn/cmn600.h"
 
-#include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -482,30 +481,17 @@ void cmn600::on_traffic() {
 bool cmn600::set_traffic(const std::vector<std::string>& requester, const std::vector<std::string>& settings,
                          std::string& error) {
     try {
-        if (requester.size() != 2)
-            throw input_error("", 0, "expected a requester 'X,Y pP[.D]' like '1,0 p0'");
-        cmn_generator_config g;
-        parse_cmn_requester(mesh_, requester[0], requester[1], g, "", 0);
-        // Requests due up to now issue under the old settings; the new ones count from this edge.
-        advance_traffic();
+        const cmn_traffic_change c = resolve_cmn_traffic_statement(
+            mesh_, timing_.io_ranges, requester, settings, [this](size_t xp, unsigned port, unsigned device) {
+                return traffic_ ? traffic_->generator_at(xp, port, device) : nullptr;
+            });
+        advance_traffic(); // requests due up to now issue under the old settings
         const uint64_t edge = clock_.edges_at(now_fs());
-        const bool off = settings.size() == 1 && settings[0] == "off";
-        const cmn_generator_config* now = traffic_ ? traffic_->generator_at(g.xp, g.port, g.device) : nullptr;
-        if (!off) {
-            // Unwritten settings keep the running generator's (none: rate=, range= and mix= are needed).
-            if (now) g = *now, g.start_cycle = 0, g.count = UINT64_MAX;
-            std::vector<std::string> given;
-            apply_cmn_generator_settings(g, settings, given, "", 0);
-            auto has = [&](const char* k) { return std::find(given.begin(), given.end(), k) != given.end(); };
-            if (!now && !(has("rate") && has("range") && has("mix")))
-                throw input_error("", 0, fmt::format("{} {} has no traffic running: write rate=, range= and mix=",
-                                                     requester[0], requester[1]));
-            check_cmn_generator_homes(mesh_, timing_.io_ranges, g, "", 0);
-            if (!traffic_) traffic_ = std::make_unique<cmn_traffic>(mesh_, timing_, std::vector<cmn_generator_config>{});
-            traffic_->set_generator(g.xp, g.port, g.device, &g, !has("seed"), edge);
-        } else if (traffic_) {
-            traffic_->set_generator(g.xp, g.port, g.device, nullptr, false, edge);
-        }
+        if (!traffic_ && !c.off)
+            traffic_ = std::make_unique<cmn_traffic>(mesh_, timing_, std::vector<cmn_generator_config>{});
+        if (traffic_)
+            traffic_->set_generator(c.config.xp, c.config.port, c.config.device, c.off ? nullptr : &c.config,
+                                    c.keep_stream, edge);
         schedule_traffic();
         return true;
     } catch (const input_error& e) {

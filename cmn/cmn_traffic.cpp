@@ -294,6 +294,31 @@ std::vector<cmn_generator_config> parse_cmn_traffic(const cmn_mesh& mesh, const 
     return out;
 }
 
+cmn_traffic_change resolve_cmn_traffic_statement(
+    const cmn_mesh& mesh, const std::vector<cmn_io_range>& io_ranges, const std::vector<std::string>& requester,
+    const std::vector<std::string>& settings,
+    const std::function<const cmn_generator_config*(size_t, unsigned, unsigned)>& running) {
+    if (requester.size() != 2) throw input_error("", 0, "expected a requester 'X,Y pP[.D]' like '1,0 p0'");
+    cmn_traffic_change c;
+    parse_cmn_requester(mesh, requester[0], requester[1], c.config, "", 0);
+    if (settings.size() == 1 && settings[0] == "off") {
+        c.off = true;
+        return c;
+    }
+    // Unwritten settings keep the running generator's; start= and count= count from the statement.
+    const cmn_generator_config* now = running(c.config.xp, c.config.port, c.config.device);
+    if (now) c.config = *now, c.config.start_cycle = 0, c.config.count = UINT64_MAX;
+    std::vector<std::string> given;
+    apply_cmn_generator_settings(c.config, settings, given, "", 0);
+    auto has = [&](const char* k) { return std::find(given.begin(), given.end(), k) != given.end(); };
+    if (!now && !(has("rate") && has("range") && has("mix")))
+        throw input_error("", 0, fmt::format("{} {} has no traffic running: write rate=, range= and mix=", requester[0],
+                                             requester[1]));
+    check_cmn_generator_homes(mesh, io_ranges, c.config, "", 0);
+    c.keep_stream = !has("seed");
+    return c;
+}
+
 std::vector<cmn_io_range> parse_cmn_io_ranges(const cmn_mesh& mesh, const std::string& text,
                                               const cmn_text_origin& o) {
     std::vector<cmn_io_range> out;

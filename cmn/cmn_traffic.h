@@ -10,6 +10,7 @@
 // XP is reported to a sink as events at future mesh-clock edges.
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <unordered_map>
 #include <string>
@@ -129,6 +130,20 @@ void parse_cmn_requester(const cmn_mesh& mesh, const std::string& xy, const std:
 // `given` collects the keys written.
 void apply_cmn_generator_settings(cmn_generator_config& g, const std::vector<std::string>& settings,
                                   std::vector<std::string>& given, const std::string& file, unsigned line);
+// The `traffic` statement's words resolved against the mesh: the requester (`X,Y`, `pP[.D]`) and either
+// `off` (returns nullopt) or settings applied over the generator running there (`running`, may be null:
+// then rate=, range= and mix= are needed). `keep_stream` tells whether the running generator's random
+// stream goes on (no seed= written). Throws input_error without a file (the caller names the statement).
+struct cmn_traffic_change {
+    cmn_generator_config config;
+    bool off = false;
+    bool keep_stream = false;
+};
+cmn_traffic_change resolve_cmn_traffic_statement(const cmn_mesh& mesh, const std::vector<cmn_io_range>& io_ranges,
+                                                 const std::vector<std::string>& requester,
+                                                 const std::vector<std::string>& settings,
+                                                 const std::function<const cmn_generator_config*(
+                                                     size_t xp, unsigned port, unsigned device)>& running);
 // Parses the `io` text: `LO-HI [hniN]` per line (default hni0): I/O ranges served by HN-Is.
 std::vector<cmn_io_range> parse_cmn_io_ranges(const cmn_mesh& mesh, const std::string& text,
                                               const cmn_text_origin& origin);
