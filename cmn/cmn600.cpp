@@ -27,6 +27,7 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
                std::string clock, std::string irq, std::vector<cmn600_rate> rates, cmn_traffic_timing timing,
                std::vector<cmn_generator_config> generators)
     : unit(name, system), mesh_(std::move(mesh)), opt_(options), clock_(system.clock(clock)), cycles_(clock_) {
+    timing_ = timing;
     if (!generators.empty()) traffic_ = std::make_unique<cmn_traffic>(mesh_, timing, std::move(generators));
     if (!irq.empty()) irq_ = &system.irq(irq);
     banks_.resize(mesh_.nodes.size());
@@ -527,6 +528,28 @@ void cmn600::on_traffic() {
     update_irq();
     reschedule(false);
     schedule_traffic();
+}
+
+bool cmn600::set_traffic(const std::vector<std::string>& requester, const std::vector<std::string>& settings,
+                         std::string& error) {
+    try {
+        const cmn_traffic_change c = resolve_cmn_traffic_statement(
+            mesh_, timing_.io_ranges, requester, settings, [this](size_t xp, unsigned port, unsigned device) {
+                return traffic_ ? traffic_->generator_at(xp, port, device) : nullptr;
+            });
+        advance_traffic(); // requests due up to now issue under the old settings
+        const uint64_t edge = clock_.edges_at(now_fs());
+        if (!traffic_ && !c.off)
+            traffic_ = std::make_unique<cmn_traffic>(mesh_, timing_, std::vector<cmn_generator_config>{});
+        if (traffic_)
+            traffic_->set_generator(c.config.xp, c.config.port, c.config.device, c.off ? nullptr : &c.config,
+                                    c.keep_stream, edge);
+        schedule_traffic();
+        return true;
+    } catch (const input_error& e) {
+        error = fmt::format("{}: traffic: {}", basename(), e.message());
+        return false;
+    }
 }
 
 void cmn600::traffic_event(size_t node, uint8_t eventid, uint8_t occupid, uint64_t edge, uint64_t count) {

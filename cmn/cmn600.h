@@ -63,6 +63,9 @@ public:
     // `inject cmn0.NODE EVENT COUNT`: a node event (by name or ID), an XP event, or wp0..wp3 on an XP.
     bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                 std::string& error) override;
+    // `traffic cmn0 X,Y pP[.D] off|KEY=VALUE...`: the requester's generator from now on (docs/cmn.md).
+    bool set_traffic(const std::vector<std::string>& requester, const std::vector<std::string>& settings,
+                     std::string& error) override;
     void report(std::ostream& out) override;
     void observables(std::vector<observable>& out) override;
     // Ground truth for `pmusim simulate`: instances `cmn0.xpN` (N the XP's logical ID) and the device nodes.
@@ -173,6 +176,7 @@ private:
     // filter 0, or 256 + watchpoint), so a flit costs no hashing.
     std::vector<std::array<event_feed*, 260>> traffic_feeds_;
 
+    cmn_traffic_timing timing_; // for a traffic model a `traffic` statement creates
     std::unique_ptr<cmn_traffic> traffic_;
     bool in_traffic_ = false;
     uint64_t traffic_edge_ = 0; // the mesh edge of the current advance_traffic (its settled edge)

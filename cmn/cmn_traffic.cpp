@@ -33,7 +33,14 @@ uint64_t cmn_flit::match_value(unsigned group, bool upload) const {
         return group == 0 ? put(id, 4, 11) | put(homenid, 15, 11) | put(opcode, 26, 3) | put(dbid, 37, 8) |
                                 put(dataid, 47, 2)
                           : 0;
-    case cmn_channel::snp: return 0;
+    case cmn_channel::snp: {
+        // SNP has no TgtID: the node-ID field is the source (the HN-F) in both directions. The
+        // address field holds CHI's SNP Addr (address >> 3): its low 36 bits in group 0, bits [44:13]
+        // (address bits [47:16]) in group 1 ("addr13", cmn-tools).
+        const uint64_t common = put(srcid, 0, 11) | put(opcode, 19, 5) | put(ns, 24, 1) | put(donotgotosd, 25, 1) |
+                                put(rettosrc, 26, 1);
+        return group == 0 ? common | put(addr >> 3, 28, 36) : common | put(addr >> 16, 32, 32);
+    }
     }
     return 0;
 }
@@ -59,17 +66,206 @@ std::string trim(const std::string& s) {
 } // namespace
 
 // ---------------------------------------------------------------------------
-// The `traffic` text
+// The `traffic` and `io` texts
 // ---------------------------------------------------------------------------
 
+namespace {
+const char* const generator_form = "'X,Y pP[.D] rate=R range=LO-HI mix=Op:W,... [seed=N] [start=C] [count=N]'";
+
+bool range_needs_memory(const std::vector<cmn_io_range>& io, uint64_t lo, uint64_t hi) {
+    // Whether some line of [lo, hi] lies outside every I/O range.
+    uint64_t at = lo & ~uint64_t(63);
+    for (;;) {
+        bool moved = false;
+        for (const auto& r : io)
+            if (at >= r.lo && at <= r.hi) {
+                if (r.hi >= (hi | 63)) return false;
+                at = (r.hi | 63) + 1;
+                moved = true;
+            }
+        if (!moved) return true;
+    }
+}
+} // namespace
+
+void parse_cmn_requester(const cmn_mesh& mesh, const std::string& xy, const std::string& port_word,
+                         cmn_generator_config& g, const std::string& file, unsigned line) {
+    static const std::regex xy_form(R"(([0-7]),([0-7]))"), port_form(R"(p([01])(\.([0-3]))?)");
+    std::smatch m;
+    if (!std::regex_match(xy, m, xy_form) || unsigned(std::stoi(m[1])) >= mesh.mesh_x ||
+        unsigned(std::stoi(m[2])) >= mesh.mesh_y)
+        throw input_error(file, line,
+                          fmt::format("expected a crosspoint X,Y of the {}x{} mesh, found '{}'", mesh.mesh_x,
+                                      mesh.mesh_y, xy));
+    const unsigned x = unsigned(std::stoi(m[1])), y = unsigned(std::stoi(m[2]));
+    g.xp = y * mesh.mesh_x + x;
+    if (!std::regex_match(port_word, m, port_form))
+        throw input_error(file, line,
+                          fmt::format("expected a port p0 or p1 (p1.1 for device 1), found '{}'", port_word));
+    const unsigned p = unsigned(std::stoi(m[1])), d = m[3].matched ? unsigned(std::stoi(m[3])) : 0;
+    g.port = p, g.device = d;
+    const cmn_port& port = mesh.xps[g.xp].ports[p];
+    if (port.kind != cmn_port_kind::rnf && port.kind != cmn_port_kind::rni && port.kind != cmn_port_kind::rnd)
+        throw input_error(file, line,
+                          fmt::format("traffic comes from requesters: port {} of crosspoint {},{} is {}, not rn-f, "
+                                      "rn-i or rn-d",
+                                      port_word, x, y,
+                                      port.kind == cmn_port_kind::none ? "empty" : port_kind_name(port.kind)));
+    if (d >= port.devices)
+        throw input_error(file, line,
+                          fmt::format("port {} of crosspoint {},{} has {} device(s), found device {}",
+                                      port_word.substr(0, 2), x, y, port.devices, d));
+}
+
+void apply_cmn_generator_settings(cmn_generator_config& g, const std::vector<std::string>& settings,
+                                  std::vector<std::string>& given, const std::string& file, unsigned line) {
+    auto fail = [&](const std::string& what) { return input_error(file, line, what); };
+    for (const std::string& s : settings) {
+        char extra = 0;
+        auto eq = s.find('=');
+        const std::string key = s.substr(0, eq), value = eq == std::string::npos ? "" : s.substr(eq + 1);
+        if (std::find(given.begin(), given.end(), key) != given.end())
+            throw fail(fmt::format("{}= is written twice, found '{}'", key, s));
+        if (key == "rate") {
+            g.rate = seq::parse_rate(value, file, line, "as the request rate");
+        } else if (key == "range") {
+            auto dash = value.find('-');
+            try {
+                if (dash == std::string::npos) throw std::invalid_argument("");
+                g.lo = std::stoull(value.substr(0, dash), nullptr, 0);
+                g.hi = std::stoull(value.substr(dash + 1), nullptr, 0);
+            } catch (const std::exception&) {
+                throw fail(fmt::format("expected range=LO-HI like range=0x80000000-0x807fffff, found '{}'", s));
+            }
+            if (g.hi < g.lo) throw fail(fmt::format("range {:#x}-{:#x} ends before it starts", g.lo, g.hi));
+        } else if (key == "mix") {
+            g.mix.clear();
+            std::istringstream ms(value);
+            std::string item;
+            while (std::getline(ms, item, ',')) {
+                auto colon = item.find(':');
+                const std::string name = item.substr(0, colon);
+                const int op = chi_request_opcode(name);
+                if (op < 0)
+                    throw fail(fmt::format("unknown request '{}': expected ReadNoSnp, ReadOnce, ReadShared, "
+                                           "ReadUnique, WriteNoSnpFull or WriteBackFull",
+                                           name));
+                unsigned w = 1;
+                if (colon != std::string::npos &&
+                    (std::sscanf(item.c_str() + colon + 1, "%u%c", &w, &extra) != 1 || w == 0))
+                    throw fail(fmt::format("expected a weight like {}:3, found '{}'", name, item));
+                g.mix.emplace_back(uint8_t(op), w);
+            }
+            if (g.mix.empty()) throw fail(fmt::format("expected mix=Op:W,... like mix=ReadShared:3, found '{}'", s));
+        } else if (key == "seed" || key == "start" || key == "count") {
+            uint64_t v = 0;
+            size_t used = 0;
+            try {
+                v = std::stoull(value, &used, 0);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (value.empty() || used != value.size() || value[0] == '-')
+                throw fail(fmt::format("expected {}=N (a number), found '{}'", key, s));
+            (key == "seed" ? g.seed : key == "start" ? g.start_cycle : g.count) = v;
+        } else {
+            throw fail(fmt::format("unknown key '{}': expected rate=, range=, mix=, seed=, start= or count=", key));
+        }
+        given.push_back(key);
+    }
+}
+
+void check_cmn_generator_homes(const cmn_mesh& mesh, const std::vector<cmn_io_range>& io_ranges,
+                               const cmn_generator_config& g, const std::string& file, unsigned line) {
+    if (!range_needs_memory(io_ranges, g.lo, g.hi)) return;
+    if (mesh.node_count_of(cmn_node_type::hnf) == 0)
+        throw input_error(file, line, "traffic needs at least one hn-f (the home of every request outside the io "
+                                      "ranges)");
+    bool memory = false;
+    for (const auto& xp : mesh.xps)
+        for (const auto& port : xp.ports)
+            memory = memory || port.kind == cmn_port_kind::snf || port.kind == cmn_port_kind::sbsx;
+    if (!memory) throw input_error(file, line, "traffic needs at least one sn-f or sbsx (the memory behind the HN-Fs)");
+}
+
 std::vector<cmn_generator_config> parse_cmn_traffic(const cmn_mesh& mesh, const std::string& text,
-                                                    const cmn_text_origin& o) {
+                                                    const cmn_text_origin& o,
+                                                    const std::vector<cmn_io_range>& io_ranges) {
     std::vector<cmn_generator_config> out;
     const bool block = text.find('\n') != std::string::npos;
     std::istringstream in(text);
     std::string raw;
     unsigned row = 0;
-    const std::string form = "'X,Y pP[.D] rate=R range=LO-HI mix=Op:W,... [seed=N] [start=C] [count=N]'";
+    while (std::getline(in, raw)) {
+        const unsigned line = block ? o.param_line + 1 + row : o.param_line;
+        ++row;
+        std::istringstream entries(raw.substr(0, raw.find('#')));
+        std::string entry;
+        while (std::getline(entries, entry, ';')) {
+            entry = trim(entry);
+            if (entry.empty()) continue;
+            std::istringstream tok(entry);
+            std::vector<std::string> t;
+            for (std::string w; tok >> w;) t.push_back(w);
+            try {
+                if (t.size() < 2)
+                    throw input_error("", 0, fmt::format("expected {}, found '{}'", generator_form, entry));
+                cmn_generator_config g;
+                g.line = line;
+                parse_cmn_requester(mesh, t[0], t[1], g, "", 0);
+                for (const auto& other : out)
+                    if (other.xp == g.xp && other.port == g.port && other.device == g.device)
+                        throw input_error("", 0, fmt::format("requester {} {} already has a generator (line {})",
+                                                             t[0], t[1], other.line));
+                std::vector<std::string> given;
+                apply_cmn_generator_settings(g, std::vector<std::string>(t.begin() + 2, t.end()), given, "", 0);
+                auto has = [&](const char* k) { return std::find(given.begin(), given.end(), k) != given.end(); };
+                if (!has("rate") || !has("range") || !has("mix"))
+                    throw input_error("", 0,
+                                      fmt::format("a generator needs rate=, range= and mix=: expected {}",
+                                                  generator_form));
+                check_cmn_generator_homes(mesh, io_ranges, g, "", 0);
+                out.push_back(g);
+            } catch (const input_error& e) {
+                throw input_error(o.file, line, o.param_path + ": " + e.message());
+            }
+        }
+    }
+    return out;
+}
+
+cmn_traffic_change resolve_cmn_traffic_statement(
+    const cmn_mesh& mesh, const std::vector<cmn_io_range>& io_ranges, const std::vector<std::string>& requester,
+    const std::vector<std::string>& settings,
+    const std::function<const cmn_generator_config*(size_t, unsigned, unsigned)>& running) {
+    if (requester.size() != 2) throw input_error("", 0, "expected a requester 'X,Y pP[.D]' like '1,0 p0'");
+    cmn_traffic_change c;
+    parse_cmn_requester(mesh, requester[0], requester[1], c.config, "", 0);
+    if (settings.size() == 1 && settings[0] == "off") {
+        c.off = true;
+        return c;
+    }
+    // Unwritten settings keep the running generator's; start= and count= count from the statement.
+    const cmn_generator_config* now = running(c.config.xp, c.config.port, c.config.device);
+    if (now) c.config = *now, c.config.start_cycle = 0, c.config.count = UINT64_MAX;
+    std::vector<std::string> given;
+    apply_cmn_generator_settings(c.config, settings, given, "", 0);
+    auto has = [&](const char* k) { return std::find(given.begin(), given.end(), k) != given.end(); };
+    if (!now && !(has("rate") && has("range") && has("mix")))
+        throw input_error("", 0, fmt::format("{} {} has no traffic running: write rate=, range= and mix=", requester[0],
+                                             requester[1]));
+    check_cmn_generator_homes(mesh, io_ranges, c.config, "", 0);
+    c.keep_stream = !has("seed");
+    return c;
+}
+
+std::vector<cmn_io_range> parse_cmn_io_ranges(const cmn_mesh& mesh, const std::string& text,
+                                              const cmn_text_origin& o) {
+    std::vector<cmn_io_range> out;
+    const bool block = text.find('\n') != std::string::npos;
+    std::istringstream in(text);
+    std::string raw;
+    unsigned row = 0;
     while (std::getline(in, raw)) {
         const unsigned line = block ? o.param_line + 1 + row : o.param_line;
         ++row;
@@ -82,91 +278,34 @@ std::vector<cmn_generator_config> parse_cmn_traffic(const cmn_mesh& mesh, const 
             std::istringstream tok(entry);
             std::vector<std::string> t;
             for (std::string w; tok >> w;) t.push_back(w);
-            if (t.size() < 2) throw fail(fmt::format("expected {}, found '{}'", form, entry));
-            cmn_generator_config g;
-            g.line = line;
-            static const std::regex xy_form(R"(([0-7]),([0-7]))"), port_form(R"(p([01])(\.([0-3]))?)");
-            std::smatch m;
-            if (!std::regex_match(t[0], m, xy_form) || unsigned(std::stoi(m[1])) >= mesh.mesh_x ||
-                unsigned(std::stoi(m[2])) >= mesh.mesh_y)
-                throw fail(fmt::format("expected a crosspoint X,Y of the {}x{} mesh, found '{}'", mesh.mesh_x,
-                                       mesh.mesh_y, t[0]));
-            const unsigned x = unsigned(std::stoi(m[1])), y = unsigned(std::stoi(m[2]));
-            g.xp = y * mesh.mesh_x + x;
-            if (!std::regex_match(t[1], m, port_form))
-                throw fail(fmt::format("expected a port p0 or p1 (p1.1 for device 1), found '{}'", t[1]));
-            const unsigned p = unsigned(std::stoi(m[1])), d = m[3].matched ? unsigned(std::stoi(m[3])) : 0;
-            char extra = 0;
-            g.port = p, g.device = d;
-            const cmn_port& port = mesh.xps[g.xp].ports[p];
-            if (port.kind != cmn_port_kind::rnf && port.kind != cmn_port_kind::rni && port.kind != cmn_port_kind::rnd)
-                throw fail(fmt::format("traffic comes from requesters: port {} of crosspoint {},{} is {}, not rn-f, "
-                                       "rn-i or rn-d",
-                                       t[1], x, y, port.kind == cmn_port_kind::none ? "empty" : port_kind_name(port.kind)));
-            if (d >= port.devices)
-                throw fail(fmt::format("port {} of crosspoint {},{} has {} device(s), found device {}", t[1].substr(0, 2),
-                                       x, y, port.devices, d));
-            bool have_rate = false, have_range = false, have_mix = false;
-            for (size_t i = 2; i < t.size(); ++i) {
-                auto eq = t[i].find('=');
-                const std::string key = t[i].substr(0, eq), value = eq == std::string::npos ? "" : t[i].substr(eq + 1);
-                if (key == "rate") {
-                    g.rate = seq::parse_rate(value, o.file, line, "as the request rate");
-                    have_rate = true;
-                } else if (key == "range") {
-                    auto dash = value.find('-');
-                    try {
-                        if (dash == std::string::npos) throw std::invalid_argument("");
-                        g.lo = std::stoull(value.substr(0, dash), nullptr, 0);
-                        g.hi = std::stoull(value.substr(dash + 1), nullptr, 0);
-                    } catch (const std::exception&) {
-                        throw fail(fmt::format("expected range=LO-HI like range=0x80000000-0x807fffff, found '{}'", t[i]));
-                    }
-                    if (g.hi < g.lo) throw fail(fmt::format("range {:#x}-{:#x} ends before it starts", g.lo, g.hi));
-                    have_range = true;
-                } else if (key == "mix") {
-                    std::istringstream ms(value);
-                    std::string item;
-                    while (std::getline(ms, item, ',')) {
-                        auto colon = item.find(':');
-                        const std::string name = item.substr(0, colon);
-                        const int op = chi_request_opcode(name);
-                        if (op < 0)
-                            throw fail(fmt::format("unknown request '{}': expected ReadNoSnp, ReadOnce, ReadShared, "
-                                                   "ReadUnique, WriteNoSnpFull or WriteBackFull",
-                                                   name));
-                        unsigned w = 1;
-                        if (colon != std::string::npos &&
-                            (std::sscanf(item.c_str() + colon + 1, "%u%c", &w, &extra) != 1 || w == 0))
-                            throw fail(fmt::format("expected a weight like {}:3, found '{}'", name, item));
-                        g.mix.emplace_back(uint8_t(op), w);
-                    }
-                    have_mix = !g.mix.empty();
-                } else if (key == "seed" || key == "start" || key == "count") {
-                    uint64_t v = 0;
-                    size_t used = 0;
-                    try {
-                        v = std::stoull(value, &used, 0);
-                    } catch (const std::exception&) {
-                        used = 0;
-                    }
-                    if (value.empty() || used != value.size() || value[0] == '-')
-                        throw fail(fmt::format("expected {}=N (a number), found '{}'", key, t[i]));
-                    (key == "seed" ? g.seed : key == "start" ? g.start_cycle : g.count) = v;
-                } else {
-                    throw fail(fmt::format("unknown key '{}': expected rate=, range=, mix=, seed=, start= or count=",
-                                           key));
-                }
+            if (t.empty() || t.size() > 2)
+                throw fail(fmt::format("expected 'LO-HI [hniN]' like '0x40000000-0x4fffffff hni0', found '{}'", entry));
+            cmn_io_range r;
+            auto dash = t[0].find('-');
+            try {
+                if (dash == std::string::npos) throw std::invalid_argument("");
+                size_t used = 0;
+                r.lo = std::stoull(t[0].substr(0, dash), &used, 0);
+                if (used != dash) throw std::invalid_argument("");
+                r.hi = std::stoull(t[0].substr(dash + 1), &used, 0);
+                if (used != t[0].size() - dash - 1) throw std::invalid_argument("");
+            } catch (const std::exception&) {
+                throw fail(fmt::format("expected an address range LO-HI like 0x40000000-0x4fffffff, found '{}'", t[0]));
             }
-            if (!have_rate || !have_range || !have_mix)
-                throw fail(fmt::format("a generator needs rate=, range= and mix=: expected {}", form));
-            if (mesh.node_count_of(cmn_node_type::hnf) == 0)
-                throw fail("traffic needs at least one hn-f (the home of every request)");
-            bool memory = false;
-            for (const auto& xp : mesh.xps)
-                for (const auto& port_ : xp.ports) memory = memory || port_.kind == cmn_port_kind::snf;
-            if (!memory) throw fail("traffic needs at least one sn-f (the memory behind the HN-Fs)");
-            out.push_back(g);
+            if (r.hi < r.lo) throw fail(fmt::format("range {:#x}-{:#x} ends before it starts", r.lo, r.hi));
+            const std::string hni = t.size() == 2 ? t[1] : "hni0";
+            const cmn_node* n = mesh.find(hni);
+            if (!n || n->type != cmn_node_type::hni) {
+                std::string names;
+                for (const auto& m : mesh.nodes)
+                    if (m.type == cmn_node_type::hni) names += (names.empty() ? "" : ", ") + m.name;
+                throw fail(fmt::format("expected an HN-I of the mesh ({}), found '{}'", names, hni));
+            }
+            for (const auto& other : out)
+                if (r.lo <= other.hi && other.lo <= r.hi)
+                    throw fail(fmt::format("range {:#x}-{:#x} overlaps {:#x}-{:#x}", r.lo, r.hi, other.lo, other.hi));
+            r.hni = size_t(n - mesh.nodes.data());
+            out.push_back(r);
         }
     }
     return out;
@@ -177,7 +316,7 @@ std::vector<cmn_generator_config> parse_cmn_traffic(const cmn_mesh& mesh, const 
 // ---------------------------------------------------------------------------
 
 cmn_traffic::cmn_traffic(const cmn_mesh& mesh, cmn_traffic_timing timing, std::vector<cmn_generator_config> gens)
-    : mesh_(mesh), t_(timing) {
+    : mesh_(mesh), t_(std::move(timing)), platform_gens_(std::move(gens)) {
     for (size_t i = 0; i < mesh.nodes.size(); ++i) {
         const cmn_node& n = mesh.nodes[i];
         if (n.type != cmn_node_type::hnf) continue;
@@ -187,42 +326,95 @@ cmn_traffic::cmn_traffic(const cmn_mesh& mesh, cmn_traffic_timing timing, std::v
         h.sets.resize(t_.hnf_sets);
         homes_.push_back(std::move(h));
     }
+    // Memory: SN-F devices and SBSX bridges (to AXI memory), in XP order.
     for (size_t x = 0; x < mesh.xps.size(); ++x)
-        for (unsigned p = 0; p < 2; ++p)
-            if (mesh.xps[x].ports[p].kind == cmn_port_kind::snf)
-                for (unsigned d = 0; d < mesh.xps[x].ports[p].devices; ++d)
-                    memories_.push_back({x, p, d, mesh.node_id(mesh.xps[x].x, mesh.xps[x].y, p, d)});
-    for (size_t i = 0; i < gens.size(); ++i) {
-        generator g;
-        g.cfg = gens[i];
-        const cmn_xp& xp = mesh.xps[g.cfg.xp];
-        g.ep = {g.cfg.xp, g.cfg.port, g.cfg.device, mesh.node_id(xp.x, xp.y, g.cfg.port, g.cfg.device)};
-        for (size_t c : xp.children) {
-            const cmn_node& n = mesh.nodes[c];
-            if ((n.type == cmn_node_type::rni || n.type == cmn_node_type::rnd) && n.port == g.cfg.port &&
-                n.device == g.cfg.device)
-                g.rn_node = c;
+        for (unsigned p = 0; p < 2; ++p) {
+            const cmn_port& port = mesh.xps[x].ports[p];
+            if (port.kind == cmn_port_kind::snf)
+                for (unsigned d = 0; d < port.devices; ++d)
+                    memories_.push_back({{x, p, d, mesh.node_id(mesh.xps[x].x, mesh.xps[x].y, p, d)}, SIZE_MAX});
+            if (port.kind == cmn_port_kind::sbsx) {
+                memory_target m{{x, p, 0, mesh.node_id(mesh.xps[x].x, mesh.xps[x].y, p, 0)}, SIZE_MAX};
+                for (size_t c : mesh.xps[x].children)
+                    if (mesh.nodes[c].type == cmn_node_type::sbsx && mesh.nodes[c].port == p) m.sbsx_node = c;
+                memories_.push_back(m);
+            }
         }
-        gens_.push_back(g);
-    }
     reset(0);
 }
 
-void cmn_traffic::reset(uint64_t start_edge) {
-    for (size_t i = 0; i < gens_.size(); ++i) {
-        generator& g = gens_[i];
-        g.issued = 0;
-        g.start_edge = start_edge + g.cfg.start_cycle;
-        g.rng = g.cfg.seed ^ (0x9E3779B97F4A7C15ull * (i + 1));
-        g.in_flight = {};
-        g.next_edge = issue_edge(g, 1);
+cmn_traffic::generator cmn_traffic::make_generator(const cmn_generator_config& cfg, size_t index) const {
+    generator g;
+    g.cfg = cfg;
+    const cmn_xp& xp = mesh_.xps[cfg.xp];
+    g.ep = {cfg.xp, cfg.port, cfg.device, mesh_.node_id(xp.x, xp.y, cfg.port, cfg.device)};
+    for (size_t c : xp.children) {
+        const cmn_node& n = mesh_.nodes[c];
+        if ((n.type == cmn_node_type::rni || n.type == cmn_node_type::rnd) && n.port == cfg.port &&
+            n.device == cfg.device)
+            g.rn_node = c;
     }
-    for (auto& h : homes_)
+    for (size_t r = 0; r < rnfs_.size(); ++r)
+        if (rnfs_[r].ep.id == g.ep.id) g.rnf = int(r);
+    g.rng = cfg.seed ^ (0x9E3779B97F4A7C15ull * (index + 1));
+    return g;
+}
+
+void cmn_traffic::reset(uint64_t start_edge) {
+    // RN-F tag stores: one per RN-F device that ever generates traffic (the platform's or a statement's).
+    for (auto& r : rnfs_)
+        for (auto& set : r.sets) set.clear();
+    gens_.clear();
+    for (const auto& cfg : platform_gens_) {
+        if (mesh_.xps[cfg.xp].ports[cfg.port].kind == cmn_port_kind::rnf) {
+            const cmn_xp& xp = mesh_.xps[cfg.xp];
+            const uint16_t id = mesh_.node_id(xp.x, xp.y, cfg.port, cfg.device);
+            if (std::none_of(rnfs_.begin(), rnfs_.end(), [&](const rnf_store& r) { return r.ep.id == id; }))
+                rnfs_.push_back({{cfg.xp, cfg.port, cfg.device, id}, std::vector<std::vector<uint64_t>>(t_.rnf_sets)});
+        }
+        generator g = make_generator(cfg, gens_.size());
+        g.start_edge = start_edge + g.cfg.start_cycle;
+        g.next_edge = issue_edge(g, 1);
+        gens_.push_back(g);
+    }
+    for (auto& h : homes_) {
         for (auto& s : h.sets) s.tags.clear(), s.dirty.clear();
+        h.snoop_filter.clear();
+    }
     links_.assign(mesh_.xps.size() * 6 * 4, {});
     issue_edge_now_ = start_edge;
     transactions_ = 0;
     flit_hops_ = 0;
+}
+
+const cmn_generator_config* cmn_traffic::generator_at(size_t xp, unsigned port, unsigned device) const {
+    for (const auto& g : gens_)
+        if (g.cfg.xp == xp && g.cfg.port == port && g.cfg.device == device) return &g.cfg;
+    return nullptr;
+}
+
+void cmn_traffic::set_generator(size_t xp, unsigned port, unsigned device, const cmn_generator_config* cfg,
+                                bool keep_stream, uint64_t now_edge) {
+    auto it = std::find_if(gens_.begin(), gens_.end(), [&](const generator& g) {
+        return g.cfg.xp == xp && g.cfg.port == port && g.cfg.device == device;
+    });
+    if (!cfg) {
+        if (it != gens_.end()) gens_.erase(it);
+        return;
+    }
+    if (mesh_.xps[xp].ports[port].kind == cmn_port_kind::rnf) {
+        const cmn_xp& x = mesh_.xps[xp];
+        const uint16_t id = mesh_.node_id(x.x, x.y, port, device);
+        if (std::none_of(rnfs_.begin(), rnfs_.end(), [&](const rnf_store& r) { return r.ep.id == id; }))
+            rnfs_.push_back({{xp, port, device, id}, std::vector<std::vector<uint64_t>>(t_.rnf_sets)});
+    }
+    const size_t index = it == gens_.end() ? gens_.size() : size_t(it - gens_.begin());
+    generator g = make_generator(*cfg, index);
+    if (it != gens_.end() && keep_stream) g.rng = it->rng;
+    g.start_edge = now_edge + cfg->start_cycle;
+    g.next_edge = issue_edge(g, 1);
+    if (it == gens_.end()) gens_.push_back(g);
+    else *it = g;
 }
 
 uint64_t cmn_traffic::issue_edge(const generator& g, uint64_t k) const {
@@ -352,6 +544,160 @@ bool cmn_traffic::lookup(home& h, uint64_t line, bool write, bool& evicted_dirty
     return false;
 }
 
+void cmn_traffic::slc_mark_dirty(home& h, uint64_t line) {
+    cache_set& s = h.sets[line % h.sets.size()];
+    auto it = std::find(s.tags.begin(), s.tags.end(), line / h.sets.size());
+    if (it != s.tags.end()) s.dirty[size_t(it - s.tags.begin())] = true;
+}
+
+cmn_traffic::home& cmn_traffic::home_of(uint64_t line) {
+    const uint64_t hash = line ^ (line >> 6) ^ (line >> 12) ^ (line >> 18) ^ (line >> 24) ^ (line >> 30);
+    return homes_[hash % homes_.size()];
+}
+
+void cmn_traffic::rnf_forget(int rnf, uint64_t line) {
+    auto& set = rnfs_[size_t(rnf)].sets[line % t_.rnf_sets];
+    auto it = std::find(set.begin(), set.end(), line / t_.rnf_sets);
+    if (it != set.end()) set.erase(it);
+}
+
+void cmn_traffic::sf_remove(int rnf, uint64_t line) {
+    home& h = home_of(line);
+    auto e = h.snoop_filter.find(line);
+    if (e == h.snoop_filter.end()) return;
+    auto& holders = e->second.holders;
+    holders.erase(std::remove(holders.begin(), holders.end(), rnf), holders.end());
+    if (holders.empty()) h.snoop_filter.erase(e);
+}
+
+void cmn_traffic::rnf_allocate(int rnf, uint64_t line) {
+    auto& set = rnfs_[size_t(rnf)].sets[line % t_.rnf_sets];
+    const uint64_t tag = line / t_.rnf_sets;
+    auto it = std::find(set.begin(), set.end(), tag);
+    if (it != set.end()) set.erase(it);
+    else if (set.size() == t_.rnf_ways) { // the LRU victim leaves the RN-F (no Evict/WriteBack flits: docs)
+        sf_remove(rnf, set.back() * t_.rnf_sets + line % t_.rnf_sets);
+        set.pop_back();
+    }
+    set.insert(set.begin(), tag);
+}
+
+uint64_t cmn_traffic::snoop(generator& g, home& h, uint64_t line, uint8_t op, uint64_t edge, bool& dirty_data,
+                            cmn_traffic_sink& sink) {
+    dirty_data = false;
+    auto it = h.snoop_filter.find(line);
+    if (it == h.snoop_filter.end()) return edge;
+    sf_entry& e = it->second;
+    // ReadUnique invalidates every other holder; ReadShared and ReadOnce snoop a unique holder only
+    // (sharers hold clean copies: the data comes from the SLC or memory).
+    std::vector<int> targets;
+    uint8_t snp = 0;
+    if (op == chi::req_read_unique) {
+        snp = chi::snp_unique;
+        for (int r : e.holders)
+            if (r != g.rnf) targets.push_back(r);
+    } else if ((op == chi::req_read_shared || op == chi::req_read_once) && e.unique && e.holders.front() != g.rnf) {
+        snp = op == chi::req_read_shared ? chi::snp_shared : chi::snp_once;
+        targets.push_back(e.holders.front());
+    }
+    uint64_t done = edge;
+    const bool dirty = e.unique && e.dirty; // only a unique holder can hold the line dirty
+    for (int r : targets) {
+        const endpoint& rn = rnfs_[size_t(r)].ep;
+        cmn_flit s;
+        s.channel = cmn_channel::snp;
+        s.opcode = snp;
+        s.addr = line << 6;
+        s.donotgotosd = true; // the model has no SharedDirty state
+        sink.traffic_event(h.node, 0x18, 0, edge, 1); // hnf_snp_sent
+        sink.traffic_event(h.node, 0x08, 0, edge, 1); // hnf_dir_snoops_sent: the snoop filter names the target
+        const uint64_t reply = send(s, h.ep, rn, edge, sink) + t_.rnf_snoop_cycles;
+        uint64_t back = 0;
+        if (dirty) { // SnpRespData: the dirty line goes to the HN-F in two data flits
+            for (uint8_t k = 0; k < 2; ++k) {
+                cmn_flit d;
+                d.channel = cmn_channel::dat;
+                d.opcode = chi::dat_snp_resp_data;
+                d.homenid = h.ep.id;
+                d.dataid = uint8_t(2 * k);
+                back = send(d, rn, h.ep, reply + k, sink);
+            }
+            sink.traffic_event(h.node, 0x1c, 0, back, 1); // hnf_intv_dirty
+            dirty_data = true;
+        } else {
+            cmn_flit r;
+            r.channel = cmn_channel::rsp;
+            r.opcode = chi::rsp_snp_resp;
+            back = send(r, rn, h.ep, reply, sink);
+        }
+        done = std::max(done, back);
+    }
+    // The holders' states after the snoop: SnpUnique invalidates, SnpShared leaves a clean shared copy,
+    // SnpOnce leaves a dirty line shared clean (its data passed to the HN-F) and a clean one as it was.
+    if (snp == chi::snp_unique) {
+        for (int r : targets) rnf_forget(r, line);
+        e.holders.erase(std::remove_if(e.holders.begin(), e.holders.end(), [&](int r) { return r != g.rnf; }),
+                        e.holders.end());
+        if (e.holders.empty()) h.snoop_filter.erase(it);
+    } else if (snp == chi::snp_shared || (snp == chi::snp_once && dirty)) {
+        e.unique = false;
+        e.dirty = false;
+    }
+    return done;
+}
+
+uint64_t cmn_traffic::io_transaction(generator& g, uint8_t op, uint64_t line, size_t hni, uint64_t e0,
+                                 cmn_traffic_sink& sink) {
+    const cmn_node& n = mesh_.nodes[hni];
+    const endpoint io{size_t(n.xp), n.port, n.device, n.node_id};
+    auto rn_event = [&](uint8_t id, uint64_t edge) {
+        if (g.rn_node != SIZE_MAX) sink.traffic_event(g.rn_node, id, 0, edge, 1);
+    };
+    cmn_flit req;
+    req.channel = cmn_channel::req;
+    req.opcode = op;
+    req.addr = line << 6;
+    const uint64_t at_hni = send(req, g.ep, io, e0, sink);
+    const uint64_t axi_done = at_hni + t_.hni_cycles; // the AXI read data or write response
+    if (is_write(op)) {
+        sink.traffic_event(hni, 0x26, 0, at_hni, 1); // hni_rrt_wr_alloc
+        cmn_flit r;
+        r.channel = cmn_channel::rsp;
+        r.opcode = chi::rsp_comp_dbid_resp;
+        const uint64_t at_rn = send(r, io, g.ep, axi_done, sink);
+        for (uint8_t k = 0; k < 2; ++k) {
+            cmn_flit d;
+            d.channel = cmn_channel::dat;
+            d.opcode = op == chi::req_write_back_full ? chi::dat_copy_back_wr_data : chi::dat_non_copy_back_wr_data;
+            d.homenid = io.id;
+            d.dataid = uint8_t(2 * k);
+            rn_event(0x05, at_rn + k); // rnid_txdat_flits
+            const uint64_t in = send(d, g.ep, io, at_rn + k, sink);
+            if (k == 0) sink.traffic_event(hni, 0x29, 0, in, 1); // hni_wdb_alloc: the write data buffer
+        }
+        return at_rn + 1; // its last data flit sent
+    }
+    sink.traffic_event(hni, 0x25, 0, at_hni, 1);   // hni_rrt_rd_alloc
+    sink.traffic_event(hni, 0x27, 0, axi_done, 1); // hni_rdt_rd_alloc: the read data returns
+    uint64_t at_rn = axi_done;
+    for (uint8_t k = 0; k < 2; ++k) {
+        cmn_flit d;
+        d.channel = cmn_channel::dat;
+        d.opcode = chi::dat_comp_data;
+        d.homenid = io.id;
+        d.dataid = uint8_t(2 * k);
+        at_rn = send(d, io, g.ep, axi_done + k, sink);
+        rn_event(0x04, at_rn); // rnid_rxdat_flits
+    }
+    if (needs_comp_ack(op)) {
+        cmn_flit a;
+        a.channel = cmn_channel::rsp;
+        a.opcode = chi::rsp_comp_ack;
+        send(a, g.ep, io, at_rn, sink);
+    }
+    return at_rn; // its last data flit received
+}
+
 uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& sink) {
     ++transactions_;
     issue_edge_now_ = e0;
@@ -369,49 +715,78 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
     }
     const uint64_t first = g.cfg.lo >> 6, last = g.cfg.hi >> 6;
     const uint64_t line = first + random(g) % (last - first + 1);
-    const uint64_t hash = line ^ (line >> 6) ^ (line >> 12) ^ (line >> 18) ^ (line >> 24) ^ (line >> 30);
-    home& h = homes_[hash % homes_.size()];
-    const endpoint& mem = memories_[line % memories_.size()];
-    const bool write = is_write(op);
-    auto hnf_event = [&](uint8_t id, uint64_t edge) { sink.traffic_event(h.node, id, 0, edge, 1); };
     auto rn_event = [&](uint8_t id, uint64_t edge) {
         if (g.rn_node != SIZE_MAX) sink.traffic_event(g.rn_node, id, 0, edge, 1);
+    };
+    rn_event(0x06, e0); // rnid_txreq_flits_total
+    for (const auto& io : t_.io_ranges)
+        if ((line << 6) >= io.lo && (line << 6) <= io.hi) return io_transaction(g, op, line, io.hni, e0, sink);
+
+    home& h = home_of(line);
+    const memory_target& mem = memories_[line % memories_.size()];
+    const bool write = is_write(op);
+    auto hnf_event = [&](uint8_t id, uint64_t edge) { sink.traffic_event(h.node, id, 0, edge, 1); };
+    auto sbsx_event = [&](const memory_target& m, uint8_t id, uint64_t edge) {
+        if (m.sbsx_node != SIZE_MAX) sink.traffic_event(m.sbsx_node, id, 0, edge, 1);
     };
 
     cmn_flit req;
     req.channel = cmn_channel::req;
     req.opcode = op;
     req.addr = line << 6;
-    rn_event(0x06, e0); // rnid_txreq_flits_total
     const uint64_t at_home = send(req, g.ep, h.ep, e0, sink);
     hnf_event(0x05, at_home); // hnf_pocq_reqs_recvd
     hnf_event(0x02, at_home); // hnf_slc_sf_cache_access
+    if (h.snoop_filter.count(line)) hnf_event(0x06, at_home); // hnf_sf_hit
+    // Snoops go out after the lookup; their dirty data (if any) fills the SLC instead of memory.
+    bool snooped_dirty = false;
+    const uint64_t snooped = write ? at_home : snoop(g, h, line, op, at_home + t_.hnf_cycles, snooped_dirty, sink);
     bool dirty_victim = false;
     uint64_t victim = 0;
-    const bool hit = lookup(h, line, write, dirty_victim, victim);
-    uint64_t respond = at_home + t_.hnf_cycles;
+    const bool hit = lookup(h, line, write || snooped_dirty, dirty_victim, victim);
+    uint64_t respond = std::max(at_home + t_.hnf_cycles, snooped);
     if (!hit) hnf_event(0x01, at_home); // hnf_cache_miss
+
+    // The requester's copy (RN-F only): ReadShared shares the line (unique when nobody else holds it),
+    // ReadUnique takes it unique and dirty (it is read to be written), WriteBackFull gives it back.
+    if (g.rnf >= 0) {
+        if (op == chi::req_read_shared || op == chi::req_read_unique) {
+            rnf_allocate(g.rnf, line);
+            sf_entry& e = h.snoop_filter[line];
+            if (std::find(e.holders.begin(), e.holders.end(), g.rnf) == e.holders.end()) {
+                e.holders.push_back(g.rnf);
+                e.unique = e.holders.size() == 1;
+                e.dirty = false;
+            }
+            if (op == chi::req_read_unique) e.unique = e.dirty = true; // the snoops left it the only holder
+        } else if (op == chi::req_write_back_full) {
+            rnf_forget(g.rnf, line);
+            sf_remove(g.rnf, line);
+        }
+    }
 
     auto writeback = [&](uint64_t edge) { // a dirty victim goes to memory: WriteNoSnpFull, DBIDResp, data
         hnf_event(0x0a, edge);            // hnf_slc_eviction
         hnf_event(0x0d, edge);            // hnf_mc_reqs
-        const endpoint& vm = memories_[victim % memories_.size()];
+        const memory_target& vm = memories_[victim % memories_.size()];
         cmn_flit w;
         w.channel = cmn_channel::req;
         w.opcode = chi::req_write_no_snp_full;
         w.addr = victim << 6;
-        const uint64_t at_mem = send(w, h.ep, vm, edge, sink);
+        const uint64_t at_mem = send(w, h.ep, vm.ep, edge, sink);
+        sbsx_event(vm, 0x02, at_mem); // sbsx_wr_req
         cmn_flit r;
         r.channel = cmn_channel::rsp;
         r.opcode = chi::rsp_dbid_resp;
-        const uint64_t back = send(r, vm, h.ep, at_mem + t_.port_cycles, sink);
+        sbsx_event(vm, 0x06, at_mem + t_.port_cycles); // sbsx_txrsp_flitv
+        const uint64_t back = send(r, vm.ep, h.ep, at_mem + t_.port_cycles, sink);
         for (uint8_t k = 0; k < 2; ++k) {
             cmn_flit d;
             d.channel = cmn_channel::dat;
             d.opcode = chi::dat_non_copy_back_wr_data;
             d.homenid = h.ep.id;
             d.dataid = uint8_t(2 * k);
-            send(d, h.ep, vm, back + k, sink);
+            send(d, h.ep, vm.ep, back + k, sink);
         }
     };
 
@@ -436,13 +811,17 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
         }
         rn_done = at_rn + 1; // its last data flit sent
     } else {
-        if (!hit) {
+        if (!hit && snooped_dirty) { // filled from the snoop data, no memory read
+            hnf_event(0x03, respond); // hnf_cache_fill
+            if (dirty_victim) writeback(respond);
+        } else if (!hit) {
             hnf_event(0x0d, respond); // hnf_mc_reqs
             cmn_flit m;
             m.channel = cmn_channel::req;
             m.opcode = chi::req_read_no_snp;
             m.addr = line << 6;
-            const uint64_t at_mem = send(m, h.ep, mem, respond, sink);
+            const uint64_t at_mem = send(m, h.ep, mem.ep, respond, sink);
+            sbsx_event(mem, 0x01, at_mem); // sbsx_rd_req
             uint64_t filled = 0;
             for (uint8_t k = 0; k < 2; ++k) {
                 cmn_flit d;
@@ -450,7 +829,8 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
                 d.opcode = chi::dat_comp_data;
                 d.homenid = h.ep.id;
                 d.dataid = uint8_t(2 * k);
-                filled = send(d, mem, h.ep, at_mem + t_.snf_cycles + k, sink);
+                sbsx_event(mem, 0x05, at_mem + t_.snf_cycles + k); // sbsx_txdat_flitv
+                filled = send(d, mem.ep, h.ep, at_mem + t_.snf_cycles + k, sink);
             }
             hnf_event(0x03, filled); // hnf_cache_fill
             if (dirty_victim) writeback(filled);

@@ -1,8 +1,10 @@
 #pragma once
 // Flit-level traffic on the CMN-600 mesh (docs/cmn.md "Traffic"): seeded
 // request generators at requester ports, HN-F selection by address hash, a
-// set-associative HN-F cache for hits and misses, SN-F memory, and REQ/RSP/DAT
-// flits routed dimension-ordered (X first, then Y) with a fixed latency per hop.
+// set-associative HN-F cache for hits and misses, SN-F/SBSX memory, RN-F tag
+// stores with a precise HN-F snoop filter (snoops on SNP), I/O ranges served by
+// HN-Is, and REQ/RSP/SNP/DAT flits routed dimension-ordered (X first, then Y)
+// with a fixed latency per hop.
 // Work is per transaction and per flit, never per cycle: when a request issues,
 // the whole transaction is worked out and every flit's passage through every
 // XP is reported to a sink as events at future mesh-clock edges.
@@ -10,6 +12,8 @@
 #include <deque>
 #include <functional>
 #include <queue>
+#include <optional>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -32,6 +36,7 @@ struct cmn_flit {
     uint8_t dataid = 0;
     uint8_t dbid = 0;
     bool ns = true;
+    bool donotgotosd = false, rettosrc = false; // SNP only
     // The 64-bit value of match group `group` (0 primary, 1 secondary) for a flit crossing a
     // device port in direction `upload` (device to XP).
     uint64_t match_value(unsigned group, bool upload) const;
@@ -41,16 +46,25 @@ struct cmn_flit {
 namespace chi {
 constexpr uint8_t req_read_shared = 0x01, req_read_once = 0x03, req_read_no_snp = 0x04, req_read_unique = 0x07,
                   req_write_back_full = 0x1B, req_write_no_snp_full = 0x1D;
-constexpr uint8_t rsp_comp_ack = 0x2, rsp_comp_dbid_resp = 0x5, rsp_dbid_resp = 0x6;
-constexpr uint8_t dat_copy_back_wr_data = 0x2, dat_non_copy_back_wr_data = 0x3, dat_comp_data = 0x4;
+constexpr uint8_t rsp_snp_resp = 0x1, rsp_comp_ack = 0x2, rsp_comp_dbid_resp = 0x5, rsp_dbid_resp = 0x6;
+constexpr uint8_t dat_snp_resp_data = 0x1, dat_copy_back_wr_data = 0x2, dat_non_copy_back_wr_data = 0x3,
+                  dat_comp_data = 0x4;
+constexpr uint8_t snp_shared = 0x01, snp_once = 0x03, snp_unique = 0x07;
 } // namespace chi
 // Opcode by CHI name ("ReadShared"); -1 if not a request the generators issue.
 int chi_request_opcode(const std::string& name);
 
+// An address range served by an HN-I instead of the HN-Fs (the `io` platform text).
+struct cmn_io_range {
+    uint64_t lo = 0, hi = 0; // inclusive
+    size_t hni = 0;          // node index of the HN-I
+};
+
+// Latencies, cache sizes and the I/O address map of the traffic model.
 struct cmn_traffic_timing {
     unsigned hop_cycles = 2;    // XP to neighbouring XP
     unsigned port_cycles = 1;   // device port to its XP and back
-    unsigned hnf_cycles = 8;    // HN-F lookup to response
+    unsigned hnf_cycles = 8;    // HN-F lookup to response (or to its snoops)
     unsigned snf_cycles = 40;   // SN-F (memory) request to data
     unsigned hnf_sets = 512;    // HN-F cache: sets x ways lines of 64 bytes per HN-F
     unsigned hnf_ways = 16;
@@ -58,6 +72,11 @@ struct cmn_traffic_timing {
     // all taken waits until the first of them completes, so a saturated mesh throttles the
     // requesters instead of queueing without bound (docs/cmn.md "Traffic").
     unsigned max_outstanding = 32;
+    unsigned rnf_sets = 64;     // RN-F tag store: sets x ways lines per RN-F device
+    unsigned rnf_ways = 4;
+    unsigned rnf_snoop_cycles = 4; // RN-F snoop arrival to its response
+    unsigned hni_cycles = 16;   // HN-I request to read data or write response (the AXI side)
+    std::vector<cmn_io_range> io_ranges;
 };
 
 struct cmn_generator_config {
@@ -75,7 +94,36 @@ struct cmn_generator_config {
 // Parses the `traffic` text: `X,Y pP[.D] rate=R range=LO-HI mix=Op:W,... [seed=N] [start=C] [count=N]`
 // per line.
 std::vector<cmn_generator_config> parse_cmn_traffic(const cmn_mesh& mesh, const std::string& text,
-                                                    const cmn_text_origin& origin);
+                                                    const cmn_text_origin& origin,
+                                                    const std::vector<cmn_io_range>& io_ranges = {});
+// Throws input_error(file, line) when the mesh lacks a home for the generator's range: an HN-F and an
+// SN-F or SBSX for the lines outside the I/O ranges.
+void check_cmn_generator_homes(const cmn_mesh& mesh, const std::vector<cmn_io_range>& io_ranges,
+                               const cmn_generator_config& g, const std::string& file, unsigned line);
+// The requester `X,Y` `pP[.D]` of a generator: sets g.xp, g.port, g.device; throws input_error(file, line).
+void parse_cmn_requester(const cmn_mesh& mesh, const std::string& xy, const std::string& port,
+                         cmn_generator_config& g, const std::string& file, unsigned line);
+// Applies `KEY=VALUE` settings (rate, range, mix, seed, start, count) to `g`; throws input_error(file, line).
+// `given` collects the keys written.
+void apply_cmn_generator_settings(cmn_generator_config& g, const std::vector<std::string>& settings,
+                                  std::vector<std::string>& given, const std::string& file, unsigned line);
+// The `traffic` statement's words resolved against the mesh: the requester (`X,Y`, `pP[.D]`) and either
+// `off` (returns nullopt) or settings applied over the generator running there (`running`, may be null:
+// then rate=, range= and mix= are needed). `keep_stream` tells whether the running generator's random
+// stream goes on (no seed= written). Throws input_error without a file (the caller names the statement).
+struct cmn_traffic_change {
+    cmn_generator_config config;
+    bool off = false;
+    bool keep_stream = false;
+};
+cmn_traffic_change resolve_cmn_traffic_statement(const cmn_mesh& mesh, const std::vector<cmn_io_range>& io_ranges,
+                                                 const std::vector<std::string>& requester,
+                                                 const std::vector<std::string>& settings,
+                                                 const std::function<const cmn_generator_config*(
+                                                     size_t xp, unsigned port, unsigned device)>& running);
+// Parses the `io` text: `LO-HI [hniN]` per line (default hni0): I/O ranges served by HN-Is.
+std::vector<cmn_io_range> parse_cmn_io_ranges(const cmn_mesh& mesh, const std::string& text,
+                                              const cmn_text_origin& origin);
 
 // Where the traffic reports what happens.
 class cmn_traffic_sink {
@@ -94,11 +142,20 @@ class cmn_traffic {
 public:
     cmn_traffic(const cmn_mesh& mesh, cmn_traffic_timing timing, std::vector<cmn_generator_config> generators);
     bool empty() const { return gens_.empty(); }
+    // The `traffic` sequence statement: from mesh edge `now_edge` on, the generator at the requester of
+    // `g` runs with `g` (request k issues at now_edge + start + ceil(k / rate)), replacing the one there;
+    // `keep_stream` keeps the replaced generator's random stream (no seed= written). nullopt `g`: the
+    // generator there stops. Requests due up to `now_edge` must have been issued (advance) first.
+    void set_generator(size_t xp, unsigned port, unsigned device, const cmn_generator_config* g,
+                       bool keep_stream, uint64_t now_edge);
+    // The generator at a requester (nullptr if none, or stopped by `off`); it may have issued its count.
+    const cmn_generator_config* generator_at(size_t xp, unsigned port, unsigned device) const;
     // Issues every request whose issue edge is <= `edge` (in edge order), reporting to `sink`.
     void advance(uint64_t edge, cmn_traffic_sink& sink);
     // The edge of the next request to issue (UINT64_MAX when none).
     uint64_t next_issue_edge() const;
-    // Back to the first request, counted from edge `start_edge`; the HN-F caches empty.
+    // Back to the platform's generators, from their first request, counted from edge `start_edge`;
+    // the HN-F caches, RN-F tag stores and snoop filters empty.
     void reset(uint64_t start_edge);
 
     uint64_t transactions() const { return transactions_; }
@@ -115,6 +172,7 @@ private:
         cmn_generator_config cfg;
         endpoint ep;
         size_t rn_node = SIZE_MAX; // the RN-I/RN-D node, for its events
+        int rnf = -1;              // the RN-F's index in rnfs_ (a caching requester), else -1
         uint64_t issued = 0;
         uint64_t rng = 0;
         uint64_t next_edge = 0;
@@ -126,15 +184,48 @@ private:
         std::vector<uint64_t> tags; // most recently used first
         std::vector<bool> dirty;
     };
+    // A line held by RN-Fs: who holds it, and whether one of them holds it unique (then it is the
+    // only holder) and dirty. Precise: it lists exactly the lines in the RN-F tag stores.
+    struct sf_entry {
+        std::vector<int> holders; // RN-F indexes
+        bool unique = false, dirty = false;
+    };
     struct home {
         size_t node;
         endpoint ep;
         std::vector<cache_set> sets;
+        std::unordered_map<uint64_t, sf_entry> snoop_filter; // line -> holders
+    };
+    // An RN-F device's tag store (which lines it holds, LRU per set; states in the snoop filter).
+    struct rnf_store {
+        endpoint ep;
+        std::vector<std::vector<uint64_t>> sets; // tags, most recently used first
+    };
+    struct memory_target {
+        endpoint ep;
+        size_t sbsx_node = SIZE_MAX; // an SBSX's node (its events), else an SN-F
     };
 
+    generator make_generator(const cmn_generator_config& cfg, size_t index) const;
     uint64_t issue_edge(const generator& g, uint64_t k) const;
     // The edge the generator's next request issues: its rate's edge, later if every tracker entry is taken.
     uint64_t next_request_edge(generator& g) const;
+    home& home_of(uint64_t line);
+    // The RN-F `rnf` now holds `line` in its tag store (the caller sets the snoop filter's state); its LRU
+    // victim leaves the snoop filter of the victim's home.
+    void rnf_allocate(int rnf, uint64_t line);
+    // Removes `line` from the tag store of `rnf` only (the caller updates the snoop filter).
+    void rnf_forget(int rnf, uint64_t line);
+    // Removes `rnf` from the snoop-filter entry of `line` (dropping the entry when nobody holds it).
+    void sf_remove(int rnf, uint64_t line);
+    // Marks `line` dirty in the SLC of `h` (it is there: looked up before).
+    void slc_mark_dirty(home& h, uint64_t line);
+    // Snoops for a coherent read of `line` by `g` at home `h`, sent at `edge`; returns the edge the
+    // last response reaches the HN-F (edge when none is needed) and whether dirty data came back.
+    uint64_t snoop(generator& g, home& h, uint64_t line, uint8_t op, uint64_t edge, bool& dirty_data,
+                   cmn_traffic_sink& sink);
+    // As transaction(), for a request to an I/O range: returns the edge the requester is done with it.
+    uint64_t io_transaction(generator& g, uint8_t op, uint64_t line, size_t hni, uint64_t e0, cmn_traffic_sink& sink);
     uint64_t random(generator& g);
     // Sends a flit; returns the edge it reaches the destination device.
     uint64_t send(cmn_flit f, const endpoint& from, const endpoint& to, uint64_t edge, cmn_traffic_sink& sink);
@@ -157,9 +248,11 @@ private:
 
     const cmn_mesh& mesh_;
     cmn_traffic_timing t_;
+    std::vector<cmn_generator_config> platform_gens_; // what a reset returns to
     std::vector<generator> gens_;
     std::vector<home> homes_;
-    std::vector<endpoint> memories_;
+    std::vector<memory_target> memories_;
+    std::vector<rnf_store> rnfs_;
     uint64_t transactions_ = 0;
     uint64_t flit_hops_ = 0;
 };

@@ -130,8 +130,13 @@ std::unique_ptr<unit> make_cmn600(soc& system, const unit_config& u) {
     timing.hnf_sets = int_or("hnf_cache_sets", timing.hnf_sets);
     timing.hnf_ways = int_or("hnf_cache_ways", timing.hnf_ways);
     timing.max_outstanding = int_or("max_outstanding", timing.max_outstanding);
+    timing.rnf_sets = int_or("rnf_cache_sets", timing.rnf_sets);
+    timing.rnf_ways = int_or("rnf_cache_ways", timing.rnf_ways);
+    timing.rnf_snoop_cycles = int_or("rnf_snoop_latency", timing.rnf_snoop_cycles);
+    timing.hni_cycles = int_or("hni_latency", timing.hni_cycles);
+    timing.io_ranges = parse_cmn_io_ranges(mesh, param_or(u, "io", ""), origin_of(u, "io"));
     std::vector<cmn_generator_config> generators =
-        parse_cmn_traffic(mesh, param_or(u, "traffic", ""), origin_of(u, "traffic"));
+        parse_cmn_traffic(mesh, param_or(u, "traffic", ""), origin_of(u, "traffic"), timing.io_ranges);
     return std::make_unique<cmn600>(u.name.c_str(), system, std::move(mesh), o, u.clock, u.irq, std::move(rates),
                                     timing, std::move(generators));
 }
@@ -167,6 +172,15 @@ void register_cmn_units() {
             {"max_outstanding", pt::integer, "32",
              "requests a traffic generator may have in flight; further requests wait for one to complete", {}, 1,
              4096},
+            {"rnf_cache_sets", pt::integer, "64", "sets of each RN-F's tag store (the lines it holds, for snoops)", {},
+             1, 1u << 16},
+            {"rnf_cache_ways", pt::integer, "4", "ways of each RN-F's tag store", {}, 1, 64},
+            {"rnf_snoop_latency", pt::integer, "4", "mesh cycles from a snoop reaching an RN-F to its response", {},
+             1, 4096},
+            {"hni_latency", pt::integer, "16",
+             "mesh cycles from a request reaching an HN-I to its read data or write response", {}, 1, 65536},
+            {"io", pt::string, "",
+             "I/O address ranges served by HN-Is, one per line: 'LO-HI [hniN]' (default hni0; docs/cmn.md)"},
             {"revision", pt::choice, "r1p3", "CMN-600 revision reported in periph_id_2",
              {"r1p0", "r1p1", "r1p2", "r1p3", "r2p0", "r3p0", "r3p1"}},
         },

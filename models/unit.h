@@ -74,6 +74,10 @@ public:
     // `inject UNIT[.NODE] EVENT COUNT [over D]`: false with `error` set when refused.
     virtual bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                         std::string& error);
+    // `traffic UNIT REQUESTER... SETTINGS...`: starts, changes or (SETTINGS `off`) stops the traffic of a
+    // requester from now on; false with `error` set when refused.
+    virtual bool set_traffic(const std::vector<std::string>& requester, const std::vector<std::string>& settings,
+                             std::string& error);
     // Register accesses the firmware profile performs at boot on this unit, as
     // sequence statements (run at time 0 before the user's sequence).
     virtual std::vector<std::string> firmware_boot(const std::string& profile) { (void)profile; return {}; }

@@ -156,7 +156,7 @@ std::string frequency_text(uint64_t hz) {
 
 const char* const keyword_list =
     "platform, as, read, write, read32, read64, write32, write64, run, power, security, freq, workload, "
-    "inject, expect, wait, reset, print, param, echo, opal";
+    "inject, expect, wait, reset, print, param, echo, opal, traffic";
 
 // ---------------------------------------------------------------------------
 // One line
@@ -205,6 +205,7 @@ public:
         if (kw == "param") return parse_param();
         if (kw == "echo") return parse_echo();
         if (kw == "opal") return parse_opal();
+        if (kw == "traffic") return parse_traffic();
         pos_ = 0;
         fail("a statement keyword (" + std::string(keyword_list) + ")", quote(kw));
     }
@@ -535,6 +536,48 @@ private:
         return s;
     }
 
+    set_traffic parse_traffic() {
+        set_traffic s;
+        s.unit = name("a unit (e.g. cmn0)", is_dotted_name);
+        auto xy_ok = [](std::string_view t) {
+            size_t comma = t.find(',');
+            return comma != std::string_view::npos && comma > 0 && comma + 1 < t.size() &&
+                   std::all_of(t.begin(), t.begin() + long(comma), is_digit) &&
+                   std::all_of(t.begin() + long(comma) + 1, t.end(), is_digit);
+        };
+        auto port_ok = [](std::string_view t) {
+            return (t.size() == 2 || (t.size() == 4 && t[2] == '.' && t[3] >= '0' && t[3] <= '3')) && t[0] == 'p' &&
+                   (t[1] == '0' || t[1] == '1');
+        };
+        if (at_end() || !xy_ok(peek())) fail("a requester crosspoint X,Y (e.g. 1,0)", found());
+        s.xy = std::string(toks_[pos_++].text);
+        if (at_end() || !port_ok(peek())) fail("a requester port p0 or p1 (p1.1 for device 1)", found());
+        s.port = std::string(toks_[pos_++].text);
+        const char* what = "'off' or KEY=VALUE settings (rate=, range=, mix=, seed=, start=, count=)";
+        if (accept("off")) {
+            s.settings.push_back("off");
+            expect_end();
+            return s;
+        }
+        if (at_end()) fail(what, "end of line");
+        static const std::array<std::string_view, 6> keys{"rate", "range", "mix", "seed", "start", "count"};
+        while (!at_end()) {
+            std::string_view t = peek();
+            size_t eq = t.find('=');
+            std::string_view key = t.substr(0, eq == std::string_view::npos ? t.size() : eq);
+            if (eq == std::string_view::npos || eq + 1 == t.size() ||
+                std::find(keys.begin(), keys.end(), key) == keys.end())
+                fail(what, found());
+            for (const auto& w : s.settings)
+                if (std::string_view(w).substr(0, w.find('=')) == key)
+                    fail("each setting at most once", found(), "duplicate key " + quote(key));
+            if (key == "rate") parse_rate(t.substr(eq + 1), file_, line_no_, "for 'rate' " + context());
+            s.settings.emplace_back(t);
+            ++pos_;
+        }
+        return s;
+    }
+
     expect_irq parse_expect() {
         if (!accept("irq")) fail("'irq'", found());
         expect_irq s;
@@ -794,6 +837,11 @@ struct printer {
     std::string operator()(const print_reg& s) const { return "print " + s.reg; }
     std::string operator()(const print_param& s) const { return "param " + s.name; }
     std::string operator()(const echo_text& s) const { return s.text.empty() ? "echo" : "echo " + s.text; }
+    std::string operator()(const set_traffic& s) const {
+        std::string r = "traffic " + s.unit + " " + s.xy + " " + s.port;
+        for (const auto& w : s.settings) r += " " + w;
+        return r;
+    }
     std::string operator()(const opal_call& s) const {
         return "opal " + s.call + " " + s.domain + (s.address ? " " + hex(*s.address) : std::string()) + " cpu" +
                std::to_string(s.cpu);
@@ -822,6 +870,7 @@ struct keyword_of {
     std::string_view operator()(const print_param&) const { return "param"; }
     std::string_view operator()(const echo_text&) const { return "echo"; }
     std::string_view operator()(const opal_call&) const { return "opal"; }
+    std::string_view operator()(const set_traffic&) const { return "traffic"; }
 };
 
 } // namespace

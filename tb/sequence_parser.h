@@ -217,10 +217,19 @@ struct opal_call {
     unsigned cpu = 0;
 };
 
+// traffic UNIT X,Y pP[.D] off|KEY=VALUE...  -- starts, changes or stops a requester's traffic (CMN-600).
+// The parser checks the forms (requester words, `off` alone, keys rate range mix seed start count each at
+// most once, a valid rate); the unit checks the rest when it runs.
+struct set_traffic {
+    std::string unit;
+    std::string xy, port;              // "1,0", "p0" or "p1.1"
+    std::vector<std::string> settings; // {"off"} or KEY=VALUE words as written
+};
+
 using statement_body =
     std::variant<platform_decl, as_cpu, as_debug, reg_read, reg_write, mem_read, mem_write,
                  run_cycles, run_time, set_power, set_security, set_freq, set_workload, inject_events,
-                 expect_irq, wait_irq, do_reset, print_reg, print_param, echo_text, opal_call>;
+                 expect_irq, wait_irq, do_reset, print_reg, print_param, echo_text, opal_call, set_traffic>;
 
 struct statement {
     std::string file;

@@ -546,6 +546,13 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                 return done;
             },
             [&](const seq::opal_call& o) -> result { return opal(s, o); },
+            [&](const seq::set_traffic& t) -> result {
+                unit* u = platform_.find_unit(t.unit);
+                if (!u) return bad(fmt::format("unknown unit '{}'", t.unit));
+                std::string error;
+                if (!u->set_traffic({t.xy, t.port}, t.settings, error)) return bad(error);
+                return done;
+            },
         },
         s.body);
     sample();

@@ -207,7 +207,7 @@ TEST_CASE("parser: unknown keyword lists the valid keywords", "[parser]") {
     std::string m = line_error("frobnicate X", {"expected a statement keyword", "at the start of the line",
                                                 "found 'frobnicate'"});
     for (const char* kw : {"platform", "as", "read", "write", "read32", "read64", "write32", "write64", "run", "power",
-                           "freq", "workload", "inject", "expect", "wait", "reset", "print", "param", "echo"})
+                           "freq", "workload", "inject", "expect", "wait", "reset", "print", "param", "echo", "traffic"})
         CHECK(m.find(kw) != std::string::npos);
     line_error("READ X", {"found 'READ'"});
     line_error("== 5", {"expected a statement keyword", "found '=='"});
@@ -524,6 +524,27 @@ TEST_CASE("parser: duplicate workload key is an error", "[parser]") {
                 "duplicate key 'inst'"});
 }
 
+TEST_CASE("parser: traffic", "[parser]") {
+    auto t = as<set_traffic>("traffic cmn0 1,0 p1.2 rate=1/20 range=0x80000000-0x8fffffff mix=ReadShared:3 count=5");
+    CHECK(t.unit == "cmn0");
+    CHECK(t.xy == "1,0");
+    CHECK(t.port == "p1.2");
+    CHECK(t.settings ==
+          std::vector<std::string>{"rate=1/20", "range=0x80000000-0x8fffffff", "mix=ReadShared:3", "count=5"});
+    CHECK(as<set_traffic>("traffic cmn1 0,0 p0 off").settings == std::vector<std::string>{"off"});
+
+    line_error("traffic cmn0 1;0 p0 off", {"expected a requester crosspoint X,Y", "after 'traffic cmn0'", "'1;0'"});
+    line_error("traffic cmn0 1,0 q0 off", {"expected a requester port p0 or p1", "found 'q0'"});
+    line_error("traffic cmn0 1,0 p0.4 off", {"expected a requester port", "found 'p0.4'"});
+    line_error("traffic cmn0 1,0 p0", {"expected 'off' or KEY=VALUE settings", "found end of line"});
+    line_error("traffic cmn0 1,0 p0 off rate=1", {"expected end of line", "after 'traffic cmn0 1,0 p0 off'"});
+    line_error("traffic cmn0 1,0 p0 speed=3", {"expected 'off' or KEY=VALUE", "found 'speed=3'"});
+    line_error("traffic cmn0 1,0 p0 rate=", {"expected 'off' or KEY=VALUE", "found 'rate='"});
+    line_error("traffic cmn0 1,0 p0 rate=fast", {"expected a rate", "for 'rate' after 'traffic cmn0 1,0 p0'"});
+    line_error("traffic cmn0 1,0 p0 count=1 count=2",
+               {"expected each setting at most once", "found 'count=2'", "duplicate key 'count'"});
+}
+
 TEST_CASE("parser: inject", "[parser]") {
     auto a = as<inject_events>("inject cmn0.xp3 hnf_cache_miss 100");
     CHECK(a.unit == "cmn0");
@@ -655,7 +676,8 @@ TEST_CASE("parser: to_string gives canonical text that parses back", "[parser]")
           "run 1s", "run 0fs", "power cpu0 wfe", "freq cpu0 1500MHz", "freq tb 32768Hz",
           "workload cpu0 inst=1 refill=3/2", "inject cmn0.xp1 ev 5 over 1us", "inject dsu0 0x11 3",
           "expect irq cpu0.pmuirq low", "wait irq x high timeout 2ms", "wait irq x low", "reset warm",
-          "print PMCR_EL0", "param cmn0.periphbase", "echo hello  world"}) {
+          "print PMCR_EL0", "param cmn0.periphbase", "echo hello  world", "traffic cmn0 1,0 p0 off",
+          "traffic cmn0 0,1 p1.1 rate=1/10 mix=ReadNoSnp:1,WriteBackFull:2 seed=0x5"}) {
         INFO(text);
         auto s = one(text);
         std::string canon = to_string(s.body);

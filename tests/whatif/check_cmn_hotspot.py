@@ -52,6 +52,13 @@ for r in REQUESTERS:  # per ReadShared hit: REQ to the home, two CompData back, 
     flits(r, HOME, REQUESTS)
 flits(HOME, MEMORY, 1)  # the only miss (the first request): ReadNoSnp to memory, two data flits back
 flits(MEMORY, HOME, 2)
+# Snoops (docs/cmn.md "Coherence and snoops"): every generator issues at edge 10, in platform
+# order. The RN-F at (1,0) reads first and holds the line unique (clean); the next ReadShared,
+# from (2,0), makes the HN-F snoop it once: SnpShared down to (1,0), a clean SnpResp back. From
+# then on the RN-Fs share the line and nobody is snooped again.
+FIRST = (1, 0)
+flits(HOME, FIRST, 1)
+flits(FIRST, HOME, 1)
 
 # --- run ------------------------------------------------------------------------------------------
 tmp = tempfile.mkdtemp(prefix="pmusim-cmn-hot-")
@@ -75,13 +82,16 @@ if p.returncode == 0:
     # The home XP's device port 1 (download to the HN-F): every REQ and CompAck, and the two data flits.
     check(ev[("cmn0.xp11", "mxp_p1_req_txflit_valid")] == 15 * REQUESTS + 0,
           "xp11 sends 15000 requests down to hnf10")
-    check(ev[("cmn0.xp11", "mxp_p1_rsp_txflit_valid")] == 15 * REQUESTS, "xp11 sends 15000 CompAcks down to hnf10")
+    check(ev[("cmn0.xp11", "mxp_p1_rsp_txflit_valid")] == 15 * REQUESTS + 1,
+          "xp11 sends 15000 CompAcks and the one SnpResp down to hnf10")
     check(ev[("cmn0.xp11", "mxp_p1_dat_txflit_valid")] == 2, "xp11 sends the two memory data flits down to hnf10")
     total = 15 * REQUESTS
     check(ev[("cmn0.hnf10", "hnf_pocq_reqs_recvd")] == total, "hnf10 received every request")
     check(ev[("cmn0.hnf10", "hnf_slc_sf_cache_access")] == total, "hnf10 looked every request up")
     check(ev[("cmn0.hnf10", "hnf_cache_miss")] == 1, "one miss: the first request")
     check(ev[("cmn0.hnf10", "hnf_mc_reqs")] == 1, "one request to memory")
+    check(ev[("cmn0.hnf10", "hnf_snp_sent")] == 1, "one snoop: the SnpShared to the first reader")
+    check(ev[("cmn0.hnf10", "hnf_sf_hit")] == total - 1, "every request but the first finds the line held")
     check(all(ev[(f"cmn0.hnf{k}", "hnf_pocq_reqs_recvd")] == 0 for k in range(14) if k != 10),
           "no other HN-F receives a request")
     occ_all = ev[("cmn0.hnf10", "hnf_qos_pocq_occupancy_all")]
