@@ -1285,13 +1285,44 @@ std::vector<std::string> format_table(const std::vector<std::vector<std::string>
 }
 } // namespace
 
+namespace {
+// A multi-line value (a CMN `nodes` layout) would break the table: its row shows how many lines it
+// has, and the lines follow the row, indented, exactly as they are in the platform.
+std::vector<std::string> split_value_lines(const std::string& value) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= value.size()) {
+        size_t end = value.find('\n', start);
+        if (end == std::string::npos) end = value.size();
+        std::string line = value.substr(start, end - start);
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+        if (!line.empty()) out.push_back(line);
+        start = end + 1;
+    }
+    return out;
+}
+
+std::string table_cell(const std::string& value) {
+    if (value.find('\n') == std::string::npos) return value;
+    return fmt::format("({} lines, below)", split_value_lines(value).size());
+}
+} // namespace
+
 std::vector<std::string> list_params(const platform_config& p) {
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"PARAMETER", "VALUE", "TYPE", "DEFAULT", "MEANING"});
-    for (const auto& x : collect_params(p)) rows.push_back({x.path, x.value, x.type, x.default_value, x.meaning});
+    std::vector<param_listing> params = collect_params(p);
+    for (const auto& x : params)
+        rows.push_back({x.path, table_cell(x.value), x.type, table_cell(x.default_value), x.meaning});
+    std::vector<std::string> table = format_table(rows);
     std::vector<std::string> lines;
     lines.push_back("# platform " + p.name + " (arch " + to_string(p.arch) + ") from " + p.file);
-    for (auto& l : format_table(rows)) lines.push_back(std::move(l));
+    lines.push_back(std::move(table[0]));
+    for (size_t i = 0; i < params.size(); ++i) {
+        lines.push_back(std::move(table[i + 1]));
+        if (params[i].value.find('\n') != std::string::npos)
+            for (const auto& l : split_value_lines(params[i].value)) lines.push_back("    " + l);
+    }
     return lines;
 }
 

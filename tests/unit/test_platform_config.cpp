@@ -400,9 +400,17 @@ TEST_CASE("config: list_params names every knob with value / type and default") 
     CHECK(find("memory.dram.size")->value == "0x1000000");
 
     std::vector<std::string> lines = list_params(p);
-    REQUIRE(lines.size() == all.size() + 2);
+    // Title, header, one row per knob; the two multi-line CMN values of platforms/arm-default.yaml
+    // (15 `nodes` lines, 7 `events` lines) follow their rows, indented, instead of breaking the table.
+    REQUIRE(lines.size() == all.size() + 2 + 15 + 7);
     CHECK(lines[0] == "# platform arm-default (arch arm) from platforms/arm-default.yaml");
     CHECK(lines[1].rfind("PARAMETER", 0) == 0);
+    for (size_t i = 0; i + 2 < lines.size(); ++i)
+        if (lines[i].rfind("units.cmn0.params.nodes ", 0) == 0) {
+            CHECK_THAT(lines[i], Catch::Contains("(15 lines, below)"));
+            CHECK(lines[i + 1].rfind("    0,0 p0 hn-d ", 0) == 0);
+            CHECK(lines[i + 2].rfind("    0,0 p1 rn-i ", 0) == 0);
+        }
     bool found = false;
     for (const auto& l : lines)
         if (l.rfind("units.dsu0.params.variant", 0) == 0) {
