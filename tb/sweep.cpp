@@ -5,8 +5,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-// GCC 12 reports a false -Wdangling-pointer inside yaml-cpp 0.7's inline node code (as in platform_config.cpp).
+// GCC 12 reports a false -Wdangling-pointer inside yaml-cpp 0.7's inline node code; clang has no such warning.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wdangling-pointer"
+#endif
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
