@@ -133,6 +133,26 @@ std::string default_cmn_layout(unsigned mesh_x, unsigned mesh_y) {
     return s;
 }
 
+void for_each_cmn_text_entry(const std::string& text, const cmn_text_origin& origin, bool on_param_line,
+                             const std::function<void(const cmn_text_entry&)>& visit) {
+    const bool block = !on_param_line && text.find('\n') != std::string::npos;
+    std::istringstream in(text);
+    std::string raw;
+    unsigned row = 0;
+    while (std::getline(in, raw)) {
+        const unsigned line = block ? origin.param_line + 1 + row : origin.param_line;
+        ++row;
+        std::istringstream entries(raw.substr(0, raw.find('#')));
+        for (std::string entry; std::getline(entries, entry, ';');) {
+            cmn_text_entry e{line, trim(entry), {}};
+            if (e.text.empty()) continue;
+            std::istringstream words(e.text);
+            for (std::string w; words >> w;) e.words.push_back(w);
+            visit(e);
+        }
+    }
+}
+
 cmn_mesh build_cmn_mesh(unsigned mesh_x, unsigned mesh_y, const std::string& nodes_text,
                         const cmn_text_origin& origin) {
     cmn_mesh m;
@@ -151,72 +171,60 @@ cmn_mesh build_cmn_mesh(unsigned mesh_x, unsigned mesh_y, const std::string& nod
     };
 
     // Ports, from the text.
-    std::istringstream in(text);
-    std::string raw;
-    unsigned row = 0;
     int hnd_xp = -1;
     unsigned hnd_port = 0, hnd_line = 0;
-    while (std::getline(in, raw)) {
-        const unsigned line = defaulted ? origin.param_line : block ? origin.param_line + 1 + row : origin.param_line;
-        ++row;
-        std::string content = raw.substr(0, raw.find('#'));
-        std::istringstream entries(content);
-        std::string entry;
-        while (std::getline(entries, entry, ';')) {
-            entry = trim(entry);
-            if (entry.empty()) continue;
-            std::istringstream tok(entry);
-            std::vector<std::string> t;
-            for (std::string w; tok >> w;) t.push_back(w);
-            const std::string form = "'X,Y PORT KIND [xN]' like '1,0 p1 hn-f'";
-            if (t.size() < 3 || t.size() > 4)
-                throw fail(line, fmt::format("expected {}, found '{}'", form, entry));
-            unsigned x, y;
-            size_t comma = t[0].find(',');
-            if (comma == std::string::npos || !parse_small(t[0].substr(0, comma), x) ||
-                !parse_small(t[0].substr(comma + 1), y))
-                throw fail(line, fmt::format("expected crosspoint coordinates X,Y like 1,0, found '{}'", t[0]));
-            if (x >= mesh_x || y >= mesh_y)
-                throw fail(line, fmt::format("crosspoint {},{} is outside the {}x{} mesh (X 0..{}, Y 0..{})", x, y,
-                                             mesh_x, mesh_y, mesh_x - 1, mesh_y - 1));
-            if (t[1] != "p0" && t[1] != "p1")
-                throw fail(line, fmt::format("expected a device port p0 or p1 (a CMN-600 XP has two), found '{}'",
-                                             t[1]));
-            const unsigned port = t[1] == "p1";
-            auto k = std::find_if(kinds().begin(), kinds().end(), [&](const kind_info& i) { return t[2] == i.word; });
-            if (k == kinds().end())
-                throw fail(line, fmt::format("expected a device kind ({}), found '{}'", kind_words(), t[2]));
-            unsigned count = 1;
-            if (t.size() == 4) {
-                if (t[3].size() < 2 || t[3][0] != 'x' || !parse_small(t[3].substr(1), count) || count == 0)
-                    throw fail(line, fmt::format("expected a device count like x2, found '{}'", t[3]));
-                if (count > k->max_devices)
-                    throw fail(line, k->max_devices == 1
-                                         ? fmt::format("a {} port has exactly one device, found '{}'", k->word, t[3])
-                                         : fmt::format("a {} port has at most {} devices (device ID is 2 bits), "
-                                                       "found '{}'",
-                                                       k->word, k->max_devices, t[3]));
-            }
-            cmn_xp& xp = m.xps[y * mesh_x + x];
-            cmn_port& p = xp.ports[port];
-            if (p.kind != cmn_port_kind::none)
-                throw fail(line, fmt::format("port {} of crosspoint {},{} is already declared{}", t[1], x, y,
-                                             p.line && block ? fmt::format(" (at line {})", p.line) : ""));
-            p.kind = k->kind;
-            p.devices = count;
-            p.line = line;
-            if (k->kind == cmn_port_kind::hnd) {
-                if (hnd_xp >= 0)
-                    throw fail(line, fmt::format("a CMN-600 has one hn-d (it hosts the root CFG node and DTC0); "
-                                                 "another is at {},{}{}",
-                                                 m.xps[size_t(hnd_xp)].x, m.xps[size_t(hnd_xp)].y,
-                                                 block ? fmt::format(" (line {})", hnd_line) : ""));
-                hnd_xp = int(y * mesh_x + x);
-                hnd_port = port;
-                hnd_line = line;
-            }
+    for_each_cmn_text_entry(text, origin, defaulted, [&](const cmn_text_entry& e) {
+        const unsigned line = e.line;
+        const std::string& entry = e.text;
+        const std::vector<std::string>& t = e.words;
+        const std::string form = "'X,Y PORT KIND [xN]' like '1,0 p1 hn-f'";
+        if (t.size() < 3 || t.size() > 4)
+            throw fail(line, fmt::format("expected {}, found '{}'", form, entry));
+        unsigned x, y;
+        size_t comma = t[0].find(',');
+        if (comma == std::string::npos || !parse_small(t[0].substr(0, comma), x) ||
+            !parse_small(t[0].substr(comma + 1), y))
+            throw fail(line, fmt::format("expected crosspoint coordinates X,Y like 1,0, found '{}'", t[0]));
+        if (x >= mesh_x || y >= mesh_y)
+            throw fail(line, fmt::format("crosspoint {},{} is outside the {}x{} mesh (X 0..{}, Y 0..{})", x, y,
+                                         mesh_x, mesh_y, mesh_x - 1, mesh_y - 1));
+        if (t[1] != "p0" && t[1] != "p1")
+            throw fail(line, fmt::format("expected a device port p0 or p1 (a CMN-600 XP has two), found '{}'",
+                                         t[1]));
+        const unsigned port = t[1] == "p1";
+        auto k = std::find_if(kinds().begin(), kinds().end(), [&](const kind_info& i) { return t[2] == i.word; });
+        if (k == kinds().end())
+            throw fail(line, fmt::format("expected a device kind ({}), found '{}'", kind_words(), t[2]));
+        unsigned count = 1;
+        if (t.size() == 4) {
+            if (t[3].size() < 2 || t[3][0] != 'x' || !parse_small(t[3].substr(1), count) || count == 0)
+                throw fail(line, fmt::format("expected a device count like x2, found '{}'", t[3]));
+            if (count > k->max_devices)
+                throw fail(line, k->max_devices == 1
+                                     ? fmt::format("a {} port has exactly one device, found '{}'", k->word, t[3])
+                                     : fmt::format("a {} port has at most {} devices (device ID is 2 bits), "
+                                                   "found '{}'",
+                                                   k->word, k->max_devices, t[3]));
         }
-    }
+        cmn_xp& xp = m.xps[y * mesh_x + x];
+        cmn_port& p = xp.ports[port];
+        if (p.kind != cmn_port_kind::none)
+            throw fail(line, fmt::format("port {} of crosspoint {},{} is already declared{}", t[1], x, y,
+                                         p.line && block ? fmt::format(" (at line {})", p.line) : ""));
+        p.kind = k->kind;
+        p.devices = count;
+        p.line = line;
+        if (k->kind == cmn_port_kind::hnd) {
+            if (hnd_xp >= 0)
+                throw fail(line, fmt::format("a CMN-600 has one hn-d (it hosts the root CFG node and DTC0); "
+                                             "another is at {},{}{}",
+                                             m.xps[size_t(hnd_xp)].x, m.xps[size_t(hnd_xp)].y,
+                                             block ? fmt::format(" (line {})", hnd_line) : ""));
+            hnd_xp = int(y * mesh_x + x);
+            hnd_port = port;
+            hnd_line = line;
+        }
+    });
     if (hnd_xp < 0)
         throw fail(origin.param_line, "the mesh needs one hn-d port (it hosts the root CFG node, the DTC, the DN "
                                       "and an HN-I), found none");

@@ -12,6 +12,7 @@
 // 64 KB slot (slot << 16) per node; the CFG node of the HN-D is slot 0 of its
 // port, so ROOTNODEBASE = X << (20 + bits) | Y << 20 | port << 14.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -104,6 +105,20 @@ struct cmn_text_origin {
     unsigned param_line = 0;
     std::string param_path; // "units[2].params.nodes"
 };
+
+// One entry of a CMN text parameter (`nodes`, `events`, `traffic`, `io`), split into words.
+struct cmn_text_entry {
+    unsigned line;                  // its line in the platform file
+    std::string text;               // trimmed, without its comment
+    std::vector<std::string> words; // separated by white space
+};
+
+// Calls `visit` for every entry of a CMN text parameter, in order: one entry per line, `#` starts a
+// comment, `;` also separates entries, blank entries are skipped. A block value's rows are counted
+// from the line after the parameter's; a one-line value (or a default text: `on_param_line`) sits
+// on the parameter's own line.
+void for_each_cmn_text_entry(const std::string& text, const cmn_text_origin& origin, bool on_param_line,
+                             const std::function<void(const cmn_text_entry&)>& visit);
 
 // Builds the mesh from the `nodes` text (docs/cmn.md): one port per line,
 // `X,Y PORT KIND [xN]`, e.g. `1,0 p1 hn-f`, `#` comments, `;` also separates

@@ -59,10 +59,6 @@ namespace {
 bool is_write(uint8_t op) { return op == chi::req_write_back_full || op == chi::req_write_no_snp_full; }
 bool needs_comp_ack(uint8_t op) { return op == chi::req_read_shared || op == chi::req_read_unique; }
 
-std::string trim(const std::string& s) {
-    size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
 } // namespace
 
 // ---------------------------------------------------------------------------
@@ -192,45 +188,33 @@ std::vector<cmn_generator_config> parse_cmn_traffic(const cmn_mesh& mesh, const 
                                                     const cmn_text_origin& o,
                                                     const std::vector<cmn_io_range>& io_ranges) {
     std::vector<cmn_generator_config> out;
-    const bool block = text.find('\n') != std::string::npos;
-    std::istringstream in(text);
-    std::string raw;
-    unsigned row = 0;
-    while (std::getline(in, raw)) {
-        const unsigned line = block ? o.param_line + 1 + row : o.param_line;
-        ++row;
-        std::istringstream entries(raw.substr(0, raw.find('#')));
-        std::string entry;
-        while (std::getline(entries, entry, ';')) {
-            entry = trim(entry);
-            if (entry.empty()) continue;
-            std::istringstream tok(entry);
-            std::vector<std::string> t;
-            for (std::string w; tok >> w;) t.push_back(w);
-            try {
-                if (t.size() < 2)
-                    throw input_error("", 0, fmt::format("expected {}, found '{}'", generator_form, entry));
-                cmn_generator_config g;
-                g.line = line;
-                parse_cmn_requester(mesh, t[0], t[1], g, "", 0);
-                for (const auto& other : out)
-                    if (other.xp == g.xp && other.port == g.port && other.device == g.device)
-                        throw input_error("", 0, fmt::format("requester {} {} already has a generator (line {})",
-                                                             t[0], t[1], other.line));
-                std::vector<std::string> given;
-                apply_cmn_generator_settings(g, std::vector<std::string>(t.begin() + 2, t.end()), given, "", 0);
-                auto has = [&](const char* k) { return std::find(given.begin(), given.end(), k) != given.end(); };
-                if (!has("rate") || !has("range") || !has("mix"))
-                    throw input_error("", 0,
-                                      fmt::format("a generator needs rate=, range= and mix=: expected {}",
-                                                  generator_form));
-                check_cmn_generator_homes(mesh, io_ranges, g, "", 0);
-                out.push_back(g);
-            } catch (const input_error& e) {
-                throw input_error(o.file, line, o.param_path + ": " + e.message());
-            }
+    for_each_cmn_text_entry(text, o, false, [&](const cmn_text_entry& e) {
+        const unsigned line = e.line;
+        const std::string& entry = e.text;
+        const std::vector<std::string>& t = e.words;
+        try {
+            if (t.size() < 2)
+                throw input_error("", 0, fmt::format("expected {}, found '{}'", generator_form, entry));
+            cmn_generator_config g;
+            g.line = line;
+            parse_cmn_requester(mesh, t[0], t[1], g, "", 0);
+            for (const auto& other : out)
+                if (other.xp == g.xp && other.port == g.port && other.device == g.device)
+                    throw input_error("", 0, fmt::format("requester {} {} already has a generator (line {})",
+                                                         t[0], t[1], other.line));
+            std::vector<std::string> given;
+            apply_cmn_generator_settings(g, std::vector<std::string>(t.begin() + 2, t.end()), given, "", 0);
+            auto has = [&](const char* k) { return std::find(given.begin(), given.end(), k) != given.end(); };
+            if (!has("rate") || !has("range") || !has("mix"))
+                throw input_error("", 0,
+                                  fmt::format("a generator needs rate=, range= and mix=: expected {}",
+                                              generator_form));
+            check_cmn_generator_homes(mesh, io_ranges, g, "", 0);
+            out.push_back(g);
+        } catch (const input_error& error) {
+            throw input_error(o.file, line, o.param_path + ": " + error.message());
         }
-    }
+    });
     return out;
 }
 
@@ -262,52 +246,39 @@ cmn_traffic_change resolve_cmn_traffic_statement(
 std::vector<cmn_io_range> parse_cmn_io_ranges(const cmn_mesh& mesh, const std::string& text,
                                               const cmn_text_origin& o) {
     std::vector<cmn_io_range> out;
-    const bool block = text.find('\n') != std::string::npos;
-    std::istringstream in(text);
-    std::string raw;
-    unsigned row = 0;
-    while (std::getline(in, raw)) {
-        const unsigned line = block ? o.param_line + 1 + row : o.param_line;
-        ++row;
-        std::istringstream entries(raw.substr(0, raw.find('#')));
-        std::string entry;
-        while (std::getline(entries, entry, ';')) {
-            entry = trim(entry);
-            if (entry.empty()) continue;
-            auto fail = [&](const std::string& what) { return input_error(o.file, line, o.param_path + ": " + what); };
-            std::istringstream tok(entry);
-            std::vector<std::string> t;
-            for (std::string w; tok >> w;) t.push_back(w);
-            if (t.empty() || t.size() > 2)
-                throw fail(fmt::format("expected 'LO-HI [hniN]' like '0x40000000-0x4fffffff hni0', found '{}'", entry));
-            cmn_io_range r;
-            auto dash = t[0].find('-');
-            try {
-                if (dash == std::string::npos) throw std::invalid_argument("");
-                size_t used = 0;
-                r.lo = std::stoull(t[0].substr(0, dash), &used, 0);
-                if (used != dash) throw std::invalid_argument("");
-                r.hi = std::stoull(t[0].substr(dash + 1), &used, 0);
-                if (used != t[0].size() - dash - 1) throw std::invalid_argument("");
-            } catch (const std::exception&) {
-                throw fail(fmt::format("expected an address range LO-HI like 0x40000000-0x4fffffff, found '{}'", t[0]));
-            }
-            if (r.hi < r.lo) throw fail(fmt::format("range {:#x}-{:#x} ends before it starts", r.lo, r.hi));
-            const std::string hni = t.size() == 2 ? t[1] : "hni0";
-            const cmn_node* n = mesh.find(hni);
-            if (!n || n->type != cmn_node_type::hni) {
-                std::string names;
-                for (const auto& m : mesh.nodes)
-                    if (m.type == cmn_node_type::hni) names += (names.empty() ? "" : ", ") + m.name;
-                throw fail(fmt::format("expected an HN-I of the mesh ({}), found '{}'", names, hni));
-            }
-            for (const auto& other : out)
-                if (r.lo <= other.hi && other.lo <= r.hi)
-                    throw fail(fmt::format("range {:#x}-{:#x} overlaps {:#x}-{:#x}", r.lo, r.hi, other.lo, other.hi));
-            r.hni = size_t(n - mesh.nodes.data());
-            out.push_back(r);
+    for_each_cmn_text_entry(text, o, false, [&](const cmn_text_entry& e) {
+        const std::string& entry = e.text;
+        const std::vector<std::string>& t = e.words;
+        auto fail = [&](const std::string& what) { return input_error(o.file, e.line, o.param_path + ": " + what); };
+        if (t.empty() || t.size() > 2)
+            throw fail(fmt::format("expected 'LO-HI [hniN]' like '0x40000000-0x4fffffff hni0', found '{}'", entry));
+        cmn_io_range r;
+        auto dash = t[0].find('-');
+        try {
+            if (dash == std::string::npos) throw std::invalid_argument("");
+            size_t used = 0;
+            r.lo = std::stoull(t[0].substr(0, dash), &used, 0);
+            if (used != dash) throw std::invalid_argument("");
+            r.hi = std::stoull(t[0].substr(dash + 1), &used, 0);
+            if (used != t[0].size() - dash - 1) throw std::invalid_argument("");
+        } catch (const std::exception&) {
+            throw fail(fmt::format("expected an address range LO-HI like 0x40000000-0x4fffffff, found '{}'", t[0]));
         }
-    }
+        if (r.hi < r.lo) throw fail(fmt::format("range {:#x}-{:#x} ends before it starts", r.lo, r.hi));
+        const std::string hni = t.size() == 2 ? t[1] : "hni0";
+        const cmn_node* n = mesh.find(hni);
+        if (!n || n->type != cmn_node_type::hni) {
+            std::string names;
+            for (const auto& m : mesh.nodes)
+                if (m.type == cmn_node_type::hni) names += (names.empty() ? "" : ", ") + m.name;
+            throw fail(fmt::format("expected an HN-I of the mesh ({}), found '{}'", names, hni));
+        }
+        for (const auto& other : out)
+            if (r.lo <= other.hi && other.lo <= r.hi)
+                throw fail(fmt::format("range {:#x}-{:#x} overlaps {:#x}-{:#x}", r.lo, r.hi, other.lo, other.hi));
+        r.hni = size_t(n - mesh.nodes.data());
+        out.push_back(r);
+    });
     return out;
 }
 

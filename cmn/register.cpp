@@ -20,63 +20,46 @@ cmn_text_origin origin_of(const unit_config& u, const std::string& param) {
     return {u.file, u.param_line(param), fmt::format("units[{}].params.{}", u.index, param)};
 }
 
-std::string trim(const std::string& s) {
-    size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
-
 // `events` text: `TARGET EVENT RATE` per line (or `;`-separated); TARGET is a node
 // name (hnf0, xp_1_0) or a node-type prefix (hnf, xp, ...) meaning every such node.
 std::vector<cmn600_rate> parse_rates(const cmn_mesh& mesh, const std::string& text, const cmn_text_origin& o) {
     std::vector<cmn600_rate> out;
     std::map<std::tuple<size_t, uint8_t, uint8_t, int>, unsigned> seen;
-    const bool block = text.find('\n') != std::string::npos;
-    std::istringstream in(text);
-    std::string raw;
-    unsigned row = 0;
-    while (std::getline(in, raw)) {
-        const unsigned line = block ? o.param_line + 1 + row : o.param_line;
-        ++row;
-        std::istringstream entries(raw.substr(0, raw.find('#')));
-        std::string entry;
-        while (std::getline(entries, entry, ';')) {
-            entry = trim(entry);
-            if (entry.empty()) continue;
-            auto fail = [&](const std::string& what) { return input_error(o.file, line, o.param_path + ": " + what); };
-            std::istringstream tok(entry);
-            std::vector<std::string> t;
-            for (std::string w; tok >> w;) t.push_back(w);
-            if (t.size() != 3)
-                throw fail(fmt::format("expected 'NODE EVENT RATE' like 'hnf hnf_cache_miss 1/8', found '{}'", entry));
-            std::vector<size_t> targets;
-            for (size_t i = 0; i < mesh.nodes.size(); ++i) {
-                const cmn_node& n = mesh.nodes[i];
-                if (n.external || !(has_pmu_events(n.type) || n.type == cmn_node_type::xp)) continue;
-                if (n.name == t[0] || node_prefix(n.type) == t[0]) targets.push_back(i);
-            }
-            if (targets.empty()) {
-                std::string names;
-                for (const auto& n : mesh.nodes)
-                    if (!n.external && (has_pmu_events(n.type) || n.type == cmn_node_type::xp))
-                        names += (names.empty() ? "" : ", ") + n.name;
-                throw fail(fmt::format("no node with PMU events named '{}' in this mesh (nodes: {}; or a type: hnf, "
-                                       "hni, dn, rni, rnd, sbsx, cxra, cxha, xp)",
-                                       t[0], names));
-            }
-            const rational rate = seq::parse_rate(t[2], o.file, line, "as the rate of " + t[0] + " " + t[1]);
-            for (size_t node : targets) {
-                std::string error;
-                auto ref = resolve_cmn_event(mesh.nodes[node].type, t[1], error);
-                if (!ref) throw fail(error);
-                auto key = std::make_tuple(node, ref->eventid, ref->occupid, ref->watchpoint);
-                if (auto it = seen.find(key); it != seen.end())
-                    throw fail(fmt::format("{} {} already has a rate (line {})", mesh.nodes[node].name, t[1],
-                                           it->second));
-                seen[key] = line;
-                out.push_back({node, *ref, rate});
-            }
+    for_each_cmn_text_entry(text, o, false, [&](const cmn_text_entry& e) {
+        const unsigned line = e.line;
+        const std::string& entry = e.text;
+        const std::vector<std::string>& t = e.words;
+        auto fail = [&](const std::string& what) { return input_error(o.file, line, o.param_path + ": " + what); };
+        if (t.size() != 3)
+            throw fail(fmt::format("expected 'NODE EVENT RATE' like 'hnf hnf_cache_miss 1/8', found '{}'", entry));
+        std::vector<size_t> targets;
+        for (size_t i = 0; i < mesh.nodes.size(); ++i) {
+            const cmn_node& n = mesh.nodes[i];
+            if (n.external || !(has_pmu_events(n.type) || n.type == cmn_node_type::xp)) continue;
+            if (n.name == t[0] || node_prefix(n.type) == t[0]) targets.push_back(i);
         }
-    }
+        if (targets.empty()) {
+            std::string names;
+            for (const auto& n : mesh.nodes)
+                if (!n.external && (has_pmu_events(n.type) || n.type == cmn_node_type::xp))
+                    names += (names.empty() ? "" : ", ") + n.name;
+            throw fail(fmt::format("no node with PMU events named '{}' in this mesh (nodes: {}; or a type: hnf, "
+                                   "hni, dn, rni, rnd, sbsx, cxra, cxha, xp)",
+                                   t[0], names));
+        }
+        const rational rate = seq::parse_rate(t[2], o.file, line, "as the rate of " + t[0] + " " + t[1]);
+        for (size_t node : targets) {
+            std::string error;
+            auto ref = resolve_cmn_event(mesh.nodes[node].type, t[1], error);
+            if (!ref) throw fail(error);
+            auto key = std::make_tuple(node, ref->eventid, ref->occupid, ref->watchpoint);
+            if (auto it = seen.find(key); it != seen.end())
+                throw fail(fmt::format("{} {} already has a rate (line {})", mesh.nodes[node].name, t[1],
+                                       it->second));
+            seen[key] = line;
+            out.push_back({node, *ref, rate});
+        }
+    });
     return out;
 }
 
