@@ -11,7 +11,10 @@ constexpr uint32_t kRegionShift = 14; // node regions are 16 KB on CMN-600
 constexpr uint32_t kChildPtrOffset = 0x100;
 constexpr uint64_t kAllOverflows = 0x1FF;
 
-const register_table& table_for(const cmn_node& n) {
+uint64_t field(uint64_t v, unsigned lsb, unsigned width) { return (v >> lsb) & ((1ull << width) - 1); }
+} // namespace
+
+const register_table& cmn600_table_for(const cmn_node& n) {
     switch (n.type) {
     case cmn_node_type::cfg: return cmn600_cfg_table();
     case cmn_node_type::xp: return cmn600_xp_table();
@@ -19,9 +22,6 @@ const register_table& table_for(const cmn_node& n) {
     default: return cmn600_node_table();
     }
 }
-
-uint64_t field(uint64_t v, unsigned lsb, unsigned width) { return (v >> lsb) & ((1ull << width) - 1); }
-} // namespace
 
 cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, cmn600_options options,
                std::string clock, std::string irq, std::vector<cmn600_rate> rates, cmn_traffic_timing timing,
@@ -35,7 +35,7 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
         const cmn_node& n = mesh_.nodes[i];
         if (n.type == cmn_node_type::dtc) dtc_node_ = i;
         if (n.external) continue;
-        banks_[i] = std::make_unique<register_bank>(fmt::format("{}.{}", basename(), n.name), table_for(n));
+        banks_[i] = std::make_unique<register_bank>(fmt::format("{}.{}", basename(), n.name), cmn600_table_for(n));
         region_to_node_[n.offset >> kRegionShift] = i;
     }
     dtms_.resize(mesh_.xps.size());
@@ -81,7 +81,7 @@ std::optional<mmio_register> cmn600::find_mmio_register(const std::string& name)
     if (dot == std::string::npos) return std::nullopt;
     const cmn_node* n = mesh_.find(name.substr(0, dot));
     if (!n || n->external) return std::nullopt;
-    const register_def* def = table_for(*n).find(name.substr(dot + 1));
+    const register_def* def = cmn600_table_for(*n).find(name.substr(dot + 1));
     if (!def || !def->offset) return std::nullopt;
     return mmio_register{def, opt_.periphbase + n->offset + *def->offset};
 }

@@ -31,6 +31,8 @@ const register_table& cmn600_cfg_table();  // the root CFG node
 const register_table& cmn600_xp_table();   // an XP and its DTM
 const register_table& cmn600_dtc_table();  // the DTC
 const register_table& cmn600_node_table(); // a device node (HN-F, HN-I, DN, RN-I, RN-D, SBSX, CXRA, CXHA)
+// The table of a node's region, by the node's type (an external node has no region in this mesh).
+const register_table& cmn600_table_for(const cmn_node& n);
 
 enum class cmn600_revision { r1p0, r1p1, r1p2, r1p3, r2p0, r3p0, r3p1 };
 

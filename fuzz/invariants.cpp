@@ -109,16 +109,6 @@ void check_dsu(platform&, unit& base, std::vector<std::string>& out) {
                                   u.irq_level(), ovs, inten, pmcr & 1, expected_irq));
 }
 
-const register_table* cmn_table_of(const cmn_node& n) {
-    if (n.external) return nullptr;
-    switch (n.type) {
-    case cmn_node_type::cfg: return &cmn600_cfg_table();
-    case cmn_node_type::xp: return &cmn600_xp_table();
-    case cmn_node_type::dtc: return &cmn600_dtc_table();
-    default: return &cmn600_node_table();
-    }
-}
-
 // CMN-600 (docs/cmn.md, ../shared/reference/cmn.md §2-§3): every node's registers (each node's
 // own table at its own offset: the generic window walk cannot place them) have their RES0 fields
 // zero; a 64-bit register read equals its two 32-bit halves (the DTM's four 16-bit local counters,
@@ -138,7 +128,7 @@ void check_cmn(platform&, unit& base, std::vector<std::string>& out) {
     };
     const cmn_node* dtc = nullptr;
     for (const cmn_node& n : mesh.nodes) {
-        const register_table* t = cmn_table_of(n);
+        const register_table* t = n.external ? nullptr : &cmn600_table_for(n);
         if (!t) continue;
         if (n.type == cmn_node_type::dtc && !dtc) dtc = &n;
         for (const auto& def : t->registers) {
@@ -290,7 +280,7 @@ std::vector<uint64_t> register_offsets(unit& u, const address_window& w) {
     std::vector<uint64_t> out;
     if (auto* cmn = dynamic_cast<cmn600*>(&u)) {
         for (const cmn_node& n : cmn->mesh().nodes)
-            if (const register_table* t = cmn_table_of(n))
+            if (const register_table* t = n.external ? nullptr : &cmn600_table_for(n))
                 for (const auto& def : t->registers) out.push_back(n.offset + *def.offset);
     } else if (auto* imc = dynamic_cast<imc_unit*>(&u)) {
         std::set<std::pair<unsigned, unsigned>> cores;

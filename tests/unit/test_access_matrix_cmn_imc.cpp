@@ -85,16 +85,6 @@ struct cmn_target {
     size_t node;              // whose registers a refused write could touch
 };
 
-const register_table* table_of(const cmn_node& n) {
-    if (n.external) return nullptr;
-    switch (n.type) {
-    case cmn_node_type::cfg: return &cmn600_cfg_table();
-    case cmn_node_type::xp: return &cmn600_xp_table();
-    case cmn_node_type::dtc: return &cmn600_dtc_table();
-    default: return &cmn600_node_table();
-    }
-}
-
 // Every register of every node, read as a Secure debugger behind the gate; plus the unit's
 // observables. With only_node: that node's registers only.
 snapshot cmn_state(unit& cmn, const cmn_mesh& mesh, uint64_t periphbase, long only_node = -1) {
@@ -106,7 +96,7 @@ snapshot cmn_state(unit& cmn, const cmn_mesh& mesh, uint64_t periphbase, long on
     ctx.path = access_path::memory_mapped;
     for (size_t i = 0; i < mesh.nodes.size(); ++i) {
         if (only_node >= 0 && i != size_t(only_node)) continue;
-        const register_table* t = table_of(mesh.nodes[i]);
+        const register_table* t = mesh.nodes[i].external ? nullptr : &cmn600_table_for(mesh.nodes[i]);
         if (!t) continue;
         for (const auto& def : t->registers)
             s[mesh.nodes[i].name + "." + def.name] =
@@ -126,7 +116,7 @@ std::vector<cmn_target> cmn_targets(const cmn_mesh& mesh, uint64_t periphbase) {
     for (size_t i = 0; i < mesh.nodes.size(); ++i) {
         const cmn_node& n = mesh.nodes[i];
         const uint64_t base = periphbase + n.offset;
-        const register_table* t = table_of(n);
+        const register_table* t = n.external ? nullptr : &cmn600_table_for(n);
         if (!t) { // external child: its region reads as zero
             for (unsigned len : {4u, 8u})
                 out.push_back({n.name + " (external) +0x0", base, len, expect::raz_wi, expect::raz_wi, i});
