@@ -48,12 +48,7 @@ struct bench : sc_core::sc_module {
 
     testing::tlm_access_result sysreg(unsigned cpu, unsigned el, bool secure, bool guest, uint32_t key, bool write,
                                       uint64_t value) {
-        access_context ctx;
-        ctx.cpu = cpu;
-        ctx.el = el;
-        ctx.secure = secure;
-        ctx.guest = guest;
-        ctx.path = access_path::system_register;
+        access_context ctx = testing::sysreg_context(cpu, el, secure, guest);
         return testing::tlm_access(*to_gate.operator->(), write, key, 8, value, ctx);
     }
     testing::tlm_access_result mmio(initiator_kind who, unsigned cpu, bool secure, uint64_t address, unsigned len,
@@ -102,11 +97,7 @@ struct bench : sc_core::sc_module {
             for (unsigned cpu = 0; cpu < p.system().cpus.size(); ++cpu) {
                 if (only_cpu >= 0 && cpu != unsigned(only_cpu)) continue;
                 for (const register_def* def : u->sysregs(cpu)) {
-                    access_context ctx;
-                    ctx.cpu = cpu;
-                    ctx.el = 3;
-                    ctx.secure = true;
-                    ctx.path = access_path::system_register;
+                    access_context ctx = testing::sysreg_context(cpu, 3, true);
                     auto a = testing::tlm_access(target, false, def->sysreg->key(), 8, 0, ctx);
                     s[std::string(u->basename()) + ".cpu" + std::to_string(cpu) + "." + def->name] = a.value;
                 }

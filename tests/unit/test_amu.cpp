@@ -118,12 +118,7 @@ struct initiator : sc_core::sc_module {
     result access(unsigned cpu, unsigned el, bool secure, bool guest, const std::string& reg, bool write, uint64_t value = 0) {
         auto r = p.resolve_register(reg, cpu);
         REQUIRE(r);
-        access_context ctx;
-        ctx.cpu = cpu;
-        ctx.el = el;
-        ctx.secure = secure;
-        ctx.guest = guest;
-        ctx.path = access_path::system_register;
+        access_context ctx = testing::sysreg_context(cpu, el, secure, guest);
         auto a = testing::tlm_access(*out.operator->(), write, r->key, 8, value, ctx);
         result res{a.status == tlm::TLM_OK_RESPONSE ? access_outcome::ok : a.outcome, a.value};
         if (a.status == tlm::TLM_ADDRESS_ERROR_RESPONSE) res.outcome = access_outcome::error;

@@ -60,11 +60,7 @@ struct bus_initiator : sc_core::sc_module {
     uint64_t sysreg_el3(unsigned cpu, platform& p, const std::string& reg, bool write = false, uint64_t v = 0) {
         auto rr = p.resolve_register(reg, cpu);
         REQUIRE(rr);
-        access_context ctx;
-        ctx.cpu = cpu;
-        ctx.el = 3;
-        ctx.secure = true;
-        ctx.path = access_path::system_register;
+        access_context ctx = testing::sysreg_context(cpu, 3, true);
         auto r = testing::tlm_access(*out.operator->(), write, rr->key, 8, v, ctx);
         REQUIRE(r.status == tlm::TLM_OK_RESPONSE);
         return r.value;

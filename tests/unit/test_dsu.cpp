@@ -61,11 +61,7 @@ TEST_CASE("dsu: system-register access rules follow the reference's priority tab
         b["ACTLR_EL2"].value = r.actlr2 ? (1ULL << ctl::actlr_clusterpmuen) : 0;
         b["ACTLR_EL3"].value = r.actlr3 ? (1ULL << ctl::actlr_clusterpmuen) : 0;
         b["SCR_EL3"].value = 0x30 | (r.eel2 ? (1ULL << ctl::scr_eel2) : 0);
-        access_context ctx;
-        ctx.cpu = 0;
-        ctx.el = r.el;
-        ctx.secure = r.secure || r.el == 3;
-        ctx.path = access_path::system_register;
+        access_context ctx = testing::sysreg_context(0, r.el, r.secure || r.el == 3);
         const register_def* def = dsu->table().find(r.reg);
         REQUIRE(def);
         INFO("EL" << r.el << (r.secure ? " S" : " NS") << " TIDCP=" << r.tidcp << " ACTLR_EL2=" << r.actlr2
@@ -115,10 +111,7 @@ struct secure_tb : sc_core::sc_module {
     uint64_t access(bool write, const std::string& reg, uint64_t v = 0) {
         auto* dsu = p.find_unit("dsu0");
         const register_def* def = dsu->table().find(reg);
-        access_context ctx;
-        ctx.el = 3;
-        ctx.secure = true;
-        ctx.path = access_path::system_register;
+        access_context ctx = testing::sysreg_context(0, 3, true);
         return testing::tlm_access(*out.operator->(), write, def->sysreg->key(), 8, v, ctx).value;
     }
     void run() {

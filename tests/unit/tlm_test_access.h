@@ -19,6 +19,17 @@ struct tlm_access_result {
     std::string detail;
 };
 
+// The context of a system-register access (MRS/MSR) by `cpu` at `el`.
+inline access_context sysreg_context(unsigned cpu, unsigned el, bool secure, bool guest = false) {
+    access_context ctx;
+    ctx.cpu = cpu;
+    ctx.el = el;
+    ctx.secure = secure;
+    ctx.guest = guest;
+    ctx.path = access_path::system_register;
+    return ctx;
+}
+
 inline tlm_access_result tlm_access(tlm::tlm_fw_transport_if<>& target, bool write, uint64_t address, unsigned len,
                                     uint64_t value, access_context ctx) {
     tlm::tlm_generic_payload t;
