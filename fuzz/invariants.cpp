@@ -224,7 +224,8 @@ void check_imc(platform& p, unit& base, std::vector<std::string>& out) {
         const bool trace_mode = core_trace_mode[{e.chip, e.core}];
         const bool core_acc = on && !trace_mode, thread_acc = core_acc && (ldbar >> 63);
         const bool tracing = on && (ldbar >> 62 & 1) && trace_scom != 0;
-        auto expect = [&](const char* what, bool model, bool defined) {
+        // Copies of the structured bindings: C++17 lambdas cannot capture those (clang refuses).
+        auto expect = [&, cpu = cpu, ldbar = ldbar](const char* what, bool model, bool defined) {
             if (model != defined)
                 out.push_back(fmt::format("{} cpu{}: {} is {} but HTM_MODE {:#x}, LDBAR {:#x}, TRACE_IMC {:#x} say {}",
                                           u.name(), cpu, what, model, htm, ldbar, trace_scom, defined));
