@@ -59,6 +59,28 @@ namespace {
 bool is_write(uint8_t op) { return op == chi::req_write_back_full || op == chi::req_write_no_snp_full; }
 bool needs_comp_ack(uint8_t op) { return op == chi::req_read_shared || op == chi::req_read_unique; }
 
+// Beat `beat` (0 or 1: DataID 0 or 2, 32 bytes each) of a line's data, for home `homenid`.
+cmn_flit data_flit(uint8_t opcode, uint16_t homenid, uint8_t beat) {
+    cmn_flit d;
+    d.channel = cmn_channel::dat;
+    d.opcode = opcode;
+    d.homenid = homenid;
+    d.dataid = uint8_t(2 * beat);
+    return d;
+}
+
+// CopyBackWrData for a write-back, NonCopyBackWrData otherwise.
+uint8_t write_data_opcode(uint8_t request) {
+    return request == chi::req_write_back_full ? chi::dat_copy_back_wr_data : chi::dat_non_copy_back_wr_data;
+}
+
+cmn_flit response_flit(uint8_t opcode) {
+    cmn_flit r;
+    r.channel = cmn_channel::rsp;
+    r.opcode = opcode;
+    return r;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------
@@ -586,19 +608,13 @@ uint64_t cmn_traffic::snoop(generator& g, home& h, uint64_t line, uint8_t op, ui
         uint64_t back = 0;
         if (dirty) { // SnpRespData: the dirty line goes to the HN-F in two data flits
             for (uint8_t k = 0; k < 2; ++k) {
-                cmn_flit d;
-                d.channel = cmn_channel::dat;
-                d.opcode = chi::dat_snp_resp_data;
-                d.homenid = h.ep.id;
-                d.dataid = uint8_t(2 * k);
+                const cmn_flit d = data_flit(chi::dat_snp_resp_data, h.ep.id, k);
                 back = send(d, rn, h.ep, reply + k, sink);
             }
             sink.traffic_event(h.node, 0x1c, 0, back, 1); // hnf_intv_dirty
             dirty_data = true;
         } else {
-            cmn_flit r;
-            r.channel = cmn_channel::rsp;
-            r.opcode = chi::rsp_snp_resp;
+            cmn_flit r = response_flit(chi::rsp_snp_resp);
             back = send(r, rn, h.ep, reply, sink);
         }
         done = std::max(done, back);
@@ -632,16 +648,10 @@ uint64_t cmn_traffic::io_transaction(generator& g, uint8_t op, uint64_t line, si
     const uint64_t axi_done = at_hni + t_.hni_cycles; // the AXI read data or write response
     if (is_write(op)) {
         sink.traffic_event(hni, 0x26, 0, at_hni, 1); // hni_rrt_wr_alloc
-        cmn_flit r;
-        r.channel = cmn_channel::rsp;
-        r.opcode = chi::rsp_comp_dbid_resp;
+        cmn_flit r = response_flit(chi::rsp_comp_dbid_resp);
         const uint64_t at_rn = send(r, io, g.ep, axi_done, sink);
         for (uint8_t k = 0; k < 2; ++k) {
-            cmn_flit d;
-            d.channel = cmn_channel::dat;
-            d.opcode = op == chi::req_write_back_full ? chi::dat_copy_back_wr_data : chi::dat_non_copy_back_wr_data;
-            d.homenid = io.id;
-            d.dataid = uint8_t(2 * k);
+            const cmn_flit d = data_flit(write_data_opcode(op), io.id, k);
             rn_event(0x05, at_rn + k); // rnid_txdat_flits
             const uint64_t in = send(d, g.ep, io, at_rn + k, sink);
             if (k == 0) sink.traffic_event(hni, 0x29, 0, in, 1); // hni_wdb_alloc: the write data buffer
@@ -652,18 +662,12 @@ uint64_t cmn_traffic::io_transaction(generator& g, uint8_t op, uint64_t line, si
     sink.traffic_event(hni, 0x27, 0, axi_done, 1); // hni_rdt_rd_alloc: the read data returns
     uint64_t at_rn = axi_done;
     for (uint8_t k = 0; k < 2; ++k) {
-        cmn_flit d;
-        d.channel = cmn_channel::dat;
-        d.opcode = chi::dat_comp_data;
-        d.homenid = io.id;
-        d.dataid = uint8_t(2 * k);
+        const cmn_flit d = data_flit(chi::dat_comp_data, io.id, k);
         at_rn = send(d, io, g.ep, axi_done + k, sink);
         rn_event(0x04, at_rn); // rnid_rxdat_flits
     }
     if (needs_comp_ack(op)) {
-        cmn_flit a;
-        a.channel = cmn_channel::rsp;
-        a.opcode = chi::rsp_comp_ack;
+        cmn_flit a = response_flit(chi::rsp_comp_ack);
         send(a, g.ep, io, at_rn, sink);
     }
     return at_rn; // its last data flit received
@@ -746,17 +750,11 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
         w.addr = victim << 6;
         const uint64_t at_mem = send(w, h.ep, vm.ep, edge, sink);
         sbsx_event(vm, 0x02, at_mem); // sbsx_wr_req
-        cmn_flit r;
-        r.channel = cmn_channel::rsp;
-        r.opcode = chi::rsp_dbid_resp;
+        cmn_flit r = response_flit(chi::rsp_dbid_resp);
         sbsx_event(vm, 0x06, at_mem + t_.port_cycles); // sbsx_txrsp_flitv
         const uint64_t back = send(r, vm.ep, h.ep, at_mem + t_.port_cycles, sink);
         for (uint8_t k = 0; k < 2; ++k) {
-            cmn_flit d;
-            d.channel = cmn_channel::dat;
-            d.opcode = chi::dat_non_copy_back_wr_data;
-            d.homenid = h.ep.id;
-            d.dataid = uint8_t(2 * k);
+            const cmn_flit d = data_flit(chi::dat_non_copy_back_wr_data, h.ep.id, k);
             send(d, h.ep, vm.ep, back + k, sink);
         }
     };
@@ -766,17 +764,11 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
     if (write) {
         if (!hit) hnf_event(0x03, at_home); // hnf_cache_fill: the written line is allocated
         if (dirty_victim) writeback(at_home);
-        cmn_flit r;
-        r.channel = cmn_channel::rsp;
-        r.opcode = chi::rsp_comp_dbid_resp;
+        cmn_flit r = response_flit(chi::rsp_comp_dbid_resp);
         const uint64_t at_rn = send(r, h.ep, g.ep, respond, sink);
         done = at_rn;
         for (uint8_t k = 0; k < 2; ++k) {
-            cmn_flit d;
-            d.channel = cmn_channel::dat;
-            d.opcode = op == chi::req_write_back_full ? chi::dat_copy_back_wr_data : chi::dat_non_copy_back_wr_data;
-            d.homenid = h.ep.id;
-            d.dataid = uint8_t(2 * k);
+            const cmn_flit d = data_flit(write_data_opcode(op), h.ep.id, k);
             rn_event(0x05, at_rn + k); // rnid_txdat_flits
             done = send(d, g.ep, h.ep, at_rn + k, sink);
         }
@@ -795,11 +787,7 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
             sbsx_event(mem, 0x01, at_mem); // sbsx_rd_req
             uint64_t filled = 0;
             for (uint8_t k = 0; k < 2; ++k) {
-                cmn_flit d;
-                d.channel = cmn_channel::dat;
-                d.opcode = chi::dat_comp_data;
-                d.homenid = h.ep.id;
-                d.dataid = uint8_t(2 * k);
+                const cmn_flit d = data_flit(chi::dat_comp_data, h.ep.id, k);
                 sbsx_event(mem, 0x05, at_mem + t_.snf_cycles + k); // sbsx_txdat_flitv
                 filled = send(d, mem.ep, h.ep, at_mem + t_.snf_cycles + k, sink);
             }
@@ -809,20 +797,14 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
         }
         uint64_t at_rn = respond;
         for (uint8_t k = 0; k < 2; ++k) {
-            cmn_flit d;
-            d.channel = cmn_channel::dat;
-            d.opcode = chi::dat_comp_data;
-            d.homenid = h.ep.id;
-            d.dataid = uint8_t(2 * k);
+            const cmn_flit d = data_flit(chi::dat_comp_data, h.ep.id, k);
             at_rn = send(d, h.ep, g.ep, respond + k, sink);
             rn_event(0x04, at_rn); // rnid_rxdat_flits
         }
         done = respond + 1;
         rn_done = at_rn; // its last data flit received (a CompAck leaves then)
         if (needs_comp_ack(op)) {
-            cmn_flit a;
-            a.channel = cmn_channel::rsp;
-            a.opcode = chi::rsp_comp_ack;
+            cmn_flit a = response_flit(chi::rsp_comp_ack);
             done = send(a, g.ep, h.ep, at_rn, sink);
         }
     }
