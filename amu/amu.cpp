@@ -58,12 +58,12 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, amu_externa
         for (unsigned n = 0; n < 16; ++n) c->voff1[n] = &b[fmt::format("AMEVCNTVOFF1{}_EL2", n)];
         for (unsigned n = 0; n < 4; ++n) {
             auto& r = b[fmt::format("AMEVCNTR0{}_EL0", n)];
-            r.on_read([cp, n] { return cp->g0[n].read(now_fs()); });
+            r.reads_counter(cp->g0[n]);
             r.on_write([cp, n](const write_event& e) { cp->g0[n].write(e.written, now_fs()); });
         }
         for (unsigned n = 0; n < 16; ++n) {
             auto& r = b[fmt::format("AMEVCNTR1{}_EL0", n)];
-            r.on_read([cp, n] { return cp->g1[n].read(now_fs()); });
+            r.reads_counter(cp->g1[n]);
             r.on_write([cp, n](const write_event& e) { cp->g1[n].write(e.written, now_fs()); });
         }
         b["AMCNTENSET0_EL0"].on_read([cp] { return uint64_t(cp->en0); });
@@ -96,6 +96,15 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, amu_externa
         amcr.on_write([cp, &amcr](const write_event&) {
             if (cp->version < 2) amcr.value &= ~amcr_cg1rz; // CG1RZ is RES0 on AMUv1
         });
+        const cpu_controls& k = *system.controls;
+        c->scr_el3 = &k.entry(d.index, control::scr_el3);
+        c->hcr_el2 = &k.entry(d.index, control::hcr_el2);
+        c->cptr_el2 = &k.entry(d.index, control::cptr_el2);
+        c->cptr_el3 = &k.entry(d.index, control::cptr_el3);
+        for (const register_def& def : table().registers) {
+            const amu_reg_info& info = amu_info(def);
+            if (def.sysreg && implemented(*c, info)) c->by_key.assign(def.sysreg->key(), {&b[def.name], &info});
+        }
         core.on_power_change([this, cp](power_state, power_state to) { on_power(*cp, to); });
         if (external_.enabled && d.amu_external_view) build_frame(*c, d.cluster, core_in_cluster);
         amu_reset(*c, now);
@@ -211,16 +220,46 @@ void amu_unit::reset(bool cold) {
         }
 }
 
+namespace {
+// The parts of an access the AMU's rule reads from the access context, packed.
+unsigned access_request_bits(const access_context& ctx, bool is_write) {
+    return ctx.el | unsigned(ctx.secure) << 2 | unsigned(ctx.guest) << 3 | unsigned(is_write) << 4;
+}
+} // namespace
+
 access_outcome amu_unit::sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) {
     if (!has_amu(ctx.cpu)) return refuse_access(ctx, reg, is_write, nullptr);
-    const unsigned cpu = ctx.cpu;
-    const cpu_amu& c = *cpus_[cpu];
+    cpu_amu& c = *cpus_[ctx.cpu];
+    const cpu_amu::allowed_access inputs{&reg,
+                                         access_request_bits(ctx, is_write),
+                                         c.scr_el3->value,
+                                         c.hcr_el2->value,
+                                         c.cptr_el2->value,
+                                         c.cptr_el3->value,
+                                         c.userenr->value,
+                                         c.fgt ? c.hafgrtr->value : 0};
+    // Slot by the entry's address: neighbouring table entries (AMEVCNTR00..03) get different slots.
+    cpu_amu::allowed_access& memo =
+        c.allowed[(reinterpret_cast<uintptr_t>(&reg) / sizeof(register_def)) % c.allowed.size()];
+    if (memo == inputs) return access_outcome::ok;
+    return decide_and_remember(ctx, c, inputs, memo);
+}
+
+access_outcome amu_unit::decide_and_remember(access_context& ctx, const cpu_amu& c,
+                                             const cpu_amu::allowed_access& inputs,
+                                             cpu_amu::allowed_access& memo) const {
+    const bool is_write = (inputs.request >> 4) & 1;
+    const access_outcome outcome = decide(ctx, c, *inputs.reg, is_write);
+    if (outcome == access_outcome::ok) memo = inputs;
+    return outcome;
+}
+
+// The rule itself (ARMARM D24.6 through amu_trap_table), from the registers' current values.
+access_outcome amu_unit::decide(access_context& ctx, const cpu_amu& c, const register_def& reg, bool is_write) const {
     const amu_reg_info& info = amu_info(reg);
     if (!implemented(c, info)) return refuse_access(ctx, reg, is_write, nullptr);
-    const cpu_controls& k = *system_.controls;
-    // The four control registers the rule reads, each loaded once.
-    const uint64_t scr = k.value(cpu, control::scr_el3), hcr = k.value(cpu, control::hcr_el2),
-                   cptr2 = k.value(cpu, control::cptr_el2), cptr3 = k.value(cpu, control::cptr_el3);
+    const uint64_t scr = c.scr_el3->value, hcr = c.hcr_el2->value, cptr2 = c.cptr_el2->value,
+                   cptr3 = c.cptr_el3->value;
     auto bit = [](uint64_t v, unsigned i) { return bool((v >> i) & 1); };
     amu_access a;
     a.cls = info.cls;
@@ -280,13 +319,13 @@ void amu_unit::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
     if (ctx.path != access_path::system_register) return frame_access(trans, ctx);
     if (!has_amu(ctx.cpu)) return undefined(fmt::format("cpu{} has no AMU", ctx.cpu));
     cpu_amu& c = *cpus_[ctx.cpu];
-    register_bank::reg* r = c.bank->find_sysreg(uint32_t(trans.get_address()));
-    const amu_reg_info* info = r ? &amu_info(*r->def) : nullptr;
-    if (!info || !implemented(c, *info)) return undefined("AMU encoding not implemented on this CPU");
+    const cpu_amu::served* s = c.by_key.find(uint32_t(trans.get_address()));
+    if (!s) return undefined("AMU encoding not implemented on this CPU");
+    register_bank::reg* r = s->reg;
     const unsigned len = std::min<unsigned>(trans.get_data_length(), 8);
     uint64_t data = 0;
     if (trans.is_read()) {
-        data = adjust_read(c, *info, c.bank->read(*r), ctx);
+        data = adjust_read(c, *s->info, c.bank->read(*r), ctx);
         std::memcpy(trans.get_data_ptr(), &data, len);
     } else {
         std::memcpy(&data, trans.get_data_ptr(), len);

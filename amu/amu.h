@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "models/integer_map.h"
 #include "models/lazy_counter.h"
 #include "models/unit.h"
 
@@ -161,6 +162,33 @@ private:
         register_bank::reg* amcr = nullptr;
         std::array<register_bank::reg*, 4> voff0{};  // null for counter 1 (CNT_CYCLES has no offset)
         std::array<register_bank::reg*, 16> voff1{};
+        // The CPU's control registers the rule reads (cpu_controls' bank entries), resolved once.
+        const register_bank::reg* scr_el3 = nullptr;
+        const register_bank::reg* hcr_el2 = nullptr;
+        const register_bank::reg* cptr_el2 = nullptr;
+        const register_bank::reg* cptr_el3 = nullptr;
+        // The implemented system registers by encoding key, with their rule information: one
+        // look-up per access instead of the bank's, amu_info's and implemented()'s.
+        struct served {
+            register_bank::reg* reg = nullptr;
+            const amu_reg_info* info = nullptr;
+        };
+        integer_map<served> by_key;
+        // Accesses the rule allowed, each with every input the rule read, direct-mapped by the
+        // register's table entry: an access whose inputs are all the same is allowed again
+        // without deciding again (docs/performance.md, scenario 2). It keeps raw register values,
+        // not a change counter, so that a control register assigned directly (as tests and tools
+        // do) cannot leave it stale: any changed input is a miss.
+        struct allowed_access {
+            const register_def* reg = nullptr;
+            unsigned request = 0; // access_request_bits(ctx, is_write)
+            uint64_t scr = 0, hcr = 0, cptr2 = 0, cptr3 = 0, userenr = 0, hafgrtr = 0;
+            bool operator==(const allowed_access& o) const {
+                return reg == o.reg && request == o.request && scr == o.scr && hcr == o.hcr && cptr2 == o.cptr2 &&
+                       cptr3 == o.cptr3 && userenr == o.userenr && hafgrtr == o.hafgrtr;
+            }
+        };
+        std::array<allowed_access, 8> allowed{};
         std::unique_ptr<register_bank> frame; // the external view; null without features.amu_external_view
         std::array<lazy_counter, 4> g0;
         std::array<lazy_counter, 16> g1;
@@ -175,6 +203,10 @@ private:
     };
 
     void amu_reset(cpu_amu& c, fs_t now);
+    access_outcome decide(access_context& ctx, const cpu_amu& c, const register_def& reg, bool is_write) const;
+    [[gnu::noinline]] access_outcome decide_and_remember(access_context& ctx, const cpu_amu& c,
+                                                         const cpu_amu::allowed_access& inputs,
+                                                         cpu_amu::allowed_access& memo) const;
     void apply_enables(cpu_amu& c, fs_t now);
     void on_power(cpu_amu& c, power_state to);
     // The per-access steps take the register's amu_info, looked up once per access.

@@ -55,6 +55,7 @@ void cmn_edge_events::push(uint64_t edge, breakpoint b) {
 void cmn_edge_events::add(uint64_t edge, uint64_t count, uint64_t settled_edge) {
     if (auto* t = twin()) t->add(edge, count);
     if (count == 0) return;
+    note_change();
     if (pending_.size() >= fold_at_) {
         fold(settled_edge);
         fold_at_ = 2 * pending_.size() + 64;
@@ -70,6 +71,7 @@ void cmn_edge_events::add(uint64_t edge, uint64_t count, uint64_t settled_edge) 
 void cmn_edge_events::add_ramp(uint64_t from, uint64_t to, uint64_t settled_edge) {
     if (auto* t = twin()) t->add_ramp(from, to);
     if (to <= from) return;
+    note_change();
     if (pending_.size() >= fold_at_) {
         fold(settled_edge);
         fold_at_ = 2 * pending_.size() + 64;
@@ -105,6 +107,7 @@ uint64_t cmn_edge_events::count_at(fs_t t) const {
 
 void cmn_edge_events::drop_after(uint64_t now_edge) {
     if (auto* t = twin()) t->drop_pending();
+    note_change();
     fold(now_edge);
     // Ramps still running stop here: their count up to now_edge stays.
     settled_.points = settled_.at(now_edge);

@@ -29,6 +29,8 @@ public:
     // One event at each edge in (from, to].
     void add_ramp(uint64_t from, uint64_t to, uint64_t settled_edge);
     uint64_t count_at(fs_t t) const override;
+    // add, add_ramp and drop_after note a change; counts are by edge, so the clock's changes count too.
+    uint64_t version() const override { return changes() + clock_.changes(); }
     // Drops the events after `now_edge` (flits lost at a reset); the count up to it stays,
     // so the source never goes backwards under a lazy counter.
     void drop_after(uint64_t now_edge);

@@ -106,6 +106,7 @@ public:
         if (reference_mode()) reference_ = std::make_shared<reference_divider>(twin_of(base), divisor);
     }
     uint64_t count_at(fs_t t) const override { return base_.count_at(t) / divisor_; }
+    uint64_t version() const override { return base_.version(); }
 
 private:
     const event_source& base_;
@@ -127,6 +128,7 @@ public:
         open_since_ = now;
         notify_change();
     }
+    uint64_t version() const override { return changes() + base_.version(); }
     uint64_t count_at(fs_t t) const override {
         return closed_total_ + (open_ && t > open_since_ ? base_.count_at(t) - base_.count_at(open_since_) : 0);
     }

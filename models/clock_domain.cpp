@@ -62,6 +62,7 @@ void clock_domain::set_frequency(uint64_t frequency_hz, fs_t at) {
         uint64_t before = last.edges_before + edges_in(last, at);
         segments_.push_back({at, frequency_hz, before});
     }
+    ++changes_;
     for (auto& l : listeners_) l();
 }
 

@@ -41,6 +41,8 @@ public:
     // Instant of the k-th edge strictly after `from` (k >= 1).
     fs_t time_after_edges(fs_t from, uint64_t k) const { return time_of_edge(edges_at(from) + k); }
 
+    // How many frequency changes there were (event sources derive their version() from it).
+    uint64_t changes() const { return changes_; }
     // Called after every frequency change, so that scheduled overflow instants can be recomputed.
     void on_change(std::function<void()> listener) const { listeners_.push_back(std::move(listener)); }
 
@@ -59,6 +61,7 @@ private:
     std::string name_;
     uint64_t initial_hz_;
     std::vector<segment> segments_;
+    uint64_t changes_ = 0;
     mutable std::vector<std::function<void()>> listeners_;
     std::shared_ptr<reference_clock> reference_;
 };

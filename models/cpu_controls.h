@@ -38,6 +38,11 @@ public:
         return controls_[cpu][unsigned(reg)]->value;
     }
     bool bit(unsigned cpu, control reg, unsigned bit_index) const { return (value(cpu, reg) >> bit_index) & 1; }
+    // The bank entry of a control register, for a unit that reads it on every access.
+    const register_bank::reg& entry(unsigned cpu, control reg) const {
+        if (cpu >= controls_.size()) no_such_cpu(cpu);
+        return *controls_[cpu][unsigned(reg)];
+    }
     // The same by register name (tests and tools; the access rules use `control`).
     uint64_t value(unsigned cpu, const std::string& reg) const;
     bool bit(unsigned cpu, const std::string& reg, unsigned bit_index) const { return (value(cpu, reg) >> bit_index) & 1; }

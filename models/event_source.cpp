@@ -124,6 +124,12 @@ void summed_source::add(const event_source& source) {
     source.on_change([this] { notify_change(); });
 }
 
+uint64_t summed_source::version() const {
+    uint64_t total = 0;
+    for (auto* p : parts_) total += p->version();
+    return total;
+}
+
 uint64_t summed_source::count_at(fs_t t) const {
     uint64_t total = 0;
     for (auto* p : parts_) total += p->count_at(t);

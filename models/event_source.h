@@ -32,6 +32,11 @@ class event_source {
 public:
     virtual ~event_source() = default;
     virtual uint64_t count_at(fs_t t) const = 0;
+    // A number that changes whenever count_at(t) may have changed for some t, so that a counter
+    // that took the count at an instant can tell, without counting again, that it still holds
+    // (lazy_counter::read at the same instant). A source that cannot tell answers a new number
+    // on every call, which turns that shortcut off.
+    virtual uint64_t version() const { return ++unversioned_calls_; }
     // Listening does not change the source, hence const (the listener list is bookkeeping).
     void on_change(std::function<void()> listener) const { listeners_.push_back(std::move(listener)); }
     // Reference mode only (models/reference_mode.h): the twin that delivers this source's
@@ -40,12 +45,18 @@ public:
 
 protected:
     void notify_change() const {
+        note_change();
         for (auto& l : listeners_) l();
     }
+    // A change of the counts that listeners need not hear about (they are told otherwise).
+    void note_change() const { ++changes_; }
+    uint64_t changes() const { return changes_; }
     std::shared_ptr<reference_source> reference_;
 
 private:
     mutable std::vector<std::function<void()>> listeners_;
+    mutable uint64_t changes_ = 0;
+    mutable uint64_t unversioned_calls_ = 0;
 };
 
 // The smallest instant t >= from at which source.count_at(t) >= target, assuming
@@ -68,6 +79,9 @@ public:
 
     uint64_t count_at(fs_t t) const override { return count_at(t, security_filter::any); }
     uint64_t count_at(fs_t t, security_filter filter) const;
+    // Its own phase changes and its clock's frequency changes (which it does not announce:
+    // the units listen to the clocks themselves).
+    uint64_t version() const override { return changes() + clock_.changes(); }
 
 private:
     uint64_t phase_count(fs_t t) const;
@@ -85,6 +99,7 @@ class filtered_source : public event_source {
 public:
     filtered_source(const rate_stream& stream, security_filter filter);
     uint64_t count_at(fs_t t) const override { return stream_.count_at(t, filter_); }
+    uint64_t version() const override { return stream_.version(); }
 
 private:
     const rate_stream& stream_;
@@ -96,6 +111,7 @@ class clock_edges : public event_source {
 public:
     explicit clock_edges(const clock_domain& clock);
     uint64_t count_at(fs_t t) const override { return clock_.edges_at(t); }
+    uint64_t version() const override { return clock_.changes(); }
 
 private:
     const clock_domain& clock_;
@@ -109,6 +125,7 @@ public:
     injected_events();
     void add(uint64_t count, fs_t now, fs_t over = 0);
     uint64_t count_at(fs_t t) const override;
+    uint64_t version() const override { return changes(); }
 
 private:
     struct ramp {
@@ -125,6 +142,8 @@ public:
     summed_source();
     void add(const event_source& source);
     uint64_t count_at(fs_t t) const override;
+    // Every part's version only grows, and any change grows one: their sum changes with any part.
+    uint64_t version() const override;
     bool empty() const { return parts_.empty(); }
 
 private:

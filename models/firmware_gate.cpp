@@ -1,25 +1,33 @@
 #include "models/firmware_gate.h"
 
+#include "models/loosely_timed_target.h"
 #include "models/unit.h"
 
 namespace pmusim {
 
 firmware_gate::firmware_gate(const sc_core::sc_module_name& name)
-    : sc_module(name), from_initiators("from_initiators"), to_bus("to_bus") {
-    from_initiators.register_b_transport(this, &firmware_gate::b_transport);
-    from_initiators.register_transport_dbg(this, &firmware_gate::transport_dbg);
-    from_initiators.register_get_direct_mem_ptr(this, &firmware_gate::get_direct_mem_ptr);
+    : sc_module(name), from_initiators("from_initiators"), to_bus("to_bus"), to_system_registers("to_system_registers") {
+    from_initiators.bind(*this);
 }
 
-void firmware_gate::own_sysreg(unsigned cpu, const register_def& reg, unit& owner_unit) {
-    owners_.assign((uint64_t(cpu) << 32) | reg.sysreg->key(), owner{&owner_unit, &reg});
+unsigned firmware_gate::attach(tlm::tlm_base_target_socket_b<>& unit_registers) {
+    to_system_registers.bind(unit_registers);
+    return ports_++;
 }
 
-const firmware_gate::owner* firmware_gate::sysreg_owner(unsigned cpu, uint32_t key) const {
-    return owners_.find((uint64_t(cpu) << 32) | key);
+void firmware_gate::own_sysreg(unsigned cpu, const register_def& reg, unit& owner_unit, unsigned port) {
+    owners_.assign((uint64_t(cpu) << 32) | reg.sysreg->key(), owner{&owner_unit, &reg, port});
 }
 
-void firmware_gate::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+void firmware_gate::answer_undefined(tlm::tlm_generic_payload& trans, access_context& ctx) const {
+    ctx.outcome = access_outcome::undefined;
+    ctx.syndrome = uint64_t(1) << 25;
+    ctx.detail = sysreg_encoding::from_key(uint32_t(trans.get_address())).generic_name() +
+                 " is not implemented on cpu" + std::to_string(ctx.cpu);
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+}
+
+void firmware_gate::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     ++accesses_;
     access_context* ctx = trans.get_extension<access_context>();
     if (!ctx) { // every initiator must say who it is
@@ -30,32 +38,42 @@ void firmware_gate::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::s
     ctx->outcome = access_outcome::ok;
     ctx->syndrome = 0;
     ctx->detail.clear();
-    if (ctx->path == access_path::system_register) {
-        const owner* o = sysreg_owner(ctx->cpu, uint32_t(trans.get_address()));
-        access_outcome outcome = access_outcome::undefined;
-        if (!o) {
-            ctx->outcome = access_outcome::undefined;
-            ctx->syndrome = uint64_t(1) << 25;
-            ctx->detail = sysreg_encoding::from_key(uint32_t(trans.get_address())).generic_name() +
-                          " is not implemented on cpu" + std::to_string(ctx->cpu);
-        } else {
-            outcome = o->owner_unit->sysreg_rule(*ctx, *o->reg, trans.is_write());
-        }
-        if (outcome != access_outcome::ok) {
-            ++refused_;
-            ctx->outcome = outcome;
-            trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-            return;
-        }
+    if (ctx->path != access_path::system_register) return to_bus->b_transport(trans, delay);
+    const owner* o = sysreg_owner(ctx->cpu, uint32_t(trans.get_address()));
+    if (!o) {
+        ++refused_;
+        return answer_undefined(trans, *ctx);
     }
-    to_bus->b_transport(trans, delay);
+    const access_outcome outcome = o->owner_unit->sysreg_rule(*ctx, *o->reg, trans.is_write());
+    if (outcome != access_outcome::ok) {
+        ++refused_;
+        ctx->outcome = outcome;
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return;
+    }
+    to_system_registers[int(o->port)]->b_transport(trans, delay);
 }
 
-unsigned int firmware_gate::transport_dbg(int, tlm::tlm_generic_payload& trans) {
-    return to_bus->transport_dbg(trans);
+tlm::tlm_sync_enum firmware_gate::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                                  sc_core::sc_time& delay) {
+    return loosely_timed_nb_transport(*this, trans, phase, delay);
 }
 
-bool firmware_gate::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+unsigned int firmware_gate::transport_dbg(tlm::tlm_generic_payload& trans) {
+    // Debug accesses skip the access rule (a debugger sees what the register holds).
+    access_context* ctx = trans.get_extension<access_context>();
+    if (!ctx || ctx->path != access_path::system_register) return to_bus->transport_dbg(trans);
+    const owner* o = sysreg_owner(ctx->cpu, uint32_t(trans.get_address()));
+    if (!o) {
+        answer_undefined(trans, *ctx);
+        return 0;
+    }
+    return to_system_registers[int(o->port)]->transport_dbg(trans);
+}
+
+bool firmware_gate::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+    const access_context* ctx = trans.get_extension<access_context>();
+    if (ctx && ctx->path == access_path::system_register) return false; // registers: no DMI
     return to_bus->get_direct_mem_ptr(trans, dmi);
 }
 

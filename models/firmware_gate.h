@@ -1,16 +1,18 @@
 #pragma once
-// The firmware / exception-level gate between initiators and the system bus.
+// The firmware / exception-level gate: every initiator's accesses enter here.
 //
-// For a system-register access it finds the unit implementing that encoding on
-// the accessing CPU (none: UNDEFINED) and asks the unit's access rule, which
-// reads the CPU's control registers (CPTR_EL3.TAM, HCR_EL2.TGE, ACTLR_EL3, ...).
-// A refused access never reaches the unit: TLM_COMMAND_ERROR_RESPONSE with the
-// outcome and ESR syndrome in the access context. Memory-mapped accesses pass
-// through; their access conditions (locks, power, security) belong to the units.
+// A system-register access (MRS/MSR) never travels over the system bus, on silicon or
+// here: the gate finds the unit implementing that encoding on the accessing CPU (none:
+// UNDEFINED), asks the unit's access rule, which reads the CPU's control registers
+// (CPTR_EL3.TAM, HCR_EL2.TGE, ACTLR_EL3, ...), and hands an allowed access straight to
+// that unit over `to_system_registers`. A refused access never reaches the unit:
+// TLM_COMMAND_ERROR_RESPONSE with the outcome and ESR syndrome in the access context.
+// Memory-mapped accesses go on to the system bus; their access conditions (locks,
+// power, security) belong to the units.
 #include <string>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/integer_map.h"
@@ -20,29 +22,45 @@ namespace pmusim {
 
 class unit;
 
-class firmware_gate : public sc_core::sc_module {
+// The gate is its own forward interface (as in the Accellera LT examples): a plain target
+// socket that any number of initiators bind to, and one virtual call per hop instead of a
+// convenience socket's callback binder (docs/performance.md, scenario 2).
+class firmware_gate : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
 public:
-    tlm_utils::multi_passthrough_target_socket<firmware_gate> from_initiators;
-    tlm_utils::simple_initiator_socket<firmware_gate> to_bus;
+    tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND> from_initiators;
+    tlm_utils::simple_initiator_socket<firmware_gate> to_bus; // memory-mapped accesses
+    // System-register accesses, to the unit that implements the register (one port per unit).
+    tlm_utils::multi_passthrough_initiator_socket<firmware_gate, 32, tlm::tlm_base_protocol_types, 0,
+                                                  sc_core::SC_ZERO_OR_MORE_BOUND>
+        to_system_registers;
 
     explicit firmware_gate(const sc_core::sc_module_name& name);
 
-    void own_sysreg(unsigned cpu, const register_def& reg, unit& owner);
+    // Binds a unit's register socket to `to_system_registers` and returns its port.
+    unsigned attach(tlm::tlm_base_target_socket_b<>& unit_registers);
+    // `owner` implements `reg` on `cpu`, and is reached on `port` (from attach).
+    void own_sysreg(unsigned cpu, const register_def& reg, unit& owner, unsigned port);
     struct owner {
         unit* owner_unit;
         const register_def* reg;
+        unsigned port;
     };
-    const owner* sysreg_owner(unsigned cpu, uint32_t key) const;
+    const owner* sysreg_owner(unsigned cpu, uint32_t key) const { return owners_.find((uint64_t(cpu) << 32) | key); }
 
     uint64_t accesses() const { return accesses_; }
     uint64_t refused() const { return refused_; }
 
 private:
-    void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-    unsigned int transport_dbg(int id, tlm::tlm_generic_payload& trans);
-    bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
+    void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                       sc_core::sc_time& delay) override;
+    unsigned int transport_dbg(tlm::tlm_generic_payload& trans) override;
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) override;
+    // Answers a system-register access nobody implements: UNDEFINED (off the hot path).
+    [[gnu::cold]] void answer_undefined(tlm::tlm_generic_payload& trans, access_context& ctx) const;
 
     integer_map<owner> owners_; // (cpu << 32 | encoding key) -> owner
+    unsigned ports_ = 0;
     uint64_t accesses_ = 0, refused_ = 0;
 };
 

@@ -20,7 +20,11 @@ void lazy_counter::on_reference_wrap(std::function<void()> listener) {
 
 void lazy_counter::sync(fs_t now) {
     if (!enabled_ || !source_) return;
+    const uint64_t version = source_->version();
+    if (now == synced_at_ && version == synced_version_) return; // counted at this instant, nothing changed since
     uint64_t current = source_->count_at(now);
+    synced_at_ = now;
+    synced_version_ = version;
     uint64_t delta = current - source_at_sync_;
     source_at_sync_ = current;
     if (delta == 0) return;
@@ -38,6 +42,7 @@ void lazy_counter::set_source(const event_source* source, fs_t now) {
     }
     sync(now);
     source_ = source;
+    synced_at_ = fs_never;
     if (source_) source_at_sync_ = source_->count_at(now);
 }
 
@@ -50,6 +55,7 @@ void lazy_counter::set_enabled(bool enabled, fs_t now) {
     }
     sync(now);
     enabled_ = enabled;
+    synced_at_ = fs_never;
     if (enabled_ && source_) source_at_sync_ = source_->count_at(now);
 }
 

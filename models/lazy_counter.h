@@ -58,6 +58,10 @@ private:
     bool enabled_ = false;
     uint64_t value_ = 0;
     uint64_t source_at_sync_ = 0;
+    // The instant source_at_sync_ was taken and the source's version then: a read at the same
+    // instant of an unchanged source needs no new count (fs_never: no such instant).
+    fs_t synced_at_ = fs_never;
+    uint64_t synced_version_ = 0;
     uint64_t pending_overflows_ = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "models/input_error.h"
+#include "models/lazy_counter.h"
 
 namespace pmusim {
 
@@ -116,7 +117,7 @@ register_bank::reg* register_bank::find_offset(uint64_t offset) {
 }
 
 uint64_t register_bank::read(reg& r) {
-    const uint64_t raw = r.read_hook ? r.read_hook() : r.value;
+    const uint64_t raw = r.counter ? r.counter->read(now_fs()) : r.read_hook ? r.read_hook() : r.value;
     if (r.read_cleared) r.value &= ~r.read_cleared;
     return ((raw & r.read_kept) | r.read_ones) & r.def->width_mask();
 }

@@ -20,6 +20,8 @@
 
 namespace pmusim {
 
+class lazy_counter;
+
 enum class field_access {
     rw,        // read/write
     ro,        // read-only: writes ignored
@@ -80,10 +82,14 @@ public:
     struct reg {
         const register_def* def = nullptr;
         uint64_t value = 0;
-        std::function<uint64_t()> read_hook;                // supplies the value (e.g. a lazy counter)
+        std::function<uint64_t()> read_hook;                // supplies the value
         std::function<void(const write_event&)> write_hook; // side effects after storage
+        lazy_counter* counter = nullptr;                     // supplies the value: its count now
         // Convenience for models.
         void on_read(std::function<uint64_t()> f) { read_hook = std::move(f); }
+        // A counter register reads its lazy counter at the current instant (a direct call: counter
+        // registers are the ones software reads most often).
+        void reads_counter(lazy_counter& c) { counter = &c; }
         void on_write(std::function<void(const write_event&)> f) { write_hook = std::move(f); }
         bool field(const std::string& name) const; // single-bit field as bool
         // The fields' read semantics folded into three masks when the bank is built, so that a

@@ -4,17 +4,16 @@
 
 #include "models/access_context.h"
 #include "models/input_error.h"
+#include "models/loosely_timed_target.h"
 
 namespace pmusim {
 
 system_bus::system_bus(const sc_core::sc_module_name& name)
     : sc_module(name), from_gate("from_gate"), to_targets("to_targets") {
-    from_gate.register_b_transport(this, &system_bus::b_transport);
-    from_gate.register_get_direct_mem_ptr(this, &system_bus::get_direct_mem_ptr);
-    from_gate.register_transport_dbg(this, &system_bus::transport_dbg);
+    from_gate.bind(*this);
 }
 
-unsigned system_bus::attach(tlm::tlm_target_socket<>& target) {
+unsigned system_bus::attach(tlm::tlm_base_target_socket_b<>& target) {
     to_targets.bind(target);
     return ports_++;
 }
@@ -26,10 +25,6 @@ void system_bus::map(const std::string& name, uint64_t base, uint64_t size, unsi
             throw model_error(fmt::format("bus window {} [{:#x}, {:#x}) overlaps {} [{:#x}, {:#x})", name, base,
                                           base + size, w.name, w.base, w.base + w.size));
     by_base_[base] = window{name, base, size, port, absolute};
-}
-
-void system_bus::map_sysreg(unsigned cpu, uint32_t key, unsigned port) {
-    sysreg_routes_.assign((uint64_t(cpu) << 32) | key, port);
 }
 
 const system_bus::window* system_bus::decode(uint64_t address) const {
@@ -48,17 +43,13 @@ std::vector<system_bus::window> system_bus::windows() const {
 int system_bus::route(tlm::tlm_generic_payload& trans, uint64_t& offset_out) {
     access_context* ctx = trans.get_extension<access_context>();
     if (ctx && ctx->path == access_path::system_register) {
-        const unsigned* port = sysreg_routes_.find((uint64_t(ctx->cpu) << 32) | trans.get_address());
-        if (!port) {
-            trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-            ctx->outcome = access_outcome::undefined;
-            ctx->syndrome = uint64_t(1) << 25;
-            ctx->detail = fmt::format("{} is not implemented on cpu{}",
-                                      sysreg_encoding::from_key(uint32_t(trans.get_address())).generic_name(), ctx->cpu);
-            return -1;
-        }
-        offset_out = trans.get_address();
-        return int(*port);
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        ctx->outcome = access_outcome::undefined;
+        ctx->syndrome = uint64_t(1) << 25;
+        ctx->detail = fmt::format("{} on cpu{}: system registers are not on the system bus (the gate hands them "
+                                  "to their unit)",
+                                  sysreg_encoding::from_key(uint32_t(trans.get_address())).generic_name(), ctx->cpu);
+        return -1;
     }
     const window* w = decode(trans.get_address());
     uint64_t last = trans.get_address() + (trans.get_data_length() ? trans.get_data_length() - 1 : 0);
@@ -83,6 +74,11 @@ void system_bus::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
     trans.set_address(offset);
     to_targets[port]->b_transport(trans, delay);
     trans.set_address(original);
+}
+
+tlm::tlm_sync_enum system_bus::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                               sc_core::sc_time& delay) {
+    return loosely_timed_nb_transport(*this, trans, phase, delay);
 }
 
 unsigned int system_bus::transport_dbg(tlm::tlm_generic_payload& trans) {

@@ -3,12 +3,13 @@
 #include <cstring>
 #include <fmt/format.h>
 
+#include "models/loosely_timed_target.h"
+
 namespace pmusim {
 
 unit::unit(const sc_core::sc_module_name& name, soc& system)
     : sc_module(name), registers_in("registers_in"), system_(system) {
-    registers_in.register_b_transport(this, &unit::b_transport);
-    registers_in.register_transport_dbg(this, &unit::transport_dbg);
+    registers_in.bind(*this);
 }
 
 access_outcome unit::sysreg_rule(access_context&, const register_def&, bool) { return access_outcome::ok; }
@@ -37,6 +38,19 @@ void unit::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
         return;
     }
     access(trans, *ctx);
+}
+
+tlm::tlm_sync_enum unit::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                         sc_core::sc_time& delay) {
+    return loosely_timed_nb_transport(*this, trans, phase, delay);
+}
+
+bool unit::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+    // Registers have side effects (lazy counters, read-to-clear): no DMI anywhere in the unit.
+    dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_NONE);
+    dmi.set_start_address(0);
+    dmi.set_end_address(~sc_dt::uint64(0));
+    return false;
 }
 
 unsigned int unit::transport_dbg(tlm::tlm_generic_payload& trans) {

@@ -8,7 +8,6 @@
 #include <string>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
 #include "models/access_context.h"
@@ -51,9 +50,12 @@ struct event_total {
     uint64_t count;
 };
 
-class unit : public sc_core::sc_module {
+// A unit is the forward interface of its register socket (a plain target socket, one virtual
+// call per access, as the gate and the bus).
+class unit : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
 public:
-    tlm_utils::simple_target_socket<unit> registers_in; // register accesses from the system bus
+    // Register accesses: memory-mapped ones from the system bus, system-register ones from the gate.
+    tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 2> registers_in;
 
     unit(const sc_core::sc_module_name& name, soc& system);
 
@@ -122,8 +124,11 @@ protected:
                          uint64_t window_base = 0);
 
 private:
-    void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-    unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
+    void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) final;
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                       sc_core::sc_time& delay) final;
+    unsigned int transport_dbg(tlm::tlm_generic_payload& trans) final;
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) final; // registers: no DMI
 };
 
 // Helpers for the common system-register trap rules.

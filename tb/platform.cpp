@@ -1,6 +1,7 @@
 #include "tb/platform.h"
 
 #include <fmt/format.h>
+#include <optional>
 #include <regex>
 
 #include "tb/unit_factory.h"
@@ -66,14 +67,16 @@ platform::platform(platform_config config) : config_(std::move(config)) {
 platform::~platform() = default;
 
 void platform::attach_unit(unit& u) {
-    unsigned port = bus_->attach(u.registers_in);
+    // Memory-mapped windows on the bus; system registers through the gate (firmware_gate.h).
+    unsigned bus_port = bus_->attach(u.registers_in);
     if (auto* master = u.bus_master()) master->bind(gate_->from_initiators);
-    for (const auto& w : u.mmio_windows()) bus_->map(w.name, w.base, w.size, port, true);
+    for (const auto& w : u.mmio_windows()) bus_->map(w.name, w.base, w.size, bus_port, true);
     if (sysreg_names_.size() < system_.cpus.size()) sysreg_names_.resize(system_.cpus.size());
+    std::optional<unsigned> gate_port;
     for (unsigned cpu = 0; cpu < system_.cpus.size(); ++cpu)
         for (const register_def* r : u.sysregs(cpu)) {
-            bus_->map_sysreg(cpu, r->sysreg->key(), port);
-            gate_->own_sysreg(cpu, *r, u);
+            if (!gate_port) gate_port = gate_->attach(u.registers_in);
+            gate_->own_sysreg(cpu, *r, u, *gate_port);
             sysreg_names_[cpu][r->name] = {&u, r};
         }
     unit_ptrs_.push_back(&u);
