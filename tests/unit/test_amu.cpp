@@ -290,6 +290,38 @@ TEST_CASE("amu: access rules through the gate follow the control registers") {
     CHECK(checked > 5000);
 }
 
+TEST_CASE("amu: an allowed access is not remembered past a change of any rule input") {
+    // The rule remembers the inputs of the accesses it allowed (amu_unit::sysreg_rule); tests and
+    // tools assign control registers directly, without a write hook, so each such change must still
+    // decide the next access. The expected outcomes are ARMARM D24.6's (the oracle table above).
+    platform p(load_platform(mixed));
+    initiator in("in", p);
+    in.elaborate();
+    auto& ctl = p.controls().bank(0);
+    ctl["CPTR_EL3"].value = 0;
+    ctl["CPTR_EL2"].value = 0x33ff;
+    ctl["HCR_EL2"].value = 0;
+    ctl["SCR_EL3"].value = 0x31; // Non-secure lower ELs, EL2 enabled
+    in.write_el3(0, "AMUSERENR_EL0", 1); // EL0 may read
+    for (int round = 0; round < 2; ++round) {
+        CHECK(in.access(0, 0, false, false, "AMEVCNTR00_EL0", false).outcome == access_outcome::ok);
+        CHECK(in.access(0, 0, false, false, "AMEVCNTR00_EL0", false).outcome == access_outcome::ok);
+        ctl["CPTR_EL3"].value = 1ULL << ctl::cptr_tam; // EL3 traps every AMU access below it
+        CHECK(in.access(0, 0, false, false, "AMEVCNTR00_EL0", false).outcome == access_outcome::trap_el3);
+        ctl["CPTR_EL3"].value = 0;
+        CHECK(in.access(0, 0, false, false, "AMEVCNTR00_EL0", false).outcome == access_outcome::ok);
+        ctl["CPTR_EL2"].value = 0x33ff | (1ULL << ctl::cptr_tam); // EL2 traps EL0/EL1 (Non-secure, EL2 enabled)
+        CHECK(in.access(0, 0, false, false, "AMEVCNTR00_EL0", false).outcome == access_outcome::trap_el2);
+        ctl["CPTR_EL2"].value = 0x33ff;
+        in.write_el3(0, "AMUSERENR_EL0", 0); // EN = 0: EL0 reads trap to EL1...
+        CHECK(in.access(0, 0, false, false, "AMEVCNTR00_EL0", false).outcome == access_outcome::trap_el1);
+        ctl["HCR_EL2"].value = 1ULL << ctl::hcr_tge; // ...or to EL2 when HCR_EL2.TGE = 1
+        CHECK(in.access(0, 0, false, false, "AMEVCNTR00_EL0", false).outcome == access_outcome::trap_el2);
+        ctl["HCR_EL2"].value = 0;
+        in.write_el3(0, "AMUSERENR_EL0", 1);
+    }
+}
+
 TEST_CASE("amu: counters are exact across DVFS and WFI and EL3 writes") {
     platform p(load_platform(mixed));
     initiator in("in", p);

@@ -98,6 +98,55 @@ TEST_CASE("bus: DMI pointers are translated to bus addresses") {
     CHECK(dmi.get_dmi_ptr() == m.data());
 }
 
+TEST_CASE("bus: system registers are not on the bus (UNDEFINED, the detail says where they go)") {
+    // MRS/MSR never reach the memory system; the gate hands them to their unit. A system-register
+    // payload sent to the bus itself is an initiator's mistake, answered like an unknown encoding.
+    init_time_resolution();
+    system_bus bus("bus");
+    memory m("m", 0x100, false);
+    initiator ini("ini");
+    ini.out.bind(bus.from_gate);
+    bus.map("m", 0x0, 0x100, bus.attach(m.in));
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    // HCR_EL2's key is 0xe088, far beyond the memory window, but an address within it must not be served either.
+    for (uint64_t address : {uint64_t(key(3, 4, 1, 1, 0)), uint64_t(0x10)}) {
+        auto r = ini.access(false, address, 8, 0, cpu_ctx(2));
+        CHECK(r.status == tlm::TLM_COMMAND_ERROR_RESPONSE);
+        CHECK(r.outcome == access_outcome::undefined);
+        CHECK(r.syndrome == (1ull << 25));
+        CHECK(r.detail.find("system registers are not on the system bus") != std::string::npos);
+    }
+}
+
+TEST_CASE("gate, bus and units complete a non-blocking BEGIN_REQ at once (loosely timed)") {
+    platform p(load_platform("arm-default"));
+    initiator ini("ini");
+    ini.out.bind(p.gate().from_initiators);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    // ID_AA64PFR0_EL1 (S3_0_C0_C4_0) read at EL1 through nb_transport_fw: AMU field [47:44] = 1 (AMUv1) or 2.
+    access_context ctx = cpu_ctx(1);
+    uint64_t data = 0;
+    tlm::tlm_generic_payload t;
+    t.set_command(tlm::TLM_READ_COMMAND);
+    t.set_address(key(3, 0, 0, 4, 0));
+    t.set_data_ptr(reinterpret_cast<unsigned char*>(&data));
+    t.set_data_length(8);
+    t.set_streaming_width(8);
+    t.set_extension(&ctx);
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    CHECK(ini.out->nb_transport_fw(t, phase, delay) == tlm::TLM_COMPLETED);
+    CHECK(phase == tlm::END_RESP);
+    CHECK(t.get_response_status() == tlm::TLM_OK_RESPONSE);
+    CHECK(((data >> 44) & 0xf) != 0);
+    // Any other phase cannot reach a target that never answered TLM_ACCEPTED: a protocol error.
+    phase = tlm::END_RESP;
+    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    CHECK(ini.out->nb_transport_fw(t, phase, delay) == tlm::TLM_COMPLETED);
+    CHECK(t.get_response_status() == tlm::TLM_GENERIC_ERROR_RESPONSE);
+    t.clear_extension(&ctx);
+}
+
 TEST_CASE("gate: EL-suffixed control registers and unimplemented encodings") {
     platform p(load_platform("arm-default"));
     initiator ini("ini");

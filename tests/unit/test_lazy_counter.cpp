@@ -93,6 +93,46 @@ TEST_CASE("lazy counter: 64-bit wrap and overflow instant follow DVFS") {
     CHECK(c.take_overflows(8'000'000) == 1);
 }
 
+TEST_CASE("lazy counter: a second read at the same instant sees every change made at that instant") {
+    // Reads at one instant reuse the count taken there only while the source is unchanged
+    // (event_source::version); each change below happens at the instant already read.
+    clock_domain clk("cpu0", 1'000'000'000);
+    rate_stream stream(clk);
+    injected_events injected;
+    summed_source sum;
+    sum.add(stream);
+    sum.add(injected);
+    stream.set(rational(2), false, 0);
+    lazy_counter c(64);
+    c.set_source(&sum, 0);
+    c.set_enabled(true, 0);
+    const fs_t t = 10'000'000;  // edge 10: 20 events
+    CHECK(c.read(t) == 20);
+    CHECK(c.read(t) == 20);
+    injected.add(5, t);          // 5 events at once, at t
+    CHECK(c.read(t) == 25);
+    stream.set(rational(1), false, t); // a new phase from t: nothing more at t itself
+    CHECK(c.read(t) == 25);
+    CHECK(c.read(t + 3'000'000) == 28);
+    // A clock change at the instant read: the rate stream does not announce it, its version still moves.
+    const fs_t u = t + 3'000'000;
+    CHECK(c.read(u) == 28);
+    clk.set_frequency(2'000'000'000, u);
+    CHECK(c.read(u) == 28);
+    CHECK(c.read(u + 1'000'000) == 30); // two edges of 500 ps at rate 1
+    // The default version of a source that cannot tell changes on every call: nothing is reused.
+    struct settable : event_source {
+        uint64_t n = 0;
+        uint64_t count_at(fs_t) const override { return n; }
+    } plain;
+    lazy_counter d(64);
+    d.set_source(&plain, 0);
+    d.set_enabled(true, 0);
+    CHECK(d.read(t) == 0);
+    plain.n = 7; // changed without telling anyone
+    CHECK(d.read(t) == 7);
+}
+
 TEST_CASE("core: workload rates count only while running") {
     clock_domain cpu("cpu0", 2'000'000'000), cst("const", 100'000'000);
     core_model core(0, cpu, cst);
