@@ -15,6 +15,9 @@ dsu_clusterpmu::dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system,
       size_(size), cycles_(clock_) {
     if (!irq.empty()) irq_ = &system.irq(irq);
     bank_ = std::make_unique<register_bank>(basename(), table());
+    pmauthstatus_ = (*bank_)["PMAUTHSTATUS"].def;
+    pmlar_ = (*bank_)["PMLAR"].def;
+    pmlsr_ = (*bank_)["PMLSR"].def;
     const unsigned width = opt_.variant == dsu_variant::original ? 32 : 64;
     for (auto& c : ctr_) c.set_width(width, 0);
 
@@ -142,7 +145,7 @@ access_outcome dsu_clusterpmu::external_rule(const access_context& ctx, const re
         why = "cluster powered down";
         return access_outcome::error;
     }
-    if (def.name == "PMAUTHSTATUS") return access_outcome::ok;
+    if (&def == pmauthstatus_) return access_outcome::ok;
     if (dlk_) {
         why = "double lock set";
         return access_outcome::error;
@@ -159,7 +162,7 @@ access_outcome dsu_clusterpmu::external_rule(const access_context& ctx, const re
                          : "external Non-secure PMU access not allowed (EPMAD or authentication)";
         return access_outcome::error;
     }
-    if (def.name == "PMLAR" || def.name == "PMLSR") return access_outcome::ok;
+    if (&def == pmlar_ || &def == pmlsr_) return access_outcome::ok;
     // The software lock applies to memory-mapped accesses from the system side, not to the debugger.
     if (opt_.software_lock && slk_ && ctx.initiator != initiator_kind::debugger && is_write) {
         why = "software lock set (PMLSR.SLK=1)";

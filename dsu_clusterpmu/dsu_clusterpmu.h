@@ -108,6 +108,10 @@ private:
     bool irq_state_ = false;
     uint64_t base_, size_;
     std::unique_ptr<register_bank> bank_;
+    // The frame registers the external access rule singles out, resolved once (not by name per access).
+    const register_def* pmauthstatus_ = nullptr;
+    const register_def* pmlar_ = nullptr;
+    const register_def* pmlsr_ = nullptr;
 
     clock_edges cycles_;
     std::vector<std::unique_ptr<filtered_source>> filtered_;
