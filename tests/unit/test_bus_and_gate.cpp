@@ -98,7 +98,7 @@ TEST_CASE("bus: DMI pointers are translated to bus addresses") {
     CHECK(dmi.get_dmi_ptr() == m.data());
 }
 
-TEST_CASE("bus: system registers are not on the bus (UNDEFINED, the detail says where they go)") {
+TEST_CASE("bus: system registers are not on the bus (UNDEFINED: the detail says where they go)") {
     // MRS/MSR never reach the memory system; the gate hands them to their unit. A system-register
     // payload sent to the bus itself is an initiator's mistake, answered like an unknown encoding.
     init_time_resolution();
@@ -118,7 +118,7 @@ TEST_CASE("bus: system registers are not on the bus (UNDEFINED, the detail says 
     }
 }
 
-TEST_CASE("gate, bus and units complete a non-blocking BEGIN_REQ at once (loosely timed)") {
+TEST_CASE("gate: the gate and the units complete a non-blocking BEGIN_REQ at once (loosely timed)") {
     platform p(load_platform("arm-default"));
     initiator ini("ini");
     ini.out.bind(p.gate().from_initiators);
