@@ -230,27 +230,19 @@ unsigned access_request_bits(const access_context& ctx, bool is_write) {
 access_outcome amu_unit::sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) {
     if (!has_amu(ctx.cpu)) return refuse_access(ctx, reg, is_write, nullptr);
     cpu_amu& c = *cpus_[ctx.cpu];
-    const cpu_amu::allowed_access inputs{&reg,
-                                         access_request_bits(ctx, is_write),
-                                         c.scr_el3->value,
-                                         c.hcr_el2->value,
-                                         c.cptr_el2->value,
-                                         c.cptr_el3->value,
-                                         c.userenr->value,
-                                         c.fgt ? c.hafgrtr->value : 0};
     // Slot by the entry's address: neighbouring table entries (AMEVCNTR00..03) get different slots.
     cpu_amu::allowed_access& memo =
         c.allowed[(reinterpret_cast<uintptr_t>(&reg) / sizeof(register_def)) % c.allowed.size()];
-    if (memo == inputs) return access_outcome::ok;
-    return decide_and_remember(ctx, c, inputs, memo);
+    if (memo.reg == &reg && memo.request == access_request_bits(ctx, is_write) &&
+        memo.register_changes == register_value::changes())
+        return access_outcome::ok;
+    return decide_and_remember(ctx, c, reg, is_write, memo);
 }
 
-access_outcome amu_unit::decide_and_remember(access_context& ctx, const cpu_amu& c,
-                                             const cpu_amu::allowed_access& inputs,
-                                             cpu_amu::allowed_access& memo) const {
-    const bool is_write = (inputs.request >> 4) & 1;
-    const access_outcome outcome = decide(ctx, c, *inputs.reg, is_write);
-    if (outcome == access_outcome::ok) memo = inputs;
+access_outcome amu_unit::decide_and_remember(access_context& ctx, const cpu_amu& c, const register_def& reg,
+                                             bool is_write, cpu_amu::allowed_access& memo) const {
+    const access_outcome outcome = decide(ctx, c, reg, is_write);
+    if (outcome == access_outcome::ok) memo = {&reg, access_request_bits(ctx, is_write), register_value::changes()};
     return outcome;
 }
 

@@ -174,19 +174,15 @@ private:
             const amu_reg_info* info = nullptr;
         };
         integer_map<served> by_key;
-        // Accesses the rule allowed, each with every input the rule read, direct-mapped by the
-        // register's table entry: an access whose inputs are all the same is allowed again
-        // without deciding again (docs/performance.md, scenario 2). It keeps raw register values,
-        // not a change counter, so that a control register assigned directly (as tests and tools
-        // do) cannot leave it stale: any changed input is a miss.
+        // Accesses the rule allowed, direct-mapped by the register's table entry: the same
+        // access (register, EL, security, guest, direction) is allowed again without deciding
+        // again while no register value anywhere has changed since (register_value::changes(),
+        // which counts direct assignments by tests and tools too). The rule reads nothing but
+        // the access context and register values. Refusals are not remembered.
         struct allowed_access {
             const register_def* reg = nullptr;
-            unsigned request = 0; // access_request_bits(ctx, is_write)
-            uint64_t scr = 0, hcr = 0, cptr2 = 0, cptr3 = 0, userenr = 0, hafgrtr = 0;
-            bool operator==(const allowed_access& o) const {
-                return reg == o.reg && request == o.request && scr == o.scr && hcr == o.hcr && cptr2 == o.cptr2 &&
-                       cptr3 == o.cptr3 && userenr == o.userenr && hafgrtr == o.hafgrtr;
-            }
+            unsigned request = 0;                  // access_request_bits(ctx, is_write)
+            uint64_t register_changes = ~uint64_t(0); // register_value::changes() when allowed
         };
         std::array<allowed_access, 8> allowed{};
         std::unique_ptr<register_bank> frame; // the external view; null without features.amu_external_view
@@ -205,7 +201,7 @@ private:
     void amu_reset(cpu_amu& c, fs_t now);
     access_outcome decide(access_context& ctx, const cpu_amu& c, const register_def& reg, bool is_write) const;
     [[gnu::noinline]] access_outcome decide_and_remember(access_context& ctx, const cpu_amu& c,
-                                                         const cpu_amu::allowed_access& inputs,
+                                                         const register_def& reg, bool is_write,
                                                          cpu_amu::allowed_access& memo) const;
     void apply_enables(cpu_amu& c, fs_t now);
     void on_power(cpu_amu& c, power_state to);

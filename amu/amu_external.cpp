@@ -31,7 +31,7 @@ void amu_unit::build_frame(cpu_amu& c, unsigned cluster, unsigned core_in_cluste
     for (unsigned n = 0; n < 16; ++n) {
         f[fmt::format("AMEVCNTR1{}", n)].on_read([cp, n] { return n < cp->aux ? cp->g1[n].read(now_fs()) : 0; });
         const register_bank::reg* type = &sys[fmt::format("AMEVTYPER1{}_EL0", n)];
-        f[fmt::format("AMEVTYPER1{}", n)].on_read([cp, n, type] { return n < cp->aux ? type->value : 0; });
+        f[fmt::format("AMEVTYPER1{}", n)].on_read([cp, n, type] { return n < cp->aux ? uint64_t(type->value) : 0; });
     }
     if (x64) {
         for (const char* name : {"AMCNTENSET", "AMCNTEN", "AMCNTENCLR"})

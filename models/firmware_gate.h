@@ -25,7 +25,7 @@ class unit;
 // The gate is its own forward interface (as in the Accellera LT examples): a plain target
 // socket that any number of initiators bind to, and one virtual call per hop instead of a
 // convenience socket's callback binder (docs/performance.md, scenario 2).
-class firmware_gate : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
+class firmware_gate : public sc_core::sc_module, public tlm::tlm_fw_transport_if<> {
 public:
     tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND> from_initiators;
     tlm_utils::simple_initiator_socket<firmware_gate> to_bus; // memory-mapped accesses

@@ -117,7 +117,7 @@ register_bank::reg* register_bank::find_offset(uint64_t offset) {
 }
 
 uint64_t register_bank::read(reg& r) {
-    const uint64_t raw = r.counter ? r.counter->read(now_fs()) : r.read_hook ? r.read_hook() : r.value;
+    const uint64_t raw = r.counter ? r.counter->read(now_fs()) : r.read_hook ? r.read_hook() : uint64_t(r.value);
     if (r.read_cleared) r.value &= ~r.read_cleared;
     return ((raw & r.read_kept) | r.read_ones) & r.def->width_mask();
 }
@@ -162,7 +162,7 @@ bool register_bank::write_mmio(uint64_t offset, unsigned size, uint64_t data) {
     }
     // A 32-bit access to half of a 64-bit register merges with the other half's current value.
     uint64_t lane = ((size >= 8) ? ~0ULL : ((1ULL << (size * 8)) - 1)) << shift;
-    uint64_t current = r->read_hook ? r->read_hook() : r->value;
+    uint64_t current = r->read_hook ? r->read_hook() : uint64_t(r->value);
     write(*r, (current & ~lane) | ((data << shift) & lane));
     return true;
 }

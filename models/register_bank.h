@@ -70,6 +70,33 @@ std::vector<const register_table*> tables_for_docs();
 // Fields decoded for messages: "E=1 P=0 N=6".
 std::string decode_fields(const register_def& def, uint64_t value);
 
+// A register's stored value. Every assignment counts as a change of the register state
+// (register_value::changes()), so that a unit may remember a decision it made from register
+// values until any register changes, even when a test or tool assigns a value directly.
+class register_value {
+public:
+    register_value(uint64_t v = 0) : v_(v) {} // NOLINT: converts implicitly, as the plain integer did
+    register_value(const register_value& other) = default;
+    operator uint64_t() const { return v_; }
+    register_value& operator=(uint64_t v) {
+        v_ = v;
+        ++changes_;
+        return *this;
+    }
+    register_value& operator=(const register_value& other) { return *this = other.v_; }
+    register_value& operator|=(uint64_t bits) { return *this = v_ | bits; }
+    register_value& operator&=(uint64_t bits) { return *this = v_ & bits; }
+    register_value& operator^=(uint64_t bits) { return *this = v_ ^ bits; }
+    register_value& operator+=(uint64_t n) { return *this = v_ + n; }
+    register_value& operator-=(uint64_t n) { return *this = v_ - n; }
+    // Assignments to any register value so far, in this process.
+    static uint64_t changes() { return changes_; }
+
+private:
+    uint64_t v_;
+    inline static uint64_t changes_ = 0;
+};
+
 struct write_event {
     uint64_t old_value;
     uint64_t new_value; // after the field access rules were applied (and stored)
@@ -81,7 +108,7 @@ class register_bank {
 public:
     struct reg {
         const register_def* def = nullptr;
-        uint64_t value = 0;
+        register_value value;
         std::function<uint64_t()> read_hook;                // supplies the value
         std::function<void(const write_event&)> write_hook; // side effects after storage
         lazy_counter* counter = nullptr;                     // supplies the value: its count now

@@ -20,7 +20,7 @@
 namespace pmusim {
 
 // Its own forward interface behind a plain target socket, as the gate (firmware_gate.h).
-class system_bus : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
+class system_bus : public sc_core::sc_module, public tlm::tlm_fw_transport_if<> {
 public:
     tlm::tlm_target_socket<> from_gate;
     tlm_utils::multi_passthrough_initiator_socket<system_bus> to_targets;

@@ -52,7 +52,7 @@ struct event_total {
 
 // A unit is the forward interface of its register socket (a plain target socket, one virtual
 // call per access, as the gate and the bus).
-class unit : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
+class unit : public sc_core::sc_module, public tlm::tlm_fw_transport_if<> {
 public:
     // Register accesses: memory-mapped ones from the system bus, system-register ones from the gate.
     tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 2> registers_in;
