@@ -302,29 +302,28 @@ uint64_t amu_unit::adjust_read(cpu_amu& c, const amu_reg_info& i, uint64_t value
 }
 
 void amu_unit::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
-    auto undefined = [&](std::string why) {
-        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-        ctx.outcome = access_outcome::undefined;
-        ctx.syndrome = uint64_t(1) << 25;
-        ctx.detail = std::move(why);
-    };
     if (ctx.path != access_path::system_register) return frame_access(trans, ctx);
-    if (!has_amu(ctx.cpu)) return undefined(fmt::format("cpu{} has no AMU", ctx.cpu));
-    cpu_amu& c = *cpus_[ctx.cpu];
-    const cpu_amu::served* s = c.by_key.find(uint32_t(trans.get_address()));
-    if (!s) return undefined("AMU encoding not implemented on this CPU");
-    register_bank::reg* r = s->reg;
-    const unsigned len = std::min<unsigned>(trans.get_data_length(), 8);
+    cpu_amu* c = ctx.cpu < cpus_.size() ? cpus_[ctx.cpu].get() : nullptr;
+    const cpu_amu::served* s = c ? c->by_key.find(uint32_t(trans.get_address())) : nullptr;
+    if (!s) return answer_undefined(trans, ctx);
     uint64_t data = 0;
     if (trans.is_read()) {
-        data = adjust_read(c, *s->info, c.bank->read(*r), ctx);
-        std::memcpy(trans.get_data_ptr(), &data, len);
+        data = adjust_read(*c, *s->info, c->bank->read(*s->reg), ctx);
+        if (trans.get_data_length() >= 8) std::memcpy(trans.get_data_ptr(), &data, 8); // MRS: always 8
+        else std::memcpy(trans.get_data_ptr(), &data, trans.get_data_length());
     } else {
-        std::memcpy(&data, trans.get_data_ptr(), len);
-        c.bank->write(*r, data);
+        std::memcpy(&data, trans.get_data_ptr(), std::min<unsigned>(trans.get_data_length(), 8));
+        c->bank->write(*s->reg, data);
     }
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     ctx.outcome = access_outcome::ok;
+}
+
+void amu_unit::answer_undefined(tlm::tlm_generic_payload& trans, access_context& ctx) const {
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    ctx.outcome = access_outcome::undefined;
+    ctx.syndrome = uint64_t(1) << 25;
+    ctx.detail = has_amu(ctx.cpu) ? "AMU encoding not implemented on this CPU" : fmt::format("cpu{} has no AMU", ctx.cpu);
 }
 
 bool amu_unit::inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,

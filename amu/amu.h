@@ -199,6 +199,7 @@ private:
     };
 
     void amu_reset(cpu_amu& c, fs_t now);
+    [[gnu::cold]] void answer_undefined(tlm::tlm_generic_payload& trans, access_context& ctx) const;
     access_outcome decide(access_context& ctx, const cpu_amu& c, const register_def& reg, bool is_write) const;
     [[gnu::noinline]] access_outcome decide_and_remember(access_context& ctx, const cpu_amu& c,
                                                          const register_def& reg, bool is_write,

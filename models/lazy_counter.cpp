@@ -59,7 +59,7 @@ void lazy_counter::set_enabled(bool enabled, fs_t now) {
     if (enabled_ && source_) source_at_sync_ = source_->count_at(now);
 }
 
-uint64_t lazy_counter::read(fs_t now) {
+uint64_t lazy_counter::read_counting(fs_t now) {
     if (reference_) return reference_->read(now);
     sync(now);
     return value_;

@@ -32,7 +32,13 @@ public:
     void set_enabled(bool enabled, fs_t now);
     bool enabled() const { return enabled_; }
 
-    uint64_t read(fs_t now);
+    uint64_t read(fs_t now) {
+        // Read again at the instant of the last count, its source unchanged: nothing new to count.
+        // Inline, as software polling a counter does exactly this (docs/performance.md, scenario 2).
+        if (enabled_ && source_ && now == synced_at_ && !reference_ && source_->version() == synced_version_)
+            return value_;
+        return read_counting(now);
+    }
     void write(uint64_t value, fs_t now);
     // Resize (e.g. a DSU variant change at reset); the value is truncated.
     void set_width(unsigned width_bits, fs_t now);
@@ -51,6 +57,7 @@ public:
 
 private:
     std::shared_ptr<reference_counter> reference_;
+    uint64_t read_counting(fs_t now);
     void sync(fs_t now);
     unsigned width_;
     uint64_t mask_;
