@@ -1,7 +1,7 @@
 #pragma once
 // An insert-only open-addressing hash map from 64-bit integer keys to small values, for the
-// decodes done on every register access: the gate's and the bus's (cpu, encoding) tables and a
-// register bank's encoding table. A look-up is one multiply and, at a load of at most one half,
+// decodes done on every register access: the gate's (cpu, encoding) owner table and the AMU's and
+// a register bank's encoding tables. A look-up is one multiply and, at a load of at most one half,
 // usually one probe; std::unordered_map pays an integer division and a pointer chase per look-up,
 // which was a quarter of a register access (docs/performance.md, scenario 2).
 #include <cstddef>

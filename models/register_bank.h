@@ -86,9 +86,6 @@ public:
     register_value& operator=(const register_value& other) { return *this = other.v_; }
     register_value& operator|=(uint64_t bits) { return *this = v_ | bits; }
     register_value& operator&=(uint64_t bits) { return *this = v_ & bits; }
-    register_value& operator^=(uint64_t bits) { return *this = v_ ^ bits; }
-    register_value& operator+=(uint64_t n) { return *this = v_ + n; }
-    register_value& operator-=(uint64_t n) { return *this = v_ - n; }
     // Assignments to any register value so far, in this process.
     static uint64_t changes() { return changes_; }
 
