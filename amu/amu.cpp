@@ -220,30 +220,9 @@ void amu_unit::reset(bool cold) {
         }
 }
 
-namespace {
-// The parts of an access the AMU's rule reads from the access context, packed.
-unsigned access_request_bits(const access_context& ctx, bool is_write) {
-    return ctx.el | unsigned(ctx.secure) << 2 | unsigned(ctx.guest) << 3 | unsigned(is_write) << 4;
-}
-} // namespace
-
 access_outcome amu_unit::sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) {
     if (!has_amu(ctx.cpu)) return refuse_access(ctx, reg, is_write, nullptr);
-    cpu_amu& c = *cpus_[ctx.cpu];
-    // Slot by the entry's address: neighbouring table entries (AMEVCNTR00..03) get different slots.
-    cpu_amu::allowed_access& memo =
-        c.allowed[(reinterpret_cast<uintptr_t>(&reg) / sizeof(register_def)) % c.allowed.size()];
-    if (memo.reg == &reg && memo.request == access_request_bits(ctx, is_write) &&
-        memo.register_changes == register_value::changes())
-        return access_outcome::ok;
-    return decide_and_remember(ctx, c, reg, is_write, memo);
-}
-
-access_outcome amu_unit::decide_and_remember(access_context& ctx, const cpu_amu& c, const register_def& reg,
-                                             bool is_write, cpu_amu::allowed_access& memo) const {
-    const access_outcome outcome = decide(ctx, c, reg, is_write);
-    if (outcome == access_outcome::ok) memo = {&reg, access_request_bits(ctx, is_write), register_value::changes()};
-    return outcome;
+    return decide(ctx, *cpus_[ctx.cpu], reg, is_write);
 }
 
 // The rule itself (ARMARM D24.6 through amu_trap_table), from the registers' current values.
@@ -283,9 +262,8 @@ access_outcome amu_unit::refuse_access(access_context& ctx, const register_def& 
                                                                  reg.name, ctx.el, row->why, row->id));
 }
 
-uint64_t amu_unit::adjust_read(cpu_amu& c, const amu_reg_info& i, uint64_t value, const access_context& ctx) const {
-    if (i.kind != amu_reg_info::cnt0 && i.kind != amu_reg_info::cnt1) return value;
-    if (ctx.el >= 3) return value; // physical at the highest EL
+uint64_t amu_unit::adjust_counter_read(cpu_amu& c, const amu_reg_info& i, uint64_t value,
+                                       const access_context& ctx) const {
     bool cg1rz = c.version >= 2 && (c.amcr->value & amcr_cg1rz);
     if (i.kind == amu_reg_info::cnt1 && cg1rz) return 0;
     // AMUv1p1 virtual offsets: EL0/EL1 reads with HCR_EL2.AMVOFFEN = SCR_EL3.AMVOFFEN = 1,

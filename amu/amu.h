@@ -174,17 +174,6 @@ private:
             const amu_reg_info* info = nullptr;
         };
         integer_map<served> by_key;
-        // Accesses the rule allowed, direct-mapped by the register's table entry: the same
-        // access (register, EL, security, guest, direction) is allowed again without deciding
-        // again while no register value anywhere has changed since (register_value::changes(),
-        // which counts direct assignments by tests and tools too). The rule reads nothing but
-        // the access context and register values. Refusals are not remembered.
-        struct allowed_access {
-            const register_def* reg = nullptr;
-            unsigned request = 0;                  // access_request_bits(ctx, is_write)
-            uint64_t register_changes = ~uint64_t(0); // register_value::changes() when allowed
-        };
-        std::array<allowed_access, 8> allowed{};
         std::unique_ptr<register_bank> frame; // the external view; null without features.amu_external_view
         std::array<lazy_counter, 4> g0;
         std::array<lazy_counter, 16> g1;
@@ -201,14 +190,17 @@ private:
     void amu_reset(cpu_amu& c, fs_t now);
     [[gnu::cold]] void answer_undefined(tlm::tlm_generic_payload& trans, access_context& ctx) const;
     access_outcome decide(access_context& ctx, const cpu_amu& c, const register_def& reg, bool is_write) const;
-    [[gnu::noinline]] access_outcome decide_and_remember(access_context& ctx, const cpu_amu& c,
-                                                         const register_def& reg, bool is_write,
-                                                         cpu_amu::allowed_access& memo) const;
     void apply_enables(cpu_amu& c, fs_t now);
     void on_power(cpu_amu& c, power_state to);
     // The per-access steps take the register's amu_info, looked up once per access.
     static bool implemented(const cpu_amu& c, const amu_reg_info& info);
-    uint64_t adjust_read(cpu_amu& c, const amu_reg_info& info, uint64_t value, const access_context& ctx) const;
+    // What a read returns: the virtual offsets and CG1RZ apply to counter reads below EL3 only,
+    // so EL3's and every non-counter read return the value as is (inline: the common case).
+    uint64_t adjust_read(cpu_amu& c, const amu_reg_info& info, uint64_t value, const access_context& ctx) const {
+        if (ctx.el >= 3 || (info.kind != amu_reg_info::cnt0 && info.kind != amu_reg_info::cnt1)) return value;
+        return adjust_counter_read(c, info, value, ctx);
+    }
+    uint64_t adjust_counter_read(cpu_amu& c, const amu_reg_info& info, uint64_t value, const access_context& ctx) const;
     [[gnu::cold]] access_outcome refuse_access(access_context& ctx, const register_def& reg, bool is_write,
                                  const amu_trap_row* row) const; // out of the hot path: builds the message
     void build_frame(cpu_amu& c, unsigned cluster, unsigned core_in_cluster);     // amu_external.cpp

@@ -5,6 +5,7 @@
 
 #include "models/cpu_controls.h"
 #include "models/input_error.h"
+#include "models/reference_mode.h"
 
 namespace pmusim {
 
@@ -137,64 +138,44 @@ access_outcome dsu_clusterpmu::sysreg_rule(access_context& ctx, const register_d
     return access_outcome::ok;
 }
 
-access_outcome dsu_clusterpmu::external_rule(const access_context& ctx, const register_def& def, bool is_write,
-                                             std::string& why) const {
-    const uint64_t off = *def.offset;
-    if (off >= 0x1000) return access_outcome::ok; // model control page
-    if (!cluster_powered()) {
-        why = "cluster powered down";
-        return access_outcome::error;
-    }
+access_outcome dsu_clusterpmu::refuse_external(access_context& ctx, access_outcome outcome, const char* why) const {
+    ctx.outcome = outcome;
+    ctx.detail = fmt::format("{}: {}", basename(), why);
+    return outcome;
+}
+
+access_outcome dsu_clusterpmu::external_rule_in_full(access_context& ctx, const register_def& def, bool is_write) const {
+    if (*def.offset >= 0x1000) return access_outcome::ok; // model control page
+    if (!cluster_powered()) return refuse_external(ctx, access_outcome::error, "cluster powered down");
     if (&def == pmauthstatus_) return access_outcome::ok;
-    if (dlk_) {
-        why = "double lock set";
-        return access_outcome::error;
-    }
-    if (oslk_) {
-        why = "OS lock set";
-        return access_outcome::error;
-    }
-    const bool dbgen = auth_ & 1, niden = auth_ & 2, spiden = auth_ & 4, spniden = auth_ & 8;
-    const bool ns_allowed = (dbgen || niden) && !(mdcr_ & 2);
-    const bool s_allowed = (dbgen || niden) && (spiden || spniden);
-    if (ctx.secure ? !s_allowed : !ns_allowed) {
-        why = ctx.secure ? "external Secure PMU access not allowed (authentication)"
-                         : "external Non-secure PMU access not allowed (EPMAD or authentication)";
-        return access_outcome::error;
-    }
+    if (dlk_) return refuse_external(ctx, access_outcome::error, "double lock set");
+    if (oslk_) return refuse_external(ctx, access_outcome::error, "OS lock set");
+    if (!external_authenticated(ctx.secure))
+        return refuse_external(ctx, access_outcome::error,
+                               ctx.secure ? "external Secure PMU access not allowed (authentication)"
+                                          : "external Non-secure PMU access not allowed (EPMAD or authentication)");
     if (&def == pmlar_ || &def == pmlsr_) return access_outcome::ok;
     // The software lock applies to memory-mapped accesses from the system side, not to the debugger.
-    if (opt_.software_lock && slk_ && ctx.initiator != initiator_kind::debugger && is_write) {
-        why = "software lock set (PMLSR.SLK=1)";
-        return access_outcome::ignored;
-    }
+    if (opt_.software_lock && slk_ && ctx.initiator != initiator_kind::debugger && is_write)
+        return refuse_external(ctx, access_outcome::ignored, "software lock set (PMLSR.SLK=1)");
     return access_outcome::ok;
 }
 
 void dsu_clusterpmu::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
     collect();
-    if (ctx.path == access_path::memory_mapped) {
-        uint64_t offset = trans.get_address() - base_;
-        register_bank::reg* r = bank_->find_offset(offset);
-        if (r) {
-            std::string why;
-            access_outcome o = external_rule(ctx, *r->def, trans.is_write(), why);
-            if (o == access_outcome::error) {
-                std::memset(trans.get_data_ptr(), 0, trans.get_data_length());
-                trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-                ctx.outcome = access_outcome::error;
-                ctx.detail = basename() + std::string(": ") + why;
-                return;
-            }
-            if (o == access_outcome::ignored) {
-                trans.set_response_status(tlm::TLM_OK_RESPONSE);
-                ctx.outcome = access_outcome::ignored;
-                ctx.detail = basename() + std::string(": ") + why;
-                return;
-            }
+    if (ctx.path != access_path::memory_mapped) return serve_from_bank(*bank_, trans, ctx, base_);
+    const uint64_t offset = trans.get_address() - base_;
+    register_bank::reg* r = bank_->find_offset(offset);
+    if (r) {
+        const access_outcome o = external_rule(ctx, *r->def, trans.is_write());
+        if (o == access_outcome::error) {
+            std::memset(trans.get_data_ptr(), 0, trans.get_data_length());
+            trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+            return;
         }
+        if (o == access_outcome::ignored) return trans.set_response_status(tlm::TLM_OK_RESPONSE);
     }
-    serve_from_bank(*bank_, trans, ctx, base_);
+    serve_mmio(*bank_, r, offset, trans, ctx);
 }
 
 // ---------------------------------------------------------------------------
@@ -267,6 +248,10 @@ void dsu_clusterpmu::bind_hooks() {
     auto cc_w = [this](uint64_t v) { if (has_cc()) cc_.write(v, now_fs()); };
     hook("CLUSTERPMCCNTR_EL1", cc_r, cc_w);
     hook("PMCCNTR", cc_r, cc_w);
+    // Implemented counters read their lazy counter directly (the hooks stay for partial writes).
+    if (has_cc())
+        for (const char* n : {"CLUSTERPMCCNTR_EL1", "PMCCNTR"})
+            if (auto* r = b.find(n)) r->reads_counter(cc_);
     hook("CLUSTERPMXEVTYPER_EL1", [this]() -> uint64_t { return selr_ < opt_.counters ? evtype_[selr_] : 0; },
          [this](uint64_t v) { if (selr_ < opt_.counters) evtype_[selr_] = uint32_t(v) & 0xA000FFFFu; });
     hook("CLUSTERPMXEVCNTR_EL1", [this] { return read_counter(selr_); }, [this](uint64_t v) { write_counter(selr_, v); });
@@ -275,6 +260,8 @@ void dsu_clusterpmu::bind_hooks() {
         hook(fmt::format("PMEVTYPER{}", n), [this, n]() -> uint64_t { return n < opt_.counters ? evtype_[n] : 0; },
              [this, n](uint64_t v) { if (n < opt_.counters) evtype_[n] = uint32_t(v) & 0xA000FFFFu; });
         hook(fmt::format("PMEVCNTSR{}", n), [this, n]() -> uint64_t { return n < opt_.counters ? cntsr_[n] : 0; }, ro);
+        if (n < opt_.counters)
+            if (auto* r = b.find(fmt::format("PMEVCNTR{}", n))) r->reads_counter(ctr_[n]);
     }
     for (const char* n : {"CLUSTERPMMDCR_EL3", "CLUSTERPMMDCR_EL1"})
         hook(n, [this] { return mdcr_; }, [this](uint64_t v) { mdcr_ = v & 3; });
@@ -342,7 +329,7 @@ const event_source* dsu_clusterpmu::source_for(unsigned n) const {
     return nullptr;
 }
 
-void dsu_clusterpmu::collect() {
+void dsu_clusterpmu::collect_wraps() {
     const fs_t now = now_fs();
     for (unsigned n = 0; n < opt_.counters; ++n)
         if (ctr_[n].take_overflows(now)) ovs_ |= 1u << n;
@@ -372,17 +359,24 @@ void dsu_clusterpmu::update_irq() {
 }
 
 void dsu_clusterpmu::reschedule() {
+    quiet_until_ = 0;
     if (!sc_core::sc_is_running()) return;
     const fs_t now = now_fs();
     std::optional<fs_t> next;
+    bool pending = false;
     auto consider = [&](lazy_counter& c) {
         auto t = c.next_overflow(now);
         if (t && (!next || *t < *next)) next = t;
+        pending |= c.overflow_pending();
     };
     for (unsigned n = 0; n < opt_.counters; ++n) consider(ctr_[n]);
     if (has_cc()) consider(cc_);
     overflow_event_.cancel();
     if (next) overflow_event_.notify(to_sc_time(*next > now ? *next - now : 0));
+    // Until the next predicted wrap, collect() has nothing to take: every change of a counter or of
+    // its source's future comes back here. A wrap already counted but not yet taken, and the
+    // reference mode (which cannot predict), keep collect() looking at every access.
+    if (!pending && !reference_mode()) quiet_until_ = next.value_or(fs_never);
 }
 
 void dsu_clusterpmu::on_overflow() { changed(); }

@@ -79,11 +79,30 @@ private:
         summed_source secure, nonsecure, all;
         injected_events injected;
     };
-    // External (memory-mapped) access conditions; ok, ignored (writes) or error.
-    access_outcome external_rule(const access_context& ctx, const register_def& def, bool is_write,
-                                 std::string& why) const;
+    // External (memory-mapped) access conditions; ok, ignored (writes) or error (then ctx.outcome
+    // and ctx.detail say why).
+    // Inline for the common case: a read of the control page, or of the PMU while the cluster is
+    // powered, unlocked and external access is allowed for the access's security state.
+    access_outcome external_rule(access_context& ctx, const register_def& def, bool is_write) const {
+        if (*def.offset >= 0x1000) return access_outcome::ok; // model control page
+        if (!is_write && !dlk_ && !oslk_ && external_authenticated(ctx.secure) && cluster_powered())
+            return access_outcome::ok;
+        return external_rule_in_full(ctx, def, is_write);
+    }
+    access_outcome external_rule_in_full(access_context& ctx, const register_def& def, bool is_write) const;
+    // DBGEN/NIDEN (and SPIDEN/SPNIDEN for Secure; not EPMAD for Non-secure) allow external access.
+    bool external_authenticated(bool secure) const {
+        const bool dbgen = auth_ & 1, niden = auth_ & 2, spiden = auth_ & 4, spniden = auth_ & 8;
+        return (dbgen || niden) && (secure ? (spiden || spniden) : !(mdcr_ & 2));
+    }
+    [[gnu::cold]] access_outcome refuse_external(access_context& ctx, access_outcome outcome, const char* why) const;
     void bind_hooks();
-    void collect();     // overflow wraps up to now -> PMOVS
+    // Overflow wraps up to now -> PMOVS. Before every access, so the check that nothing can have
+    // wrapped is inline.
+    void collect() {
+        if (now_fs() >= quiet_until_) collect_wraps();
+    }
+    void collect_wraps();
     void apply();       // counter sources and enables from the registers
     void update_irq();
     void reschedule();
@@ -138,6 +157,8 @@ private:
     bool was_powered_ = true;
 
     sc_core::sc_event overflow_event_;
+    // Before this instant no counter can wrap (set by reschedule(); 0: collect() always looks).
+    fs_t quiet_until_ = 0;
 };
 
 // Builds a dsu_clusterpmu from a platform unit entry (registered by register_dsu_units).

@@ -46,6 +46,13 @@ struct access_context : tlm::tlm_extension<access_context> {
     uint64_t syndrome = 0;         // ESR_ELx value for traps (EC in [31:26], IL, ISS)
     std::string detail;            // why refused/trapped, for logs
 
+    // The request half and the direction in one word: two accesses with equal bits are the same
+    // request to any access rule (the gate remembers the ones a rule allowed by it).
+    uint32_t request_bits(bool is_write) const {
+        return uint32_t(initiator) | uint32_t(el & 3) << 2 | uint32_t(secure) << 4 | uint32_t(guest) << 5 |
+               uint32_t(privilege) << 6 | uint32_t(is_power) << 8 | uint32_t(path) << 9 | uint32_t(is_write) << 10;
+    }
+
     tlm::tlm_extension_base* clone() const override { return new access_context(*this); }
     void copy_from(const tlm::tlm_extension_base& other) override {
         *this = static_cast<const access_context&>(other);

@@ -16,7 +16,7 @@ unsigned firmware_gate::attach(tlm::tlm_base_target_socket_b<>& unit_registers) 
 }
 
 void firmware_gate::own_sysreg(unsigned cpu, const register_def& reg, unit& owner_unit, unsigned port) {
-    owners_.assign((uint64_t(cpu) << 32) | reg.sysreg->key(), owner{&owner_unit, &reg, port});
+    owners_.assign((uint64_t(cpu) << 32) | reg.sysreg->key(), owner{&owner_unit, &reg, port, nullptr});
 }
 
 void firmware_gate::answer_undefined(tlm::tlm_generic_payload& trans, access_context& ctx) const {
@@ -44,14 +44,20 @@ void firmware_gate::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_tim
         ++refused_;
         return answer_undefined(trans, *ctx);
     }
-    const access_outcome outcome = o->owner_unit->sysreg_rule(*ctx, *o->reg, trans.is_write());
-    if (outcome != access_outcome::ok) {
-        ++refused_;
-        ctx->outcome = outcome;
-        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-        return;
+    const uint32_t request = ctx->request_bits(trans.is_write());
+    if (request != o->allowed_request || register_value::changes() != o->allowed_at_changes) {
+        const access_outcome outcome = o->owner_unit->sysreg_rule(*ctx, *o->reg, trans.is_write());
+        if (outcome != access_outcome::ok) { // refusals are not remembered: they are rare, and build a message
+            ++refused_;
+            ctx->outcome = outcome;
+            trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+            return;
+        }
+        o->allowed_request = request;
+        o->allowed_at_changes = register_value::changes();
     }
-    to_system_registers[int(o->port)]->b_transport(trans, delay);
+    if (!o->target) o->target = to_system_registers[int(o->port)];
+    o->target->b_transport(trans, delay);
 }
 
 tlm::tlm_sync_enum firmware_gate::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,

@@ -44,6 +44,14 @@ public:
         unit* owner_unit;
         const register_def* reg;
         unsigned port;
+        // The unit's forward interface behind `port`, looked up at the first access (ports are
+        // bound at the end of elaboration; indexing the socket on every access costs a call).
+        mutable tlm::tlm_fw_transport_if<>* target = nullptr;
+        // The last request the owner's rule allowed here (access_context::request_bits) and
+        // register_value::changes() then: the same request is allowed again without asking while
+        // no register value anywhere has changed (unit::sysreg_rule reads nothing else).
+        mutable uint32_t allowed_request = ~0u;
+        mutable uint64_t allowed_at_changes = ~uint64_t(0);
     };
     const owner* sysreg_owner(unsigned cpu, uint32_t key) const { return owners_.find((uint64_t(cpu) << 32) | key); }
 

@@ -45,6 +45,8 @@ public:
 
     // Wraps from all-ones to zero since the last call (the unit turns them into overflow flags).
     uint64_t take_overflows(fs_t now);
+    // Whether wraps counted so far wait to be taken (no new count).
+    bool overflow_pending() const { return pending_overflows_ != 0; }
     // The instant of the next wrap if nothing changes, or nullopt.
     std::optional<fs_t> next_overflow(fs_t now);
 

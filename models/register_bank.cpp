@@ -1,5 +1,6 @@
 #include "models/register_bank.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "models/input_error.h"
@@ -85,11 +86,27 @@ register_bank::register_bank(std::string instance, const register_table& table)
             default: r.read_kept |= f.mask();
             }
         }
+        r.read_kept &= def.width_mask();
+        r.read_ones &= def.width_mask();
+        r.read_cleared &= def.width_mask();
         if (!by_name_.emplace(def.name, i).second)
             throw model_error("duplicate register " + def.name + " in table " + table.unit);
         if (def.sysreg) by_sysreg_.emplace(def.sysreg->key(), i);
         if (def.offset) by_offset_.emplace(*def.offset, i);
     }
+    if (regs_.size() >= UINT16_MAX) throw model_error("register table " + table.unit + " is too large to decode");
+    constexpr uint64_t word_table_limit = 64 * 1024;
+    uint64_t end = 0;
+    bool aligned = true;
+    for (const auto& [offset, i] : by_offset_) {
+        aligned &= offset % 4 == 0 && regs_[i].def->width % 32 == 0;
+        if (offset < word_table_limit) end = std::max(end, offset + regs_[i].def->width / 8);
+    }
+    if (!aligned) return; // every register found by the search
+    by_word_.assign((end + 3) / 4, 0);
+    for (const auto& [offset, i] : by_offset_)
+        if (offset < word_table_limit)
+            for (uint64_t w = offset / 4; w < (offset + regs_[i].def->width / 8) / 4; ++w) by_word_[w] = uint16_t(i + 1);
 }
 
 register_bank::reg& register_bank::operator[](const std::string& name) {
@@ -107,19 +124,13 @@ register_bank::reg* register_bank::find_sysreg(uint32_t key) {
     return i ? &regs_[*i] : nullptr;
 }
 
-register_bank::reg* register_bank::find_offset(uint64_t offset) {
+register_bank::reg* register_bank::find_offset_sparse(uint64_t offset) {
     auto it = by_offset_.upper_bound(offset);
     if (it == by_offset_.begin()) return nullptr;
     --it;
     reg& r = regs_[it->second];
     uint64_t bytes = r.def->width / 8;
     return offset < it->first + bytes ? &r : nullptr;
-}
-
-uint64_t register_bank::read(reg& r) {
-    const uint64_t raw = r.counter ? r.counter->read(now_fs()) : r.read_hook ? r.read_hook() : uint64_t(r.value);
-    if (r.read_cleared) r.value &= ~r.read_cleared;
-    return ((raw & r.read_kept) | r.read_ones) & r.def->width_mask();
 }
 
 void register_bank::write(reg& r, uint64_t value) {
@@ -145,26 +156,23 @@ void register_bank::write(reg& r, uint64_t value) {
 bool register_bank::read_mmio(uint64_t offset, unsigned size, uint64_t& data) {
     reg* r = find_offset(offset);
     if (!r) return false;
-    uint64_t full = read(*r);
-    unsigned shift = unsigned(offset - *r->def->offset) * 8;
-    data = full >> shift;
-    if (size < 8) data &= (1ULL << (size * 8)) - 1;
+    data = read_mmio(*r, offset, size);
     return true;
 }
 
 bool register_bank::write_mmio(uint64_t offset, unsigned size, uint64_t data) {
     reg* r = find_offset(offset);
     if (!r) return false;
-    unsigned shift = unsigned(offset - *r->def->offset) * 8;
-    if (size * 8 >= r->def->width && shift == 0) {
-        write(*r, data);
-        return true;
-    }
-    // A 32-bit access to half of a 64-bit register merges with the other half's current value.
-    uint64_t lane = ((size >= 8) ? ~0ULL : ((1ULL << (size * 8)) - 1)) << shift;
-    uint64_t current = r->read_hook ? r->read_hook() : uint64_t(r->value);
-    write(*r, (current & ~lane) | ((data << shift) & lane));
+    write_mmio(*r, offset, size, data);
     return true;
+}
+
+void register_bank::write_mmio(reg& r, uint64_t offset, unsigned size, uint64_t data) {
+    const unsigned shift = unsigned(offset - *r.def->offset) * 8;
+    if (size * 8 >= r.def->width && shift == 0) return write(r, data);
+    // A 32-bit access to half of a 64-bit register merges with the other half's current value.
+    const uint64_t lane = ((size >= 8) ? ~0ULL : ((1ULL << (size * 8)) - 1)) << shift;
+    write(r, (raw_value(r) & ~lane) | ((data << shift) & lane));
 }
 
 void register_bank::reset() {

@@ -17,10 +17,10 @@
 
 #include "models/access_context.h"
 #include "models/integer_map.h"
+#include "models/lazy_counter.h"
+#include "models/sim_time.h"
 
 namespace pmusim {
-
-class lazy_counter;
 
 enum class field_access {
     rw,        // read/write
@@ -116,8 +116,9 @@ public:
         void reads_counter(lazy_counter& c) { counter = &c; }
         void on_write(std::function<void(const write_event&)> f) { write_hook = std::move(f); }
         bool field(const std::string& name) const; // single-bit field as bool
-        // The fields' read semantics folded into three masks when the bank is built, so that a
-        // read does not walk the fields: (raw & read_kept) | read_ones, then read_cleared bits clear.
+        // The fields' read semantics and the width folded into three masks when the bank is built,
+        // so that a read does not walk the fields: (raw & read_kept) | read_ones, then read_cleared
+        // bits clear.
         uint64_t read_kept = 0, read_ones = 0, read_cleared = 0;
     };
 
@@ -129,16 +130,35 @@ public:
     reg& operator[](const std::string& name);
     reg* find(const std::string& name);
     reg* find_sysreg(uint32_t key);
-    // The register holding `offset` (64-bit registers also answer at offset + 4).
-    reg* find_offset(uint64_t offset);
+    // The register holding `offset` (64-bit registers also answer at offset + 4). Frames up to
+    // 64 KiB decode by a table of words, as a bus decodes its address lines (every memory-mapped
+    // access decodes here); registers beyond that by a search.
+    reg* find_offset(uint64_t offset) {
+        if (offset < by_word_.size() * 4) {
+            const uint16_t i = by_word_[offset >> 2];
+            return i ? &regs_[i - 1] : nullptr;
+        }
+        return find_offset_sparse(offset);
+    }
 
-    // Architectural access with field semantics (hooks included).
-    uint64_t read(reg& r);
+    // Architectural access with field semantics (hooks included). Reads are inline: every
+    // register access ends in one.
+    uint64_t read(reg& r) {
+        const uint64_t raw = raw_value(r);
+        if (r.read_cleared) r.value &= ~r.read_cleared;
+        return (raw & r.read_kept) | r.read_ones;
+    }
     void write(reg& r, uint64_t value);
     // Memory-mapped access of 4 or 8 bytes at a register's offset (or the upper
     // half of a 64-bit register). Returns false when no register is there.
     bool read_mmio(uint64_t offset, unsigned size, uint64_t& data);
     bool write_mmio(uint64_t offset, unsigned size, uint64_t data);
+    // The same, at an offset already decoded to `r` (find_offset(offset) == &r).
+    uint64_t read_mmio(reg& r, uint64_t offset, unsigned size) {
+        const uint64_t data = read(r) >> (unsigned(offset - *r.def->offset) * 8);
+        return size < 8 ? data & ((1ULL << (size * 8)) - 1) : data;
+    }
+    void write_mmio(reg& r, uint64_t offset, unsigned size, uint64_t data);
 
     void reset(); // every register to its reset value (hooks not called)
 
@@ -149,6 +169,12 @@ private:
     std::unordered_map<std::string, size_t> by_name_;
     integer_map<size_t> by_sysreg_; // encoding key -> index in regs_
     std::map<uint64_t, size_t> by_offset_;
+    std::vector<uint16_t> by_word_; // offset / 4 -> index in regs_ + 1 (0: no register there)
+    reg* find_offset_sparse(uint64_t offset);
+    // What a read sees before the field rules.
+    uint64_t raw_value(reg& r) {
+        return r.counter ? r.counter->read(now_fs()) : r.read_hook ? r.read_hook() : uint64_t(r.value);
+    }
 };
 
 } // namespace pmusim

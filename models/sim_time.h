@@ -17,7 +17,12 @@ constexpr fs_t fs_never = UINT64_MAX;
 // sc_time exists; safe to call more than once.
 void init_time_resolution();
 
-inline fs_t now_fs() { return sc_core::sc_time_stamp().value(); }
+// The kernel's current time, read inline: sc_time_stamp() is an out-of-line library call, and
+// every register access and lazy counter read asks for the time.
+inline fs_t now_fs() {
+    const sc_core::sc_simcontext* context = sc_core::sc_curr_simcontext;
+    return context ? context->time_stamp().value() : 0; // no kernel yet: time 0, as sc_time_stamp() says
+}
 inline sc_core::sc_time to_sc_time(fs_t fs) { return sc_core::sc_time::from_value(fs); }
 
 // "1.5 us", "2 ms", ... for logs and reports: exact, shortest unit that is integral.

@@ -24,14 +24,17 @@ void system_bus::map(const std::string& name, uint64_t base, uint64_t size, unsi
         if (base < w.base + w.size && w.base < base + size)
             throw model_error(fmt::format("bus window {} [{:#x}, {:#x}) overlaps {} [{:#x}, {:#x})", name, base,
                                           base + size, w.name, w.base, w.base + w.size));
-    by_base_[base] = window{name, base, size, port, absolute};
+    by_base_[base] = window{name, base, size, port, absolute, nullptr};
+    last_window_ = nullptr;
 }
 
 const system_bus::window* system_bus::decode(uint64_t address) const {
+    if (last_window_ && address - last_window_->base < last_window_->size) return last_window_;
     auto it = by_base_.upper_bound(address);
     if (it == by_base_.begin()) return nullptr;
     --it;
-    return address - it->second.base < it->second.size ? &it->second : nullptr;
+    if (address - it->second.base >= it->second.size) return nullptr;
+    return last_window_ = &it->second;
 }
 
 std::vector<system_bus::window> system_bus::windows() const {
@@ -40,7 +43,7 @@ std::vector<system_bus::window> system_bus::windows() const {
     return out;
 }
 
-int system_bus::route(tlm::tlm_generic_payload& trans, uint64_t& offset_out) {
+const system_bus::window* system_bus::route(tlm::tlm_generic_payload& trans, uint64_t& offset_out) {
     access_context* ctx = trans.get_extension<access_context>();
     if (ctx && ctx->path == access_path::system_register) {
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
@@ -49,7 +52,7 @@ int system_bus::route(tlm::tlm_generic_payload& trans, uint64_t& offset_out) {
         ctx->detail = fmt::format("{} on cpu{}: system registers are not on the system bus (the gate hands them "
                                   "to their unit)",
                                   sysreg_encoding::from_key(uint32_t(trans.get_address())).generic_name(), ctx->cpu);
-        return -1;
+        return nullptr;
     }
     const window* w = decode(trans.get_address());
     uint64_t last = trans.get_address() + (trans.get_data_length() ? trans.get_data_length() - 1 : 0);
@@ -61,18 +64,28 @@ int system_bus::route(tlm::tlm_generic_payload& trans, uint64_t& offset_out) {
                                           trans.get_data_length(), w->name)
                             : fmt::format("no target at address {:#x}", trans.get_address());
         }
-        return -1;
+        return nullptr;
     }
     offset_out = w->absolute ? trans.get_address() : trans.get_address() - w->base;
-    return int(w->port);
+    return w;
 }
 
 void system_bus::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    uint64_t original = trans.get_address(), offset;
-    int port = route(trans, offset);
-    if (port < 0) return;
+    const uint64_t original = trans.get_address();
+    uint64_t offset;
+    const window* w = last_window_;
+    const access_context* ctx = trans.get_extension<access_context>();
+    // The common case inline: a memory-mapped access that falls, whole, in the window of the last one.
+    if (w && w->target && original - w->base < w->size && w->size - (original - w->base) >= trans.get_data_length() &&
+        (!ctx || ctx->path == access_path::memory_mapped)) {
+        offset = w->absolute ? original : original - w->base;
+    } else {
+        w = route(trans, offset);
+        if (!w) return;
+        if (!w->target) w->target = to_targets[int(w->port)];
+    }
     trans.set_address(offset);
-    to_targets[port]->b_transport(trans, delay);
+    w->target->b_transport(trans, delay);
     trans.set_address(original);
 }
 
@@ -83,23 +96,22 @@ tlm::tlm_sync_enum system_bus::nb_transport_fw(tlm::tlm_generic_payload& trans, 
 
 unsigned int system_bus::transport_dbg(tlm::tlm_generic_payload& trans) {
     uint64_t original = trans.get_address(), offset;
-    int port = route(trans, offset);
-    if (port < 0) return 0;
+    const window* w = route(trans, offset);
+    if (!w) return 0;
     trans.set_address(offset);
-    unsigned n = to_targets[port]->transport_dbg(trans);
+    unsigned n = to_targets[int(w->port)]->transport_dbg(trans);
     trans.set_address(original);
     return n;
 }
 
 bool system_bus::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
     uint64_t original = trans.get_address(), offset;
-    int port = route(trans, offset);
-    if (port < 0) return false;
-    const window* w = decode(original);
+    const window* w = route(trans, offset);
+    if (!w) return false;
     trans.set_address(offset);
-    bool ok = to_targets[port]->get_direct_mem_ptr(trans, dmi);
+    bool ok = to_targets[int(w->port)]->get_direct_mem_ptr(trans, dmi);
     trans.set_address(original);
-    if (ok && w && !w->absolute) {
+    if (ok && !w->absolute) {
         dmi.set_start_address(dmi.get_start_address() + w->base);
         dmi.set_end_address(std::min<uint64_t>(dmi.get_end_address() + w->base, w->base + w->size - 1));
     }

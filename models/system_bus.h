@@ -37,6 +37,9 @@ public:
         uint64_t base, size;
         unsigned port;
         bool absolute;
+        // The target's forward interface behind `port`, looked up at the first access (ports are
+        // bound at the end of elaboration; indexing the socket on every access costs a call).
+        mutable tlm::tlm_fw_transport_if<>* target = nullptr;
     };
     const window* decode(uint64_t address) const;
     std::vector<window> windows() const;
@@ -47,10 +50,15 @@ private:
                                        sc_core::sc_time& delay) override;
     bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) override;
     unsigned int transport_dbg(tlm::tlm_generic_payload& trans) override;
-    int route(tlm::tlm_generic_payload& trans, uint64_t& offset_out);
+    // The window an access falls in, with the address the target sees; nullptr (the response and
+    // the access context set) when there is none.
+    const window* route(tlm::tlm_generic_payload& trans, uint64_t& offset_out);
 
     unsigned ports_ = 0;
     std::map<uint64_t, window> by_base_;
+    // The window the last access decoded to: software polls one unit at a time, so the next access
+    // usually falls in it again (one comparison instead of a search). Windows never move once mapped.
+    mutable const window* last_window_ = nullptr;
 };
 
 } // namespace pmusim

@@ -68,11 +68,6 @@ void unit::serve_from_bank(register_bank& bank, tlm::tlm_generic_payload& trans,
                            uint64_t window_base) {
     const unsigned len = trans.get_data_length();
     uint64_t data = 0;
-    auto fail = [&](tlm::tlm_response_status st, std::string why) {
-        trans.set_response_status(st);
-        ctx.outcome = access_outcome::error;
-        ctx.detail = std::move(why);
-    };
     if (ctx.path == access_path::system_register) {
         register_bank::reg* r = bank.find_sysreg(uint32_t(trans.get_address()));
         if (!r) {
@@ -91,22 +86,31 @@ void unit::serve_from_bank(register_bank& bank, tlm::tlm_generic_payload& trans,
         trans.set_response_status(tlm::TLM_OK_RESPONSE);
         return;
     }
-    uint64_t offset = trans.get_address() - window_base;
-    if ((len != 4 && len != 8) || offset % len != 0)
-        return fail(tlm::TLM_GENERIC_ERROR_RESPONSE,
-                    fmt::format("{}: {}-byte access at offset {:#x} is not a naturally aligned 4- or 8-byte access",
-                                bank.instance(), len, offset));
-    bool hit;
+    const uint64_t offset = trans.get_address() - window_base;
+    serve_mmio(bank, bank.find_offset(offset), offset, trans, ctx);
+}
+
+void unit::serve_mmio_otherwise(register_bank& bank, register_bank::reg* r, uint64_t offset,
+                                tlm::tlm_generic_payload& trans, access_context& ctx) {
+    const unsigned len = trans.get_data_length();
+    if ((len != 4 && len != 8) || offset % len != 0) {
+        trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+        ctx.outcome = access_outcome::error;
+        ctx.detail = fmt::format("{}: {}-byte access at offset {:#x} is not a naturally aligned 4- or 8-byte access",
+                                 bank.instance(), len, offset);
+        return;
+    }
+    uint64_t data = 0;
     if (trans.is_read()) {
-        hit = bank.read_mmio(offset, len, data);
-        if (!hit) data = 0; // undocumented offsets are RAZ/WI
+        if (r) data = bank.read_mmio(*r, offset, len); // undocumented offsets are RAZ/WI
         std::memcpy(trans.get_data_ptr(), &data, len);
-    } else {
+    } else if (r) {
         std::memcpy(&data, trans.get_data_ptr(), len);
-        hit = bank.write_mmio(offset, len, data);
+        bank.write_mmio(*r, offset, len, data);
+    } else {
+        ctx.outcome = access_outcome::ignored;
     }
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
-    if (!hit && trans.is_write()) ctx.outcome = access_outcome::ignored;
 }
 
 access_outcome refuse(access_context& ctx, access_outcome outcome, const register_def& reg, bool is_write,

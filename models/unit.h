@@ -3,6 +3,7 @@
 // of the CPU control registers: one TLM target socket for register accesses,
 // which arrive already gated, plus what the platform, the gate and the
 // testbench need to know about the unit.
+#include <cstring>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -67,7 +68,10 @@ public:
     // System registers this unit implements on CPU `cpu`.
     virtual std::vector<const register_def*> sysregs(unsigned cpu) const { (void)cpu; return {}; }
     // The access rule for a system-register access, asked by the gate before the
-    // access reaches the unit. Sets ctx.outcome/syndrome/detail when refused.
+    // access reaches the unit. Sets ctx.outcome/syndrome/detail when refused. It must read
+    // nothing but the request half of `ctx`, `reg`, the direction, register values and the
+    // fixed configuration: the gate allows the same request again without asking while no
+    // register value has changed (firmware_gate::owner).
     virtual access_outcome sysreg_rule(access_context& ctx, const register_def& reg, bool is_write);
     // A memory-mapped register by its name in this unit (for `INSTANCE.REG`).
     virtual std::optional<mmio_register> find_mmio_register(const std::string& name) const;
@@ -122,6 +126,23 @@ protected:
     // offset from `window_base`, 4- or 8-byte aligned; anything else is a bus error.
     void serve_from_bank(register_bank& bank, tlm::tlm_generic_payload& trans, access_context& ctx,
                          uint64_t window_base = 0);
+    // A memory-mapped access at `offset` in the bank's frame, already decoded to `r` (nullptr:
+    // no register there, RAZ/WI), for units that look at the register before serving it.
+    // Inline for the common case, an aligned read of a register.
+    void serve_mmio(register_bank& bank, register_bank::reg* r, uint64_t offset, tlm::tlm_generic_payload& trans,
+                    access_context& ctx) {
+        const unsigned len = trans.get_data_length();
+        if (r && trans.is_read() && (len == 8 || len == 4) && (offset & (len - 1)) == 0) {
+            const uint64_t data = bank.read_mmio(*r, offset, len);
+            if (len == 8) std::memcpy(trans.get_data_ptr(), &data, 8);
+            else std::memcpy(trans.get_data_ptr(), &data, 4);
+            trans.set_response_status(tlm::TLM_OK_RESPONSE);
+            return;
+        }
+        serve_mmio_otherwise(bank, r, offset, trans, ctx);
+    }
+    void serve_mmio_otherwise(register_bank& bank, register_bank::reg* r, uint64_t offset,
+                              tlm::tlm_generic_payload& trans, access_context& ctx);
 
 private:
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) final;

@@ -291,7 +291,7 @@ TEST_CASE("amu: access rules through the gate follow the control registers") {
 }
 
 TEST_CASE("amu: an allowed access is not remembered past a change of any rule input") {
-    // The rule remembers the accesses it allowed until a register value changes (amu_unit::sysreg_rule,
+    // The gate remembers the accesses a rule allowed until a register value changes (firmware_gate::owner,
     // register_value::changes()); tests and tools assign control registers directly, without a write
     // hook, so each such change must still decide the next access. The expected outcomes are
     // ARMARM D24.6's (the oracle table above).
