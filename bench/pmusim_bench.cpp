@@ -60,7 +60,8 @@ struct run_figures {
     uint64_t log_hash = 0;     // FNV-1a of the JSON access log: identical results
     uint64_t reference_edges = 0;
     long peak_rss_kib = 0;
-    double other_host_seconds[2] = {}; // scenario 2: the memory-mapped and the bare loop's host time
+    // scenario 2: the memory-mapped path's, the bare loop's and the two plumbing floors' host time
+    double other_host_seconds[4] = {};
     char error[256] = {};
 };
 
@@ -256,6 +257,8 @@ void scenario_scaling() {
 struct reader : sc_core::sc_module {
     tlm_utils::simple_initiator_socket<reader> to_platform{"to_platform"};
     tlm_utils::simple_initiator_socket<reader> to_trivial{"to_trivial"};
+    tlm_utils::simple_initiator_socket<reader> to_two_hops{"to_two_hops"};
+    tlm_utils::simple_initiator_socket<reader> to_three_hops{"to_three_hops"};
     std::function<void(reader&)> body;
     SC_HAS_PROCESS(reader);
     explicit reader(const sc_core::sc_module_name& n) : sc_module(n) { SC_THREAD(thread); }
@@ -274,13 +277,37 @@ struct trivial_target : sc_core::sc_module {
     }
 };
 
+// The plumbing floor: what every hop of the register path does before its own work, and nothing
+// else. A plain target socket (one virtual call), the access context looked up, the payload passed
+// on; the last hop answers with a fixed value. Chains of two (gate, unit) and three (gate, bus, unit)
+// such hops bound the cost of the register path's topology, whatever the hops decide.
+struct plumbing_hop : sc_core::sc_module, tlm::tlm_fw_transport_if<> {
+    tlm::tlm_target_socket<> in{"in"};
+    tlm_utils::simple_initiator_socket_optional<plumbing_hop> out{"out"}; // unbound on the last hop
+    bool last = false;
+    uint64_t value = 42;
+    plumbing_hop(const sc_core::sc_module_name& n, bool last_hop) : sc_module(n), last(last_hop) { in.bind(*this); }
+    void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) override {
+        if (!t.get_extension<access_context>()) return t.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+        if (!last) return out->b_transport(t, delay);
+        std::memcpy(t.get_data_ptr(), &value, 8);
+        t.set_response_status(tlm::TLM_OK_RESPONSE);
+    }
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase&, sc_core::sc_time&) override {
+        t.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE); // the benchmark uses b_transport only
+        return tlm::TLM_COMPLETED;
+    }
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
+    unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
+};
+
 void scenario_register_path(bool quick) {
     std::cout << "Scenario 2: register reads against a bare b_transport loop to a trivial target: AMEVCNTR00_EL0 on "
                  "cpu0 at EL3 (initiator, gate, AMU unit, bank, lazy counter) and dsu0's memory-mapped PMCCNTR "
                  "(initiator, gate, system bus, DSU unit, bank, lazy counter)\n";
     const uint64_t reads = quick ? 200'000 : 2'000'000;
     struct path_figures {
-        double sysreg_s = 0, mmio_s = 0, bare_s = 0;
+        double sysreg_s = 0, mmio_s = 0, bare_s = 0, two_hops_s = 0, three_hops_s = 0;
         bool all_ok = true;
     };
     path_figures paths;
@@ -293,12 +320,23 @@ void scenario_register_path(bool quick) {
         trivial_target target("target");
         initiator.to_platform.bind(p.gate().from_initiators);
         initiator.to_trivial.bind(target.in);
+        plumbing_hop gate_hop("gate_hop", false), unit_hop("unit_hop", true);
+        plumbing_hop gate_hop3("gate_hop3", false), bus_hop3("bus_hop3", false), unit_hop3("unit_hop3", true);
+        initiator.to_two_hops.bind(gate_hop.in);
+        gate_hop.out.bind(unit_hop.in);
+        initiator.to_three_hops.bind(gate_hop3.in);
+        gate_hop3.out.bind(bus_hop3.in);
+        bus_hop3.out.bind(unit_hop3.in);
+
         run_figures f;
         f.ok = true;
         uint64_t checksum = 0;
-        enum class path { system_register, memory_mapped, bare };
+        enum class path { system_register, memory_mapped, bare, two_hops, three_hops };
         auto loop = [&](reader& self, path which, double& seconds) {
-            auto& socket = which == path::bare ? self.to_trivial : self.to_platform;
+            auto& socket = which == path::bare         ? self.to_trivial
+                           : which == path::two_hops   ? self.to_two_hops
+                           : which == path::three_hops ? self.to_three_hops
+                                                       : self.to_platform;
             tlm::tlm_generic_payload t;
             uint64_t data = 0;
             access_context ctx;
@@ -354,6 +392,8 @@ void scenario_register_path(bool quick) {
             loop(self, path::system_register, paths.sysreg_s);
             loop(self, path::memory_mapped, paths.mmio_s);
             loop(self, path::bare, paths.bare_s);
+            loop(self, path::two_hops, paths.two_hops_s);
+            loop(self, path::three_hops, paths.three_hops_s);
             sc_core::sc_stop();
         };
         sc_core::sc_start();
@@ -364,6 +404,8 @@ void scenario_register_path(bool quick) {
         f.host_seconds = paths.sysreg_s;
         f.other_host_seconds[0] = paths.mmio_s;
         f.other_host_seconds[1] = paths.bare_s;
+        f.other_host_seconds[2] = paths.two_hops_s;
+        f.other_host_seconds[3] = paths.three_hops_s;
         f.work = checksum;
         return f;
     });
@@ -381,7 +423,14 @@ void scenario_register_path(bool quick) {
     line("memory-mapped (DSU frame):", mmio_s);
     std::cout << fmt::format("  {:.1f}x the bare loop\n", mmio_s / bare_s);
     line("bare loop:", bare_s);
-    std::cout << "\n\n";
+    std::cout << "\n";
+    // The floor of the topology (plumbing_hop): what the hops cost before any of them does its work.
+    line("plumbing, 2 hops:", r.other_host_seconds[2]);
+    std::cout << fmt::format("  {:.1f}x the bare loop (the system-register path's gate and unit, doing nothing)\n",
+                             r.other_host_seconds[2] / bare_s);
+    line("plumbing, 3 hops:", r.other_host_seconds[3]);
+    std::cout << fmt::format("  {:.1f}x the bare loop (the memory-mapped path's gate, bus and unit, doing nothing)\n\n",
+                             r.other_host_seconds[3] / bare_s);
 }
 
 // ------------------------------------------------------------------ scenario 5: IMC trace

@@ -49,8 +49,9 @@ struct access_context : tlm::tlm_extension<access_context> {
     // The request half and the direction in one word: two accesses with equal bits are the same
     // request to any access rule (the gate remembers the ones a rule allowed by it).
     uint32_t request_bits(bool is_write) const {
-        return uint32_t(initiator) | uint32_t(el & 3) << 2 | uint32_t(secure) << 4 | uint32_t(guest) << 5 |
-               uint32_t(privilege) << 6 | uint32_t(is_power) << 8 | uint32_t(path) << 9 | uint32_t(is_write) << 10;
+        // Exact for every value a field can hold (el last, with the bits left), so no two requests share bits.
+        return uint32_t(initiator) | uint32_t(secure) << 2 | uint32_t(guest) << 3 | uint32_t(privilege) << 4 |
+               uint32_t(is_power) << 6 | uint32_t(path) << 7 | uint32_t(is_write) << 8 | el << 9;
     }
 
     tlm::tlm_extension_base* clone() const override { return new access_context(*this); }

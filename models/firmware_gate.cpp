@@ -45,19 +45,24 @@ void firmware_gate::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_tim
         return answer_undefined(trans, *ctx);
     }
     const uint32_t request = ctx->request_bits(trans.is_write());
-    if (request != o->allowed_request || register_value::changes() != o->allowed_at_changes) {
-        const access_outcome outcome = o->owner_unit->sysreg_rule(*ctx, *o->reg, trans.is_write());
-        if (outcome != access_outcome::ok) { // refusals are not remembered: they are rare, and build a message
-            ++refused_;
-            ctx->outcome = outcome;
-            trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-            return;
-        }
-        o->allowed_request = request;
-        o->allowed_at_changes = register_value::changes();
-    }
-    if (!o->target) o->target = to_system_registers[int(o->port)];
+    if ((request != o->allowed_request || register_value::changes() != o->allowed_at_changes || !o->target) &&
+        !ask_rule(*o, *ctx, trans, request))
+        return;
     o->target->b_transport(trans, delay);
+}
+
+bool firmware_gate::ask_rule(const owner& o, access_context& ctx, tlm::tlm_generic_payload& trans, uint32_t request) {
+    if (!o.target) o.target = to_system_registers[int(o.port)];
+    const access_outcome outcome = o.owner_unit->sysreg_rule(ctx, *o.reg, trans.is_write());
+    if (outcome != access_outcome::ok) { // refusals are not remembered: they are rare, and build a message
+        ++refused_;
+        ctx.outcome = outcome;
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return false;
+    }
+    o.allowed_request = request;
+    o.allowed_at_changes = register_value::changes();
+    return true;
 }
 
 tlm::tlm_sync_enum firmware_gate::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,

@@ -66,6 +66,11 @@ private:
     bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) override;
     // Answers a system-register access nobody implements: UNDEFINED (off the hot path).
     [[gnu::cold]] void answer_undefined(tlm::tlm_generic_payload& trans, access_context& ctx) const;
+    // Asks the owner's rule (a request not allowed since the last register change): true when
+    // allowed, which is remembered; otherwise the refusal is answered. Out of line, so that an
+    // access the gate remembers passes through without saving registers for a call.
+    [[gnu::noinline]] bool ask_rule(const owner& o, access_context& ctx, tlm::tlm_generic_payload& trans,
+                                    uint32_t request);
 
     integer_map<owner> owners_; // (cpu << 32 | encoding key) -> owner
     unsigned ports_ = 0;

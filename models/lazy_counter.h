@@ -35,7 +35,9 @@ public:
     uint64_t read(fs_t now) {
         // Read again at the instant of the last count, its source unchanged: nothing new to count.
         // Inline, as software polling a counter does exactly this (docs/performance.md, scenario 2).
-        if (enabled_ && source_ && now == synced_at_ && !reference_ && source_->version() == synced_version_)
+        // synced_at_ holds an instant only while enabled with a source in the fast mode (sync() sets
+        // it; set_enabled, set_source and the reference mode leave it at fs_never).
+        if (now == synced_at_ && source_->version() == synced_version_)
             return value_;
         return read_counting(now);
     }

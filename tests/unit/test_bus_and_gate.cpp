@@ -81,6 +81,31 @@ TEST_CASE("bus: unmapped and window-crossing accesses are address errors naming 
     CHECK_THROWS_AS(bus.map("overlap", 0x10F0, 0x20, 0), model_error);
 }
 
+TEST_CASE("bus: an access is decoded afresh when it leaves the last window or crosses its end") {
+    // The bus remembers the window of the last access: the next one in another window, one
+    // crossing the remembered window's end and a system-register payload must not follow it.
+    init_time_resolution();
+    system_bus bus("bus");
+    memory le("le", 0x100, false), be("be", 0x100, true);
+    initiator ini("ini");
+    ini.out.bind(bus.from_gate);
+    bus.map("le", 0x1000, 0x100, bus.attach(le.in));
+    bus.map("be", 0x2000, 0x100, bus.attach(be.in));
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    auto mm = cpu_ctx(1, false, false);
+    CHECK(ini.access(true, 0x1008, 8, 0x0102030405060708, mm).status == tlm::TLM_OK_RESPONSE);
+    auto crossing = ini.access(false, 0x10FC, 8, 0, mm);
+    CHECK(crossing.status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    CHECK(crossing.detail == "access at 0x10fc of 8 bytes crosses the end of le");
+    CHECK(ini.access(true, 0x2008, 8, 0x0102030405060708, mm).status == tlm::TLM_OK_RESPONSE);
+    CHECK(be.data()[8] == 0x01); // went to the big-endian memory, not the remembered window
+    CHECK(ini.access(false, 0x1008, 8, 0, mm).value == 0x0102030405060708);
+    auto sysreg = ini.access(false, 0x1008, 8, 0, cpu_ctx(1));
+    CHECK(sysreg.status == tlm::TLM_COMMAND_ERROR_RESPONSE);
+    CHECK(sysreg.outcome == access_outcome::undefined);
+    CHECK(ini.access(false, 0x10F8, 8, 0, mm).status == tlm::TLM_OK_RESPONSE); // the last 8 bytes fit
+}
+
 TEST_CASE("bus: DMI pointers are translated to bus addresses") {
     init_time_resolution();
     system_bus bus("bus");

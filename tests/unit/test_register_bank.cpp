@@ -1,6 +1,7 @@
 // Every field access type, hooks, and memory-mapped halves of 64-bit registers.
 #include <catch2/catch.hpp>
 
+#include "models/lazy_counter.h"
 #include "models/register_bank.h"
 
 using namespace pmusim;
@@ -77,6 +78,51 @@ TEST_CASE("registers: memory-mapped halves of a 64-bit register") {
     CHECK(d == 0xAAAA'BBBB'3333'4444);
     CHECK_FALSE(b.read_mmio(0x14, 4, d)); // nothing there
     CHECK(b.find_sysreg(sysreg_encoding{3, 0, 15, 0, 0}.key()) == &b["MIXED"]);
+}
+
+TEST_CASE("registers: offsets decode to the register holding them below and above 64 KiB") {
+    // Frames up to 64 KiB decode by a table of words, registers above by a search: both must
+    // answer every offset inside a register (a 64-bit register's upper half too) and nothing else.
+    static const register_table t = [] {
+        register_table table;
+        table.unit = "test_sparse";
+        table.registers = {
+            {"LOW", std::nullopt, 0x0, 32, 0, {}, ""},
+            {"WIDE", std::nullopt, 0x8, 64, 0, {}, ""},
+            {"EDGE", std::nullopt, 0xFFF8, 64, 0, {}, ""},   // ends at 64 KiB exactly
+            {"HIGH", std::nullopt, 0x20000, 64, 0, {}, ""}, // beyond the table
+        };
+        return table;
+    }();
+    register_bank b("u0", t);
+    CHECK(b.find_offset(0x0) == &b["LOW"]);
+    CHECK(b.find_offset(0x2) == &b["LOW"]); // inside it (an unaligned access is refused later)
+    CHECK(b.find_offset(0x4) == nullptr);
+    CHECK(b.find_offset(0x8) == &b["WIDE"]);
+    CHECK(b.find_offset(0xC) == &b["WIDE"]);
+    CHECK(b.find_offset(0x10) == nullptr);
+    CHECK(b.find_offset(0xFFF8) == &b["EDGE"]);
+    CHECK(b.find_offset(0xFFFC) == &b["EDGE"]);
+    CHECK(b.find_offset(0x10000) == nullptr);
+    CHECK(b.find_offset(0x1FFFC) == nullptr);
+    CHECK(b.find_offset(0x20000) == &b["HIGH"]);
+    CHECK(b.find_offset(0x20004) == &b["HIGH"]);
+    CHECK(b.find_offset(0x20008) == nullptr);
+    CHECK(b.find_offset(~uint64_t(0)) == nullptr);
+}
+
+TEST_CASE("registers: a 32-bit write to half of a counter register merges with the counter's value") {
+    // A debugger writing the upper half of a 64-bit counter keeps the lower half it counts.
+    static const register_table t = make_table();
+    register_bank b("u0", t);
+    lazy_counter counter(64);
+    counter.write(0x1111'2222'3333'4444, 0);
+    auto& wide = b["WIDE"];
+    wide.reads_counter(counter);
+    uint64_t written = 0;
+    wide.on_write([&](const write_event& e) { written = e.written; });
+    CHECK(b.write_mmio(0xC, 4, 0xAAAA'BBBB));
+    CHECK(written == 0xAAAA'BBBB'3333'4444);
 }
 
 TEST_CASE("registers: field decode for messages") {
