@@ -103,7 +103,8 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, amu_externa
         c->cptr_el3 = &k.entry(d.index, control::cptr_el3);
         for (const register_def& def : table().registers) {
             const amu_reg_info& info = amu_info(def);
-            if (def.sysreg && implemented(*c, info)) c->by_key.assign(def.sysreg->key(), {&b[def.name], &info});
+            if (def.sysreg && implemented(*c, info))
+                served_.assign(uint64_t(d.index) << 32 | def.sysreg->key(), {c.get(), &b[def.name], &info});
         }
         core.on_power_change([this, cp](power_state, power_state to) { on_power(*cp, to); });
         if (external_.enabled && d.amu_external_view) build_frame(*c, d.cluster, core_in_cluster);
@@ -281,9 +282,9 @@ uint64_t amu_unit::adjust_counter_read(cpu_amu& c, const amu_reg_info& i, uint64
 
 void amu_unit::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
     if (ctx.path != access_path::system_register) return frame_access(trans, ctx);
-    cpu_amu* c = ctx.cpu < cpus_.size() ? cpus_[ctx.cpu].get() : nullptr;
-    const cpu_amu::served* s = c ? c->by_key.find(uint32_t(trans.get_address())) : nullptr;
+    const served* s = served_.find(uint64_t(ctx.cpu) << 32 | uint32_t(trans.get_address()));
     if (!s) return answer_undefined(trans, ctx);
+    cpu_amu* c = s->cpu;
     uint64_t data = 0;
     if (trans.is_read()) {
         data = adjust_read(*c, *s->info, c->bank->read(*s->reg), ctx);

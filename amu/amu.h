@@ -167,13 +167,6 @@ private:
         const register_bank::reg* hcr_el2 = nullptr;
         const register_bank::reg* cptr_el2 = nullptr;
         const register_bank::reg* cptr_el3 = nullptr;
-        // The implemented system registers by encoding key, with their rule information: one
-        // look-up per access instead of the bank's, amu_info's and implemented()'s.
-        struct served {
-            register_bank::reg* reg = nullptr;
-            const amu_reg_info* info = nullptr;
-        };
-        integer_map<served> by_key;
         std::unique_ptr<register_bank> frame; // the external view; null without features.amu_external_view
         std::array<lazy_counter, 4> g0;
         std::array<lazy_counter, 16> g1;
@@ -208,6 +201,15 @@ private:
     bool tf_a() const { return system_.firmware_profile == "tf-a"; }
 
     std::vector<std::unique_ptr<cpu_amu>> cpus_; // by CPU index; null for CPUs without the AMU
+    // Every CPU's implemented system registers by (cpu << 32 | encoding key), with the CPU and the
+    // rule information: one look-up per access instead of the CPU's, the bank's, amu_info's and
+    // implemented()'s.
+    struct served {
+        cpu_amu* cpu = nullptr;
+        register_bank::reg* reg = nullptr;
+        const amu_reg_info* info = nullptr;
+    };
+    integer_map<served> served_;
     amu_external_options external_;
 };
 
