@@ -42,17 +42,28 @@ uint32_t key(uint8_t op0, uint8_t op1, uint8_t crn, uint8_t crm, uint8_t op2) {
     return sysreg_encoding{op0, op1, crn, crm, op2}.key();
 }
 
+// A bus with a little-endian memory at 0x1000 and a big-endian one at 0x2000 (0x100 bytes each),
+// elaborated, and an initiator bound to it.
+struct two_memories {
+    struct resolution_first {
+        resolution_first() { init_time_resolution(); } // before any module exists
+    } resolution;
+    system_bus bus{"bus"};
+    memory le{"le", 0x100, false}, be{"be", 0x100, true};
+    initiator ini{"ini"};
+    two_memories() {
+        ini.out.bind(bus.from_gate);
+        bus.map("le", 0x1000, 0x100, bus.attach(le.in));
+        bus.map("be", 0x2000, 0x100, bus.attach(be.in));
+        sc_core::sc_start(sc_core::SC_ZERO_TIME); // completes elaboration (binds the multi-socket)
+    }
+};
+
 } // namespace
 
 TEST_CASE("bus: memory reads back what was written and byte order applies") {
-    init_time_resolution();
-    system_bus bus("bus");
-    memory le("le", 0x100, false), be("be", 0x100, true);
-    initiator ini("ini");
-    ini.out.bind(bus.from_gate);
-    bus.map("le", 0x1000, 0x100, bus.attach(le.in));
-    bus.map("be", 0x2000, 0x100, bus.attach(be.in));
-    sc_core::sc_start(sc_core::SC_ZERO_TIME); // completes elaboration (binds the multi-socket)
+    two_memories m;
+    auto& [resolution, bus, le, be, ini] = m;
     auto mm = cpu_ctx(1, false, false);
     CHECK(ini.access(true, 0x1008, 8, 0x0102030405060708, mm).status == tlm::TLM_OK_RESPONSE);
     CHECK(ini.access(false, 0x1008, 8, 0, mm).value == 0x0102030405060708);
@@ -64,34 +75,22 @@ TEST_CASE("bus: memory reads back what was written and byte order applies") {
 }
 
 TEST_CASE("bus: unmapped and window-crossing accesses are address errors naming the address") {
-    init_time_resolution();
-    system_bus bus("bus");
-    memory m("m", 0x100, false);
-    initiator ini("ini");
-    ini.out.bind(bus.from_gate);
-    bus.map("m", 0x1000, 0x100, bus.attach(m.in));
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    two_memories m;
     auto mm = cpu_ctx(1, false, false);
-    auto r = ini.access(false, 0x3000, 4, 0, mm);
+    auto r = m.ini.access(false, 0x3000, 4, 0, mm);
     CHECK(r.status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
     CHECK(r.outcome == access_outcome::error);
     CHECK(r.detail == "no target at address 0x3000");
-    r = ini.access(false, 0x10FC, 8, 0, mm);
+    r = m.ini.access(false, 0x10FC, 8, 0, mm);
     CHECK(r.status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    CHECK_THROWS_AS(bus.map("overlap", 0x10F0, 0x20, 0), model_error);
+    CHECK_THROWS_AS(m.bus.map("overlap", 0x10F0, 0x20, 0), model_error);
 }
 
 TEST_CASE("bus: an access is decoded afresh when it leaves the last window or crosses its end") {
     // The bus remembers the window of the last access: the next one in another window, one
     // crossing the remembered window's end and a system-register payload must not follow it.
-    init_time_resolution();
-    system_bus bus("bus");
-    memory le("le", 0x100, false), be("be", 0x100, true);
-    initiator ini("ini");
-    ini.out.bind(bus.from_gate);
-    bus.map("le", 0x1000, 0x100, bus.attach(le.in));
-    bus.map("be", 0x2000, 0x100, bus.attach(be.in));
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    two_memories m;
+    auto& [resolution, bus, le, be, ini] = m;
     auto mm = cpu_ctx(1, false, false);
     CHECK(ini.access(true, 0x1008, 8, 0x0102030405060708, mm).status == tlm::TLM_OK_RESPONSE);
     auto crossing = ini.access(false, 0x10FC, 8, 0, mm);
