@@ -244,24 +244,23 @@ void dsu_clusterpmu::bind_hooks() {
         hook(p.clr, [this, f] { return uint64_t(this->*f); }, [this, f](uint64_t v) { this->*f &= ~(uint32_t(v) & impl_mask()); });
     }
     hook("CLUSTERPMSELR_EL1", [this] { return uint64_t(selr_); }, [this](uint64_t v) { selr_ = uint32_t(v & 0x1f); });
-    auto cc_r = [this]() -> uint64_t { return has_cc() ? cc_.read(now_fs()) : 0; };
+    // A counter register reads its lazy counter directly when the counter is implemented (no read
+    // hook), and as zero when it is not.
+    auto counter_register = [&](const std::string& name, lazy_counter* counter, std::function<void(uint64_t)> wr) {
+        hook(name, counter ? std::function<uint64_t()>() : [] { return uint64_t(0); }, std::move(wr));
+        if (register_bank::reg* r = counter ? b.find(name) : nullptr) r->reads_counter(*counter);
+    };
     auto cc_w = [this](uint64_t v) { if (has_cc()) cc_.write(v, now_fs()); };
-    hook("CLUSTERPMCCNTR_EL1", cc_r, cc_w);
-    hook("PMCCNTR", cc_r, cc_w);
-    // Implemented counters read their lazy counter directly (the hooks stay for partial writes).
-    if (has_cc())
-        for (const char* n : {"CLUSTERPMCCNTR_EL1", "PMCCNTR"})
-            if (auto* r = b.find(n)) r->reads_counter(cc_);
+    for (const char* n : {"CLUSTERPMCCNTR_EL1", "PMCCNTR"}) counter_register(n, has_cc() ? &cc_ : nullptr, cc_w);
     hook("CLUSTERPMXEVTYPER_EL1", [this]() -> uint64_t { return selr_ < opt_.counters ? evtype_[selr_] : 0; },
          [this](uint64_t v) { if (selr_ < opt_.counters) evtype_[selr_] = uint32_t(v) & 0xA000FFFFu; });
     hook("CLUSTERPMXEVCNTR_EL1", [this] { return read_counter(selr_); }, [this](uint64_t v) { write_counter(selr_, v); });
     for (unsigned n = 0; n < 31; ++n) {
-        hook(fmt::format("PMEVCNTR{}", n), [this, n] { return read_counter(n); }, [this, n](uint64_t v) { write_counter(n, v); });
+        counter_register(fmt::format("PMEVCNTR{}", n), n < opt_.counters ? &ctr_[n] : nullptr,
+                         [this, n](uint64_t v) { write_counter(n, v); });
         hook(fmt::format("PMEVTYPER{}", n), [this, n]() -> uint64_t { return n < opt_.counters ? evtype_[n] : 0; },
              [this, n](uint64_t v) { if (n < opt_.counters) evtype_[n] = uint32_t(v) & 0xA000FFFFu; });
         hook(fmt::format("PMEVCNTSR{}", n), [this, n]() -> uint64_t { return n < opt_.counters ? cntsr_[n] : 0; }, ro);
-        if (n < opt_.counters)
-            if (auto* r = b.find(fmt::format("PMEVCNTR{}", n))) r->reads_counter(ctr_[n]);
     }
     for (const char* n : {"CLUSTERPMMDCR_EL3", "CLUSTERPMMDCR_EL1"})
         hook(n, [this] { return mdcr_; }, [this](uint64_t v) { mdcr_ = v & 3; });

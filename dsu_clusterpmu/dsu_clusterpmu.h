@@ -79,10 +79,9 @@ private:
         summed_source secure, nonsecure, all;
         injected_events injected;
     };
-    // External (memory-mapped) access conditions; ok, ignored (writes) or error (then ctx.outcome
-    // and ctx.detail say why).
-    // Inline for the common case: a read of the control page, or of the PMU while the cluster is
-    // powered, unlocked and external access is allowed for the access's security state.
+    // External (memory-mapped) access conditions: ok, ignored (writes) or error (then ctx.outcome
+    // and ctx.detail say why). Inline for the common case: a read of the control page, or of the
+    // PMU while the cluster is powered, unlocked and external access is allowed.
     access_outcome external_rule(access_context& ctx, const register_def& def, bool is_write) const {
         if (*def.offset >= 0x1000) return access_outcome::ok; // model control page
         if (!is_write && !dlk_ && !oslk_ && external_authenticated(ctx.secure) && cluster_powered())
