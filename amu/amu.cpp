@@ -103,8 +103,10 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, amu_externa
         c->cptr_el3 = &k.entry(d.index, control::cptr_el3);
         for (const register_def& def : table().registers) {
             const amu_reg_info& info = amu_info(def);
-            if (def.sysreg && implemented(*c, info))
-                served_.assign(uint64_t(d.index) << 32 | def.sysreg->key(), {c.get(), &b[def.name], &info});
+            if (def.sysreg && implemented(*c, info)) {
+                slot_of_.assign(uint64_t(d.index) << 32 | def.sysreg->key(), uint32_t(served_.size()));
+                served_.push_back({c.get(), &b[def.name], &info});
+            }
         }
         core.on_power_change([this, cp](power_state, power_state to) { on_power(*cp, to); });
         if (external_.enabled && d.amu_external_view) build_frame(*c, d.cluster, core_in_cluster);
@@ -282,8 +284,19 @@ uint64_t amu_unit::adjust_counter_read(cpu_amu& c, const amu_reg_info& i, uint64
 
 void amu_unit::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
     if (ctx.path != access_path::system_register) return frame_access(trans, ctx);
-    const served* s = served_.find(uint64_t(ctx.cpu) << 32 | uint32_t(trans.get_address()));
-    if (!s) return answer_undefined(trans, ctx);
+    const uint32_t* slot = slot_of_.find(uint64_t(ctx.cpu) << 32 | uint32_t(trans.get_address()));
+    if (!slot) return answer_undefined(trans, ctx);
+    serve_sysreg(*slot, trans, ctx);
+}
+
+uint32_t amu_unit::sysreg_slot(unsigned cpu, const register_def& reg) const {
+    const uint32_t* slot = reg.sysreg ? slot_of_.find(uint64_t(cpu) << 32 | reg.sysreg->key()) : nullptr;
+    if (!slot) throw model_error(fmt::format("amu: {} is not implemented on cpu{}", reg.name, cpu));
+    return *slot;
+}
+
+void amu_unit::serve_sysreg(uint32_t slot, tlm::tlm_generic_payload& trans, access_context& ctx) {
+    const served* s = &served_[slot];
     cpu_amu* c = s->cpu;
     uint64_t data = 0;
     if (trans.is_read()) {

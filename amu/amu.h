@@ -122,6 +122,8 @@ public:
     const register_table& table() const override { return amu_table(); }
     std::vector<const register_def*> sysregs(unsigned cpu) const override;
     access_outcome sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) override;
+    uint32_t sysreg_slot(unsigned cpu, const register_def& reg) const override;
+    void serve_sysreg(uint32_t slot, tlm::tlm_generic_payload& trans, access_context& ctx) override;
     void reset(bool cold) override;
     bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                 std::string& error) override;
@@ -201,15 +203,16 @@ private:
     bool tf_a() const { return system_.firmware_profile == "tf-a"; }
 
     std::vector<std::unique_ptr<cpu_amu>> cpus_; // by CPU index; null for CPUs without the AMU
-    // Every CPU's implemented system registers by (cpu << 32 | encoding key), with the CPU and the
-    // rule information: one look-up per access instead of the CPU's, the bank's, amu_info's and
-    // implemented()'s.
+    // Every CPU's implemented system registers, numbered (the gate's slots), with the CPU and the
+    // rule information: nothing to look up per access instead of the CPU's, the bank's, amu_info's
+    // and implemented()'s. slot_of_ numbers them by (cpu << 32 | encoding key).
     struct served {
         cpu_amu* cpu = nullptr;
         register_bank::reg* reg = nullptr;
         const amu_reg_info* info = nullptr;
     };
-    integer_map<served> served_;
+    std::vector<served> served_;
+    integer_map<uint32_t> slot_of_;
     amu_external_options external_;
 };
 

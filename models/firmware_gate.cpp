@@ -6,17 +6,12 @@
 namespace pmusim {
 
 firmware_gate::firmware_gate(const sc_core::sc_module_name& name)
-    : sc_module(name), from_initiators("from_initiators"), to_bus("to_bus"), to_system_registers("to_system_registers") {
+    : sc_module(name), from_initiators("from_initiators"), to_bus("to_bus") {
     from_initiators.bind(*this);
 }
 
-unsigned firmware_gate::attach(tlm::tlm_base_target_socket_b<>& unit_registers) {
-    to_system_registers.bind(unit_registers);
-    return ports_++;
-}
-
-void firmware_gate::own_sysreg(unsigned cpu, const register_def& reg, unit& owner_unit, unsigned port) {
-    owners_.assign((uint64_t(cpu) << 32) | reg.sysreg->key(), owner{&owner_unit, &reg, port, nullptr});
+void firmware_gate::own_sysreg(unsigned cpu, const register_def& reg, unit& owner_unit) {
+    owners_.assign((uint64_t(cpu) << 32) | reg.sysreg->key(), owner{&owner_unit, &reg, owner_unit.sysreg_slot(cpu, reg)});
 }
 
 void firmware_gate::answer_undefined(tlm::tlm_generic_payload& trans, access_context& ctx) const {
@@ -45,14 +40,13 @@ void firmware_gate::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_tim
         return answer_undefined(trans, *ctx);
     }
     const uint32_t request = ctx->request_bits(trans.is_write());
-    if ((request != o->allowed_request || register_value::changes() != o->allowed_at_changes || !o->target) &&
+    if ((request != o->allowed_request || register_value::changes() != o->allowed_at_changes) &&
         !ask_rule(*o, *ctx, trans, request))
         return;
-    o->target->b_transport(trans, delay);
+    o->owner_unit->serve_sysreg(o->slot, trans, *ctx);
 }
 
 bool firmware_gate::ask_rule(const owner& o, access_context& ctx, tlm::tlm_generic_payload& trans, uint32_t request) {
-    if (!o.target) o.target = to_system_registers[int(o.port)];
     const access_outcome outcome = o.owner_unit->sysreg_rule(ctx, *o.reg, trans.is_write());
     if (outcome != access_outcome::ok) { // refusals are not remembered: they are rare, and build a message
         ++refused_;
@@ -79,7 +73,8 @@ unsigned int firmware_gate::transport_dbg(tlm::tlm_generic_payload& trans) {
         answer_undefined(trans, *ctx);
         return 0;
     }
-    return to_system_registers[int(o->port)]->transport_dbg(trans);
+    o->owner_unit->serve_sysreg(o->slot, trans, *ctx);
+    return trans.is_response_ok() ? trans.get_data_length() : 0;
 }
 
 bool firmware_gate::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {

@@ -5,14 +5,15 @@
 // here: the gate finds the unit implementing that encoding on the accessing CPU (none:
 // UNDEFINED), asks the unit's access rule, which reads the CPU's control registers
 // (CPTR_EL3.TAM, HCR_EL2.TGE, ACTLR_EL3, ...), and hands an allowed access straight to
-// that unit over `to_system_registers`. A refused access never reaches the unit:
+// that unit by calling its `serve_sysreg`: the register is inside the core, so there is
+// no interconnect to model between the trap logic and it (VCML models a processor's
+// system registers the same way). A refused access never reaches the unit:
 // TLM_COMMAND_ERROR_RESPONSE with the outcome and ESR syndrome in the access context.
 // Memory-mapped accesses go on to the system bus; their access conditions (locks,
 // power, security) belong to the units.
 #include <string>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/integer_map.h"
@@ -29,24 +30,15 @@ class firmware_gate : public sc_core::sc_module, public tlm::tlm_fw_transport_if
 public:
     tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND> from_initiators;
     tlm_utils::simple_initiator_socket<firmware_gate> to_bus; // memory-mapped accesses
-    // System-register accesses, to the unit that implements the register (one port per unit).
-    tlm_utils::multi_passthrough_initiator_socket<firmware_gate, 32, tlm::tlm_base_protocol_types, 0,
-                                                  sc_core::SC_ZERO_OR_MORE_BOUND>
-        to_system_registers;
 
     explicit firmware_gate(const sc_core::sc_module_name& name);
 
-    // Binds a unit's register socket to `to_system_registers` and returns its port.
-    unsigned attach(tlm::tlm_base_target_socket_b<>& unit_registers);
-    // `owner` implements `reg` on `cpu`, and is reached on `port` (from attach).
-    void own_sysreg(unsigned cpu, const register_def& reg, unit& owner, unsigned port);
+    // `owner` implements `reg` on `cpu` (its unit::sysreg_slot numbers the pair once, here).
+    void own_sysreg(unsigned cpu, const register_def& reg, unit& owner);
     struct owner {
         unit* owner_unit;
         const register_def* reg;
-        unsigned port;
-        // The unit's forward interface behind `port`, looked up at the first access (ports are
-        // bound at the end of elaboration; indexing the socket on every access costs a call).
-        mutable tlm::tlm_fw_transport_if<>* target = nullptr;
+        uint32_t slot; // owner_unit->sysreg_slot(cpu, *reg), passed back on every access
         // The last request the owner's rule allowed here (access_context::request_bits) and
         // register_value::changes() then: the same request is allowed again without asking while
         // no register value anywhere has changed (unit::sysreg_rule reads nothing else).
@@ -73,7 +65,6 @@ private:
                                     uint32_t request);
 
     integer_map<owner> owners_; // (cpu << 32 | encoding key) -> owner
-    unsigned ports_ = 0;
     uint64_t accesses_ = 0, refused_ = 0;
 };
 

@@ -72,11 +72,9 @@ void platform::attach_unit(unit& u) {
     if (auto* master = u.bus_master()) master->bind(gate_->from_initiators);
     for (const auto& w : u.mmio_windows()) bus_->map(w.name, w.base, w.size, bus_port, true);
     if (sysreg_names_.size() < system_.cpus.size()) sysreg_names_.resize(system_.cpus.size());
-    std::optional<unsigned> gate_port;
     for (unsigned cpu = 0; cpu < system_.cpus.size(); ++cpu)
         for (const register_def* r : u.sysregs(cpu)) {
-            if (!gate_port) gate_port = gate_->attach(u.registers_in);
-            gate_->own_sysreg(cpu, *r, u, *gate_port);
+            gate_->own_sysreg(cpu, *r, u);
             sysreg_names_[cpu][r->name] = {&u, r};
         }
     unit_ptrs_.push_back(&u);

@@ -214,3 +214,42 @@ TEST_CASE("gate: per-CPU control registers are independent") {
     CHECK(p.controls().bit(5, "ACTLR_EL3", ctl::actlr_clusterpmuen));
     CHECK_FALSE(p.controls().bit(0, "ACTLR_EL3", ctl::actlr_clusterpmuen));
 }
+
+TEST_CASE("gate: a debug access to a system register reads its owner without asking the access rule") {
+    // The gate hands system registers to their unit by a direct call (firmware_gate.h); transport_dbg
+    // takes the same way without the rule, as a debugger sees what the register holds.
+    platform p(load_platform("arm-default"));
+    initiator ini("ini");
+    ini.out.bind(p.gate().from_initiators);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    const uint32_t cptr_el3 = key(3, 6, 1, 1, 2), amcfgr_el0 = key(3, 3, 13, 2, 1);
+    auto debug_read = [&](uint32_t encoding, access_context ctx, unsigned& returned) {
+        tlm::tlm_generic_payload t;
+        uint64_t value = 0;
+        t.set_command(tlm::TLM_READ_COMMAND);
+        t.set_address(encoding);
+        t.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+        t.set_data_length(8);
+        t.set_streaming_width(8);
+        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        t.set_extension(&ctx);
+        returned = ini.out->transport_dbg(t);
+        t.clear_extension(&ctx);
+        return value;
+    };
+    const auto at_el3 = ini.access(false, amcfgr_el0, 8, 0, cpu_ctx(3, true));
+    REQUIRE(at_el3.outcome == access_outcome::ok);
+    CHECK(((at_el3.value >> 8) & 0x3f) == 63); // AMCFGR_EL0.SIZE: 64-bit counters (ARMARM D24.6)
+    // CPTR_EL3.TAM traps every AMU access below EL3 to EL3...
+    CHECK(ini.access(true, cptr_el3, 8, 1u << 30, cpu_ctx(3, true)).outcome == access_outcome::ok);
+    CHECK(ini.access(false, amcfgr_el0, 8, 0, cpu_ctx(2)).outcome == access_outcome::trap_el3);
+    const uint64_t refused = p.gate().refused();
+    // ...but not a debugger's look at the same register.
+    unsigned returned = 0;
+    CHECK(debug_read(amcfgr_el0, cpu_ctx(2), returned) == at_el3.value);
+    CHECK(returned == 8);
+    CHECK(p.gate().refused() == refused);
+    // An encoding nobody implements reads nothing.
+    CHECK(debug_read(key(3, 7, 15, 15, 7), cpu_ctx(2), returned) == 0);
+    CHECK(returned == 0);
+}
