@@ -58,11 +58,12 @@ dsu_clusterpmu::dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system,
         for (const auto& info : dsu_events())
             for (const char* key : info.keys) core.events(key).on_change(listener);
         core.on_power_change([this](power_state, power_state) {
-            bool powered = cluster_powered();
-            if (was_powered_ && !powered) power_down();
-            was_powered_ = powered;
+            const bool was_powered = powered_;
+            powered_ = any_core_powered();
+            if (was_powered && !powered_) power_down();
         });
     }
+    powered_ = any_core_powered();
     for (auto& f : feeds_) f->injected.on_change(listener);
     // Reference mode (docs/reference-mode.md): a counter announces its wrap from the edge's process.
     for (auto& c : ctr_) c.on_reference_wrap([this] { on_overflow(); });
@@ -98,7 +99,7 @@ std::vector<const register_def*> dsu_clusterpmu::sysregs(unsigned cpu) const {
     return out;
 }
 
-bool dsu_clusterpmu::cluster_powered() const {
+bool dsu_clusterpmu::any_core_powered() const {
     for (unsigned cpu : cpus_)
         if (system_.core(cpu).power() != power_state::off) return true;
     return false;
@@ -412,7 +413,7 @@ void dsu_clusterpmu::reset(bool cold) {
     state_reset();
     oslk_ = dlk_ = false;
     auth_ = 0xF;
-    was_powered_ = cluster_powered();
+    powered_ = any_core_powered();
 }
 
 // ---------------------------------------------------------------------------

@@ -66,7 +66,9 @@ public:
     void event_totals(std::vector<event_total>& out) override;
 
     const dsu_options& options() const { return opt_; }
-    bool cluster_powered() const;
+    // Whether any core of the cluster is on: kept by the cores' power-change listeners, so that the
+    // frame's access rule reads one flag instead of walking the cores on every access.
+    bool cluster_powered() const { return powered_; }
     uint32_t overflow_flags(); // PMOVS after catching up to now
     bool irq_level() const { return irq_ ? irq_->level() : irq_state_; }
 
@@ -153,7 +155,8 @@ private:
     // Model inputs (control page): cluster OS lock, double lock, authentication signals.
     bool oslk_ = false, dlk_ = false;
     uint32_t auth_ = 0xF; // DBGEN, NIDEN, SPIDEN, SPNIDEN
-    bool was_powered_ = true;
+    bool any_core_powered() const;
+    bool powered_ = true; // cluster_powered()
 
     sc_core::sc_event overflow_event_;
     // Before this instant no counter can wrap (set by reschedule(); 0: collect() always looks).
