@@ -59,6 +59,16 @@ struct two_memories {
     }
 };
 
+// The default Arm platform, elaborated, and an initiator bound to its gate.
+struct arm_gate {
+    platform p{load_platform("arm-default")};
+    initiator ini{"ini"};
+    arm_gate() {
+        ini.out.bind(p.gate().from_initiators);
+        sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    }
+};
+
 } // namespace
 
 TEST_CASE("bus: memory reads back what was written and byte order applies") {
@@ -142,11 +152,7 @@ TEST_CASE("bus: system registers are not on the bus (UNDEFINED: the detail says 
     }
 }
 
-TEST_CASE("gate: the gate and the units complete a non-blocking BEGIN_REQ at once (loosely timed)") {
-    platform p(load_platform("arm-default"));
-    initiator ini("ini");
-    ini.out.bind(p.gate().from_initiators);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+TEST_CASE_METHOD(arm_gate, "gate: the gate and the units complete a non-blocking BEGIN_REQ at once (loosely timed)") {
     // ID_AA64PFR0_EL1 (S3_0_C0_C4_0) read at EL1 through nb_transport_fw: AMU field [47:44] = 1 (AMUv1) or 2.
     access_context ctx = cpu_ctx(1);
     uint64_t data = 0;
@@ -171,11 +177,7 @@ TEST_CASE("gate: the gate and the units complete a non-blocking BEGIN_REQ at onc
     t.clear_extension(&ctx);
 }
 
-TEST_CASE("gate: EL-suffixed control registers and unimplemented encodings") {
-    platform p(load_platform("arm-default"));
-    initiator ini("ini");
-    ini.out.bind(p.gate().from_initiators);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+TEST_CASE_METHOD(arm_gate, "gate: EL-suffixed control registers and unimplemented encodings") {
     const uint32_t cptr_el3 = key(3, 6, 1, 1, 2), hcr_el2 = key(3, 4, 1, 1, 0);
     // EL3 writes CPTR_EL3; EL2 and EL1 get UNDEFINED and nothing changes.
     CHECK(ini.access(true, cptr_el3, 8, 1u << 30, cpu_ctx(3, true)).outcome == access_outcome::ok);
@@ -203,11 +205,7 @@ TEST_CASE("gate: EL-suffixed control registers and unimplemented encodings") {
     CHECK(p.gate().refused() == 4); // CPTR_EL3 at EL2, HCR_EL2 at EL1, the unimplemented encoding, no context
 }
 
-TEST_CASE("gate: per-CPU control registers are independent") {
-    platform p(load_platform("arm-default"));
-    initiator ini("ini");
-    ini.out.bind(p.gate().from_initiators);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+TEST_CASE_METHOD(arm_gate, "gate: per-CPU control registers are independent") {
     auto c1 = cpu_ctx(3, true);
     c1.cpu = 5;
     CHECK(ini.access(true, key(3, 6, 1, 0, 1), 8, 1u << 12, c1).outcome == access_outcome::ok);
@@ -215,13 +213,9 @@ TEST_CASE("gate: per-CPU control registers are independent") {
     CHECK_FALSE(p.controls().bit(0, "ACTLR_EL3", ctl::actlr_clusterpmuen));
 }
 
-TEST_CASE("gate: a debug access to a system register reads its owner without asking the access rule") {
+TEST_CASE_METHOD(arm_gate, "gate: a debug access to a system register reads its owner without asking the access rule") {
     // The gate hands system registers to their unit by a direct call (firmware_gate.h); transport_dbg
     // takes the same way without the rule, as a debugger sees what the register holds.
-    platform p(load_platform("arm-default"));
-    initiator ini("ini");
-    ini.out.bind(p.gate().from_initiators);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
     const uint32_t cptr_el3 = key(3, 6, 1, 1, 2), amcfgr_el0 = key(3, 3, 13, 2, 1);
     auto debug_read = [&](uint32_t encoding, access_context ctx, unsigned& returned) {
         tlm::tlm_generic_payload t;
