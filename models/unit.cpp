@@ -58,9 +58,10 @@ unsigned int unit::transport_dbg(tlm::tlm_generic_payload& trans) {
     access_context ctx;
     ctx.initiator = initiator_kind::debugger;
     ctx.secure = true;
-    trans.set_extension(&ctx);
+    // The caller's own context, if any, goes back on the payload afterwards.
+    tlm::tlm_extension_base* callers = trans.set_extension(access_context::ID, &ctx);
     access(trans, ctx);
-    trans.clear_extension(&ctx);
+    trans.set_extension(access_context::ID, callers);
     return trans.is_response_ok() ? trans.get_data_length() : 0;
 }
 

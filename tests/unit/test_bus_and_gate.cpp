@@ -59,6 +59,24 @@ struct two_memories {
     }
 };
 
+// A debug read (transport_dbg) through the initiator's socket; `returned` is what transport_dbg
+// returned. The caller's context must still be on the payload afterwards.
+uint64_t debug_read_through(initiator& ini, uint64_t address, unsigned bytes, access_context& ctx, unsigned& returned) {
+    tlm::tlm_generic_payload t;
+    uint64_t value = 0;
+    t.set_command(tlm::TLM_READ_COMMAND);
+    t.set_address(address);
+    t.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    t.set_data_length(bytes);
+    t.set_streaming_width(bytes);
+    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    t.set_extension(&ctx);
+    returned = ini.out->transport_dbg(t);
+    CHECK(t.get_extension<access_context>() == &ctx);
+    t.clear_extension(&ctx);
+    return value;
+}
+
 // The default Arm platform, elaborated, and an initiator bound to its gate.
 struct arm_gate {
     platform p{load_platform("arm-default")};
@@ -218,18 +236,7 @@ TEST_CASE_METHOD(arm_gate, "gate: a debug access to a system register reads its 
     // takes the same way without the rule, as a debugger sees what the register holds.
     const uint32_t cptr_el3 = key(3, 6, 1, 1, 2), amcfgr_el0 = key(3, 3, 13, 2, 1);
     auto debug_read = [&](uint32_t encoding, access_context ctx, unsigned& returned) {
-        tlm::tlm_generic_payload t;
-        uint64_t value = 0;
-        t.set_command(tlm::TLM_READ_COMMAND);
-        t.set_address(encoding);
-        t.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-        t.set_data_length(8);
-        t.set_streaming_width(8);
-        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        t.set_extension(&ctx);
-        returned = ini.out->transport_dbg(t);
-        t.clear_extension(&ctx);
-        return value;
+        return debug_read_through(ini, encoding, 8, ctx, returned);
     };
     const auto at_el3 = ini.access(false, amcfgr_el0, 8, 0, cpu_ctx(3, true));
     REQUIRE(at_el3.outcome == access_outcome::ok);
@@ -246,4 +253,21 @@ TEST_CASE_METHOD(arm_gate, "gate: a debug access to a system register reads its 
     // An encoding nobody implements reads nothing.
     CHECK(debug_read(key(3, 7, 15, 15, 7), cpu_ctx(2), returned) == 0);
     CHECK(returned == 0);
+}
+
+TEST_CASE_METHOD(arm_gate, "bus: a debug read of a unit's register returns its value and leaves the caller's context") {
+    // A unit serves a debug access with a neutral debugger context of its own (unit::transport_dbg),
+    // then puts the caller's back: the initiator still owns the payload's extension.
+    const auto pmcr = p.resolve_register("dsu0.PMCR", 0);
+    REQUIRE(pmcr);
+    access_context debugger = cpu_ctx(3, true, false);
+    debugger.initiator = initiator_kind::debugger;
+    const auto normal = ini.access(false, pmcr->address, 4, 0, debugger);
+    REQUIRE(normal.status == tlm::TLM_OK_RESPONSE);
+    unsigned returned = 0;
+    access_context caller = cpu_ctx(1, false, false);
+    CHECK(debug_read_through(ini, pmcr->address, 4, caller, returned) == normal.value);
+    CHECK(returned == 4);
+    // PMCR.N [15:11]: the DSU's event counters (6 on arm-default's DSU-110)
+    CHECK(((normal.value >> 11) & 0x1f) == 6);
 }
