@@ -4,6 +4,8 @@
 #include <cstring>
 #include <fmt/format.h>
 
+#include "models/reference_mode.h"
+
 namespace pmusim {
 
 namespace {
@@ -179,19 +181,38 @@ void cmn600::add_global(unsigned index, uint64_t carries) {
     global_[index] = uint32_t(sum);
 }
 
-void cmn600::collect() {
+void cmn600::collect(bool only_fed_or_due) {
     advance_traffic();
     const fs_t now = now_fs();
-    for (size_t x = 0; x < dtms_.size(); ++x) {
-        const uint64_t cfg = dtm_config_[x]->value;
-        for (unsigned n = 0; n < 4; ++n) {
-            const uint64_t wraps = dtms_[x].counter[n].take_overflows(now);
-            // An unpaired counter just wraps; a paired one carries into its global counter.
-            const unsigned slot = dtms_[x].carry_slot(n);
-            if (wraps && field(cfg, 4 + slot, 1)) add_global(unsigned(field(cfg, 16 + 4 * slot, 3)), wraps);
-        }
+    // After traffic alone (on_traffic), only a counter whose feeds received flits since its last
+    // prediction can have wrapped unannounced; the others wrap at their predicted instants, so
+    // unless one of those is due they are skipped, and a traffic wakeup costs what its flits reached,
+    // not every counter of the mesh (docs/performance.md, scenario 3). An unpaired counter's wraps
+    // have no effect; left pending, they are taken by the full collect that precedes every register
+    // access and every configuration change.
+    if (only_fed_or_due && predicted_all_ && !(earliest_wrap_ && *earliest_wrap_ <= now)) {
+        ++pass_;
+        for (const event_feed* f : touched_)
+            for (uint32_t c : f->counters) {
+                dtm_state& d = dtms_[c / 4];
+                if (d.visited[c % 4] == pass_) continue;
+                d.visited[c % 4] = pass_;
+                take_local_wraps(c / 4, c % 4, now);
+            }
+    } else {
+        for (size_t x = 0; x < dtms_.size(); ++x)
+            for (unsigned n = 0; n < 4; ++n) take_local_wraps(x, n, now);
     }
     if (cycle_counter_.take_overflows(now)) overflow_ |= 0x100;
+}
+
+void cmn600::take_local_wraps(size_t x, unsigned n, fs_t now) {
+    dtm_state& d = dtms_[x];
+    const uint64_t wraps = d.counter[n].take_overflows(now);
+    // An unpaired counter just wraps; a paired one carries into its global counter.
+    const uint64_t cfg = dtm_config_[x]->value;
+    const unsigned slot = d.carry_slot(n);
+    if (wraps && field(cfg, 4 + slot, 1)) add_global(unsigned(field(cfg, 16 + 4 * slot, 3)), wraps);
 }
 
 void cmn600::apply() {
@@ -208,6 +229,13 @@ void cmn600::apply() {
         }
     }
     cycle_counter_.set_enabled(on, now);
+    // Which counters each feed reaches (for the traffic's partial collect and re-prediction), and
+    // every prediction to be made afresh.
+    for (auto& [key, f] : feeds_) f->counters.clear();
+    for (size_t x = 0; x < dtms_.size(); ++x)
+        for (unsigned n = 0; n < 4; ++n)
+            for (event_feed* f : dtms_[x].inputs[n]) f->counters.push_back(uint32_t(x * 4 + n));
+    predicted_all_ = false;
 }
 
 void cmn600::update_irq() {
@@ -221,31 +249,52 @@ void cmn600::reschedule(bool all) {
     const fs_t now = now_fs();
     // A prediction stays right while nothing feeding its counter changes: traffic marks the
     // feeds it adds to, and everything else (register writes, rates, injections, DVFS) asks
-    // for all. Re-predicting every counter on every request made the cost per flit grow with
-    // the mesh (docs/performance.md "Scenario 3").
-    auto is_touched = [](const event_feed* f) { return f->touched; };
-    for (size_t x = 0; x < dtms_.size(); ++x) {
-        dtm_state& d = dtms_[x];
-        const uint64_t cfg = dtm_config_[x]->value;
-        for (unsigned n = 0; n < 4; ++n) {
-            if (!d.active(n) || !field(cfg, 4 + d.carry_slot(n), 1)) { // only paired wraps have an effect
-                d.predicted[n].reset();
-                continue;
+    // for all. Re-predicting, or even visiting, every counter on every request made the cost per
+    // flit grow with the mesh (docs/performance.md "Scenario 3").
+    if (all || !predicted_all_) {
+        for (size_t x = 0; x < dtms_.size(); ++x)
+            for (unsigned n = 0; n < 4; ++n) predict_wrap(x, n, now);
+        cycle_predicted_ = cycle_counter_.next_overflow(now);
+        predicted_all_ = true;
+        earliest_wrap_ = earliest_prediction();
+    } else {
+        // Flits only add events, so a re-predicted wrap usually comes sooner; only when the earliest
+        // one moves later (or away) is the earliest found again among all.
+        bool find_earliest = false;
+        ++pass_;
+        for (const event_feed* f : touched_)
+            for (uint32_t c : f->counters) {
+                dtm_state& d = dtms_[c / 4];
+                if (d.visited[c % 4] == pass_) continue;
+                d.visited[c % 4] = pass_;
+                const std::optional<fs_t> before = d.predicted[c % 4];
+                predict_wrap(c / 4, c % 4, now);
+                const std::optional<fs_t>& after = d.predicted[c % 4];
+                if (before && before == earliest_wrap_ && (!after || *after > *before)) find_earliest = true;
+                else if (after && (!earliest_wrap_ || *after < *earliest_wrap_)) earliest_wrap_ = after;
             }
-            if (all || std::any_of(d.inputs[n].begin(), d.inputs[n].end(), is_touched))
-                d.predicted[n] = d.counter[n].next_overflow(now);
-        }
+        if (find_earliest) earliest_wrap_ = earliest_prediction();
     }
-    if (all) cycle_predicted_ = cycle_counter_.next_overflow(now);
     for (event_feed* f : touched_) f->touched = false;
     touched_.clear();
+    overflow_event_.cancel();
+    if (earliest_wrap_) overflow_event_.notify(to_sc_time(*earliest_wrap_ > now ? *earliest_wrap_ - now : 0));
+}
 
+void cmn600::predict_wrap(size_t x, unsigned n, fs_t now) {
+    dtm_state& d = dtms_[x];
+    if (!d.active(n) || !field(dtm_config_[x]->value, 4 + d.carry_slot(n), 1)) // only paired wraps have an effect
+        d.predicted[n].reset();
+    else
+        d.predicted[n] = d.counter[n].next_overflow(now);
+}
+
+std::optional<fs_t> cmn600::earliest_prediction() const {
     std::optional<fs_t> next = cycle_predicted_;
     for (const dtm_state& d : dtms_)
         for (const auto& t : d.predicted)
             if (t && (!next || *t < *next)) next = t;
-    overflow_event_.cancel();
-    if (next) overflow_event_.notify(to_sc_time(*next > now ? *next - now : 0));
+    return next;
 }
 
 void cmn600::on_overflow() { changed(); }
@@ -523,8 +572,8 @@ void cmn600::on_traffic() {
     // Issue the requests due now; their flits may move the next overflow earlier, or wrap a
     // counter at this very edge (a flit uploaded at its issue edge), which no prediction would
     // announce: collect such wraps now. Nothing in the configuration changed, so the counters'
-    // sources and enables stay as they are.
-    collect();
+    // sources and enables stay as they are. (The reference mode cannot predict: it takes them all.)
+    collect(!reference_mode());
     update_irq();
     reschedule(false);
     schedule_traffic();

@@ -91,6 +91,7 @@ private:
         cmn_edge_events traffic; // flits counted as they pass
         summed_source total;
         bool touched = false; // traffic added since the last overflow prediction
+        std::vector<uint32_t> counters; // the DTM counters it feeds (xp * 4 + counter), set by apply()
     };
     using feed_key = uint64_t; // node << 24 | eventid << 16 | occupid << 8 | (watchpoint + 1)
     feed_key key_of(size_t node, const cmn_event_ref& e) const;
@@ -114,6 +115,7 @@ private:
         // predicted (valid until a register write, a rate change or traffic into one of its feeds).
         std::array<std::vector<event_feed*>, 4> inputs;
         std::array<std::optional<fs_t>, 4> predicted;
+        std::array<uint64_t, 4> visited{}; // the unit's pass_ when last visited through a touched feed
     };
 
     uint64_t reg(size_t node, const char* name) { return banks_[node]->find(name)->value; }
@@ -126,11 +128,16 @@ private:
     const event_source* dtm_input(size_t xp, unsigned counter, std::vector<event_feed*>& feeds);
     event_feed& traffic_feed(size_t node, const cmn_event_ref& e); // a feed receiving traffic: marked touched
     bool counting(); // DTC dt_en and pmcr.pmu_en: the PMU is enabled
-    void collect();        // local wraps up to now -> global counters -> overflow status
+    // Local wraps up to now -> global counters -> overflow status; only_fed_or_due: only the
+    // counters that traffic reached since their last prediction or whose predicted wrap is due.
+    void collect(bool only_fed_or_due = false);
+    void take_local_wraps(size_t xp, unsigned counter, fs_t now);
     void apply();          // counter sources and enables from the registers
     void update_irq();
     // Predicts the next paired wrap of every counter (all) or only of those fed by touched feeds.
     void reschedule(bool all = true);
+    void predict_wrap(size_t xp, unsigned counter, fs_t now);
+    std::optional<fs_t> earliest_prediction() const; // of every counter's and the cycle counter's
     void changed() { collect(); apply(); update_irq(); reschedule(); }
     void on_overflow();
     void snapshot();
@@ -173,6 +180,9 @@ private:
     uint32_t snapshot_status_ = 0;
 
     std::optional<fs_t> cycle_predicted_;
+    std::optional<fs_t> earliest_wrap_; // earliest_prediction(), kept up to date by reschedule()
+    bool predicted_all_ = false;        // every prediction made since the last apply()
+    uint64_t pass_ = 0;                 // visits counters once per pass over the touched feeds
     std::vector<event_feed*> touched_;
     // Feeds by node and event as the traffic finds them per flit (index: eventid with occupancy
     // filter 0, or 256 + watchpoint), so a flit costs no hashing.
