@@ -191,14 +191,7 @@ void cmn600::collect(bool only_fed_or_due) {
     // have no effect; left pending, they are taken by the full collect that precedes every register
     // access and every configuration change.
     if (only_fed_or_due && predicted_all_ && !(earliest_wrap_ && *earliest_wrap_ <= now)) {
-        ++pass_;
-        for (const event_feed* f : touched_)
-            for (uint32_t c : f->counters) {
-                dtm_state& d = dtms_[c / 4];
-                if (d.visited[c % 4] == pass_) continue;
-                d.visited[c % 4] = pass_;
-                take_local_wraps(c / 4, c % 4, now);
-            }
+        for_each_counter_reached([&](size_t x, unsigned n) { take_local_wraps(x, n, now); });
     } else {
         for (size_t x = 0; x < dtms_.size(); ++x)
             for (unsigned n = 0; n < 4; ++n) take_local_wraps(x, n, now);
@@ -261,18 +254,13 @@ void cmn600::reschedule(bool all) {
         // Flits only add events, so a re-predicted wrap usually comes sooner; only when the earliest
         // one moves later (or away) is the earliest found again among all.
         bool find_earliest = false;
-        ++pass_;
-        for (const event_feed* f : touched_)
-            for (uint32_t c : f->counters) {
-                dtm_state& d = dtms_[c / 4];
-                if (d.visited[c % 4] == pass_) continue;
-                d.visited[c % 4] = pass_;
-                const std::optional<fs_t> before = d.predicted[c % 4];
-                predict_wrap(c / 4, c % 4, now);
-                const std::optional<fs_t>& after = d.predicted[c % 4];
-                if (before && before == earliest_wrap_ && (!after || *after > *before)) find_earliest = true;
-                else if (after && (!earliest_wrap_ || *after < *earliest_wrap_)) earliest_wrap_ = after;
-            }
+        for_each_counter_reached([&](size_t x, unsigned n) {
+            const std::optional<fs_t> before = dtms_[x].predicted[n];
+            predict_wrap(x, n, now);
+            const std::optional<fs_t>& after = dtms_[x].predicted[n];
+            if (before && before == earliest_wrap_ && (!after || *after > *before)) find_earliest = true;
+            else if (after && (!earliest_wrap_ || *after < *earliest_wrap_)) earliest_wrap_ = after;
+        });
         if (find_earliest) earliest_wrap_ = earliest_prediction();
     }
     for (event_feed* f : touched_) f->touched = false;

@@ -132,6 +132,17 @@ private:
     // counters that traffic reached since their last prediction or whose predicted wrap is due.
     void collect(bool only_fed_or_due = false);
     void take_local_wraps(size_t xp, unsigned counter, fs_t now);
+    // Calls f(xp, counter) once for each DTM counter that a touched feed reaches.
+    template <class F> void for_each_counter_reached(F&& f) {
+        ++pass_;
+        for (const event_feed* feed : touched_)
+            for (uint32_t c : feed->counters) {
+                uint64_t& visited = dtms_[c / 4].visited[c % 4];
+                if (visited == pass_) continue;
+                visited = pass_;
+                f(size_t(c / 4), c % 4);
+            }
+    }
     void apply();          // counter sources and enables from the registers
     void update_irq();
     // Predicts the next paired wrap of every counter (all) or only of those fed by touched feeds.
