@@ -296,16 +296,26 @@ uint32_t amu_unit::sysreg_slot(unsigned cpu, const register_def& reg) const {
 }
 
 void amu_unit::serve_sysreg(uint32_t slot, tlm::tlm_generic_payload& trans, access_context& ctx) {
-    const served* s = &served_[slot];
-    cpu_amu* c = s->cpu;
+    const served& s = served_[slot];
+    // The common case here, an MRS (always 8 bytes); the rest out of line, so that it costs this
+    // path no saved registers (docs/performance.md, scenario 2).
+    if (!trans.is_read() || trans.get_data_length() < 8) return serve_sysreg_otherwise(s, trans, ctx);
+    const uint64_t data = adjust_read(*s.cpu, *s.info, s.cpu->bank->read(*s.reg), ctx);
+    std::memcpy(trans.get_data_ptr(), &data, 8);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    ctx.outcome = access_outcome::ok;
+}
+
+void amu_unit::serve_sysreg_otherwise(const served& s, tlm::tlm_generic_payload& trans, access_context& ctx) {
+    cpu_amu* c = s.cpu;
     uint64_t data = 0;
+    const unsigned bytes = std::min<unsigned>(trans.get_data_length(), 8);
     if (trans.is_read()) {
-        data = adjust_read(*c, *s->info, c->bank->read(*s->reg), ctx);
-        if (trans.get_data_length() >= 8) std::memcpy(trans.get_data_ptr(), &data, 8); // MRS: always 8
-        else std::memcpy(trans.get_data_ptr(), &data, trans.get_data_length());
+        data = adjust_read(*c, *s.info, c->bank->read(*s.reg), ctx);
+        std::memcpy(trans.get_data_ptr(), &data, bytes);
     } else {
-        std::memcpy(&data, trans.get_data_ptr(), std::min<unsigned>(trans.get_data_length(), 8));
-        c->bank->write(*s->reg, data);
+        std::memcpy(&data, trans.get_data_ptr(), bytes);
+        c->bank->write(*s.reg, data);
     }
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     ctx.outcome = access_outcome::ok;

@@ -212,6 +212,8 @@ private:
         const amu_reg_info* info = nullptr;
     };
     std::vector<served> served_;
+    [[gnu::noinline]] void serve_sysreg_otherwise(const served& s, tlm::tlm_generic_payload& trans,
+                                                  access_context& ctx); // MSR, and reads shorter than 8 bytes
     integer_map<uint32_t> slot_of_;
     amu_external_options external_;
 };
