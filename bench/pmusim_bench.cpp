@@ -42,6 +42,7 @@
 #include "tb/sequence_parser.h"
 #include "tb/sequence_runner.h"
 #include "tb/unit_factory.h"
+#include "models/data_files.h"
 
 using namespace pmusim;
 
@@ -505,7 +506,7 @@ std::string dsu_storm_sequence(fs_t duration, unsigned cycles_between) {
 }
 
 run_figures dsu_storm_run(fs_t duration, bool reference) {
-    const std::string plat = std::string(PMUSIM_SOURCE_DIR) + "/bench/dsu-storm.yaml";
+    const std::string plat = pmusim::source_dir() + "/bench/dsu-storm.yaml";
     return in_child([&] {
         return run_sequence(plat, dsu_storm_sequence(duration, 3000), reference,
                             [](platform& p) { return p.find_irq("dsu0_pmu_irq")->rising_edges(); });

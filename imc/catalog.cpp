@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "models/input_error.h"
+#include "models/data_files.h"
 
 namespace pmusim::imc {
 
@@ -162,7 +163,7 @@ catalog load_catalog(const std::string& text, const std::string& file) {
     return c;
 }
 
-std::string builtin_catalog_path() { return std::string(PMUSIM_SOURCE_DIR) + "/imc/catalog/power9_dd2.dts"; }
+std::string builtin_catalog_path() { return pmusim::data_file("imc/catalog/power9_dd2.dts"); }
 
 catalog load_catalog_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

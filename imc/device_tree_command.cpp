@@ -3,6 +3,7 @@
 
 #include "imc/imc.h"
 #include "tb/platform_config.h"
+#include "models/data_files.h"
 
 namespace pmusim::imc {
 
@@ -19,7 +20,7 @@ std::string imc_device_tree_text(const platform_config& p, const std::string& un
                                                        : fmt::format("no power9_imc unit named '{}'", unit_name));
     std::string path = u->param_string("catalog");
     if (path.empty()) path = builtin_catalog_path();
-    else if (path[0] != '/') path = std::string(PMUSIM_SOURCE_DIR) + "/" + path;
+    else if (path[0] != '/') path = pmusim::data_file(path);
     catalog c = load_catalog_file(path);
     std::vector<chip_homer> chips;
     for (unsigned i = 0; i < u->param_int("chips"); ++i)

@@ -4,6 +4,7 @@
 #include "imc/imc.h"
 #include "tb/platform_config.h"
 #include "tb/unit_factory.h"
+#include "models/data_files.h"
 
 namespace pmusim {
 
@@ -35,7 +36,7 @@ std::unique_ptr<unit> make_imc(soc& system, const unit_config& u, const platform
     if (o.occ_tick == 0) throw u.param_error("occ_tick", "expected a non-zero duration");
     if (o.core_update_period == 0) throw u.param_error("core_update_period", "expected a non-zero duration");
     if (!o.catalog_path.empty() && o.catalog_path[0] != '/')
-        o.catalog_path = std::string(PMUSIM_SOURCE_DIR) + "/" + o.catalog_path; // relative to the source tree
+        o.catalog_path = pmusim::data_file(o.catalog_path); // relative to the data folder (the source tree's layout)
     return std::make_unique<imc_unit>(u.name.c_str(), system, o, p, u);
 }
 

@@ -8,6 +8,7 @@
 
 #include "models/input_error.h"
 #include "tb/sweep.h"
+#include "models/data_files.h"
 
 namespace pmusim {
 
@@ -22,7 +23,7 @@ std::string self_exe() {
 
 std::string plot_script() {
     if (const char* env = std::getenv("PMUSIM_TOOLS")) return std::string(env) + "/pmusim_plot.py";
-    return std::string(PMUSIM_SOURCE_DIR) + "/tools/whatif/pmusim_plot.py";
+    return pmusim::data_file("tools/whatif/pmusim_plot.py");
 }
 
 } // namespace

@@ -24,6 +24,7 @@
 
 #include "models/input_error.h"
 #include "tb/atomic_output.h"
+#include "models/data_files.h"
 
 namespace pmusim {
 namespace fs = std::filesystem;
@@ -75,7 +76,7 @@ std::string metric_text(const nlohmann::json& v) {
 
 std::string tools_dir() {
     if (const char* env = std::getenv("PMUSIM_TOOLS")) return env;
-    return std::string(PMUSIM_SOURCE_DIR) + "/tools/whatif";
+    return pmusim::data_file("tools/whatif");
 }
 
 // Starts argv with stdout and stderr to files; returns the pid.

@@ -18,12 +18,13 @@
 #include "tb/platform_config.h"
 #include "tb/unit_factory.h"
 #include "tests/unit/tlm_test_access.h"
+#include "models/data_files.h"
 
 namespace pmusim::access_matrix {
 
 using o = access_outcome;
 
-inline const std::string source_dir = PMUSIM_SOURCE_DIR;
+inline const std::string source_tree = pmusim::source_dir();
 constexpr uint64_t poison = 0x5A5A5A5A5A5A5A5AULL;  // pre-filled read buffer: a refused read must not overwrite it with data
 constexpr uint64_t all_ones = ~0ULL;                 // written value: changes every writable bit
 

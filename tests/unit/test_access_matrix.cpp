@@ -182,7 +182,7 @@ TEST_CASE("access matrix: AMU on arm-default cpu0 and cpu5 against the ARM ARM o
 
 TEST_CASE("access matrix: AMU versions and auxiliary counters on amu-mixed against the ARM ARM oracle") {
     tally t{"AMU amu-mixed"};
-    run_amu_matrix(t, source_dir + "/tests/platforms/amu-mixed.yaml", {{0, {2, 3}}, {1, {0, 0}}, {2, {1, 0}}});
+    run_amu_matrix(t, source_tree + "/tests/platforms/amu-mixed.yaml", {{0, {2, 3}}, {1, {0, 0}}, {2, {1, 0}}});
     t.print();
     CHECK(t.checked > 100000);
     REQUIRE(t.disagreements == 0);
@@ -288,7 +288,7 @@ TEST_CASE("access matrix: DSU system registers on arm-default against the TRM or
 // One platform per test case: SystemC elaborates once per process.
 TEST_CASE("access matrix: DSU system registers of the original variant against the TRM oracle") {
     tally t{"DSU system registers original"};
-    run_dsu_sysreg_matrix(t, source_dir + "/tests/platforms/dsu-original.yaml", "dsu0", {1});
+    run_dsu_sysreg_matrix(t, source_tree + "/tests/platforms/dsu-original.yaml", "dsu0", {1});
     t.print();
     CHECK(t.checked > 2000);
     REQUIRE(t.disagreements == 0);
@@ -296,7 +296,7 @@ TEST_CASE("access matrix: DSU system registers of the original variant against t
 
 TEST_CASE("access matrix: DSU system registers of the DSU-120 variant against the TRM oracle") {
     tally t{"DSU system registers dsu-120"};
-    run_dsu_sysreg_matrix(t, source_dir + "/tests/platforms/dsu-120.yaml", "dsu0", {2});
+    run_dsu_sysreg_matrix(t, source_tree + "/tests/platforms/dsu-120.yaml", "dsu0", {2});
     t.print();
     CHECK(t.checked > 2000);
     REQUIRE(t.disagreements == 0);
@@ -425,7 +425,7 @@ TEST_CASE("access matrix: DSU-110 external frame conditions against the referenc
 
 TEST_CASE("access matrix: original DSU external frame with the software lock against the reference oracle") {
     tally t{"DSU external original"};
-    run_dsu_external_matrix(t, source_dir + "/tests/platforms/dsu-original.yaml", true);
+    run_dsu_external_matrix(t, source_tree + "/tests/platforms/dsu-original.yaml", true);
     t.print();
     CHECK(t.checked > 10000);
     REQUIRE(t.disagreements == 0);

@@ -273,7 +273,7 @@ TEST_CASE("access matrix: CMN-600 configuration space by security state and EL a
 // PERIPHBASE (0x404000) with a CAL port, and a 5x3 mesh with 3-bit node coordinates.
 TEST_CASE("access matrix: CMN-600 2x2 mesh with the root node away from PERIPHBASE against the reference oracle") {
     tally t{"CMN-600 cmn-2x2"};
-    run_cmn_matrix(t, source_dir + "/tests/platforms/cmn-2x2.yaml");
+    run_cmn_matrix(t, source_tree + "/tests/platforms/cmn-2x2.yaml");
     t.print();
     CHECK(t.checked > 10000);
     REQUIRE(t.disagreements == 0);
@@ -281,7 +281,7 @@ TEST_CASE("access matrix: CMN-600 2x2 mesh with the root node away from PERIPHBA
 
 TEST_CASE("access matrix: CMN-600 5x3 mesh with 3-bit node coordinates against the reference oracle") {
     tally t{"CMN-600 cmn-5x3"};
-    run_cmn_matrix(t, source_dir + "/tests/platforms/cmn-5x3.yaml");
+    run_cmn_matrix(t, source_tree + "/tests/platforms/cmn-5x3.yaml");
     t.print();
     CHECK(t.checked > 50000);
     REQUIRE(t.disagreements == 0);

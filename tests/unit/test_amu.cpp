@@ -12,14 +12,15 @@
 #include "tb/platform.h"
 #include "tests/unit/tlm_test_access.h"
 #include "tb/platform_config.h"
+#include "models/data_files.h"
 
 using namespace pmusim;
 
 namespace {
 
-const std::string source_dir = PMUSIM_SOURCE_DIR;
+const std::string source_tree = pmusim::source_dir();
 // cpu0 AMUv1p1 at 2 GHz with 3 aux counters, cpu1 without AMU, cpu2 AMUv1 at 1 GHz; const 100 MHz; tf-a.
-const std::string mixed = source_dir + "/tests/platforms/amu-mixed.yaml";
+const std::string mixed = source_tree + "/tests/platforms/amu-mixed.yaml";
 
 // ---- The oracle: DDI0487 M.a.a D24.6 access pseudocode, per EL, plus KVM's UNDEFINED policy.
 access_outcome oracle(const amu_access& a) {

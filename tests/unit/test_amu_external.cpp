@@ -14,13 +14,14 @@
 #include "tb/sequence_runner.h"
 #include "tb/unit_factory.h"
 #include "tests/unit/tlm_test_access.h"
+#include "models/data_files.h"
 
 using namespace pmusim;
 
 namespace {
 
-const std::string source_dir = PMUSIM_SOURCE_DIR;
-const std::string ext_platform = source_dir + "/tests/platforms/amu-ext.yaml";
+const std::string source_tree = pmusim::source_dir();
+const std::string ext_platform = source_tree + "/tests/platforms/amu-ext.yaml";
 constexpr fs_t ns = 1'000'000, us = 1000 * ns;
 constexpr uint64_t frame0 = 0x2B000000, frame2 = 0x2B020000; // amu-ext.yaml: cpuN at base + N * 0x10000
 
@@ -369,7 +370,7 @@ TEST_CASE("amu power: TF-A save and restore are EL3 accesses in the access log")
 
 TEST_CASE("amu power: without firmware support power-off loses the counts and logs no firmware access") {
     int status = -1;
-    auto log = run_logged(source_dir + "/tests/platforms/amu-nofw.yaml",
+    auto log = run_logged(source_tree + "/tests/platforms/amu-nofw.yaml",
                           "as cpu0 el3\n"
                           "write AMCNTENSET0_EL0 0xf\n" // enabled by hand: profile none enables nothing
                           "run 2000 cycles of cpu0\n"   // 1 us at 2 GHz

@@ -14,13 +14,14 @@
 #include "tb/platform.h"
 #include "tb/unit_factory.h"
 #include "tests/unit/tlm_test_access.h"
+#include "models/data_files.h"
 
 using namespace pmusim;
 
 namespace {
 
 std::string platform_path(const std::string& name) {
-    return std::string(PMUSIM_SOURCE_DIR) + "/tests/platforms/" + name;
+    return pmusim::source_dir() + "/tests/platforms/" + name;
 }
 
 // A test bench initiator: runs `body` in an SC_THREAD, with memory-mapped

@@ -221,6 +221,7 @@ TEST_CASE("imc catalog: Linux reads the emitted node into PMUs and sysfs events"
 #include "imc/imc.h"
 #include "tb/platform_config.h"
 #include "tb/unit_factory.h"
+#include "models/data_files.h"
 
 TEST_CASE("imc catalog: boot on power9-default publishes every PMU and event with its scale") {
     register_all_units();
@@ -306,13 +307,13 @@ TEST_CASE("imc catalog: boot with the Mambo catalog shows every inheritance case
         "core_imc/CPM_0THRD_NON_IDLE_PCYC event=0xe0 scale=512\n"                             // 24 + 200
         "thread_imc/CPM_0THRD_NON_IDLE_PCYC event=0xe0 scale=512\n"
         "trace_imc/trace_cycles event=0x10200000\n";
-    CHECK(imc_device_tree_text(load_platform(std::string(PMUSIM_SOURCE_DIR) + "/tests/platforms/imc-mambo.yaml"), "", true, std::nullopt) == expected);
+    CHECK(imc_device_tree_text(load_platform(pmusim::source_dir() + "/tests/platforms/imc-mambo.yaml"), "", true, std::nullopt) == expected);
 }
 
 TEST_CASE("imc catalog: before DD2.2 skiboot removes the trace unit") {
     register_all_units();
     std::string text =
-        imc_device_tree_text(load_platform(std::string(PMUSIM_SOURCE_DIR) + "/tests/platforms/imc-dd21.yaml"), "",
+        imc_device_tree_text(load_platform(pmusim::source_dir() + "/tests/platforms/imc-dd21.yaml"), "",
                              true, std::nullopt);
     CHECK_THAT(text, !Catch::Contains("trace_imc"));
     CHECK_THAT(text, Catch::Contains("core_imc/CPM_PCYC event=0x18 scale=512"));

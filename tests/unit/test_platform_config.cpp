@@ -7,12 +7,13 @@
 
 #include "tb/builtin_platforms.h"
 #include "tb/platform_config.h"
+#include "models/data_files.h"
 
 using namespace pmusim;
 
 namespace {
 
-const std::string source_dir = PMUSIM_SOURCE_DIR;
+const std::string source_tree = pmusim::source_dir();
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -182,14 +183,14 @@ TEST_CASE("config: embedded built-in platforms equal the platform files") {
     for (const auto& b : builtin_platforms()) {
         INFO(b.source_path);
         CHECK(std::string(b.source_path) == "platforms/" + std::string(b.name) + ".yaml");
-        CHECK(std::string(b.yaml) == read_file(source_dir + "/" + std::string(b.source_path)));
+        CHECK(std::string(b.yaml) == read_file(source_tree + "/" + std::string(b.source_path)));
         CHECK(load_platform(std::string(b.name)).name == b.name);
     }
     CHECK(find_builtin_platform("nope") == nullptr);
 }
 
 TEST_CASE("config: a platform file loads by path") {
-    const std::string path = source_dir + "/platforms/arm-default.yaml";
+    const std::string path = source_tree + "/platforms/arm-default.yaml";
     platform_config p = load_platform(path);
     CHECK(p.file == path);
     CHECK(p.name == "arm-default");
@@ -455,7 +456,7 @@ TEST_CASE("config: unknown cpu key") {
 }
 
 TEST_CASE("config: bad frequency") {
-    const std::string path = source_dir + "/tests/platforms/bad-frequency.yaml";
+    const std::string path = source_tree + "/tests/platforms/bad-frequency.yaml";
     input_error e = load_error(path);
     CHECK(std::string(e.what()) ==
           path + ":8: clocks[2].frequency: expected a frequency like 2GHz, found 'fast'");
@@ -481,7 +482,7 @@ TEST_CASE("config: cpu clock not found") {
 }
 
 TEST_CASE("config: duplicate unit name") {
-    const std::string path = source_dir + "/tests/platforms/duplicate-unit.yaml";
+    const std::string path = source_tree + "/tests/platforms/duplicate-unit.yaml";
     CHECK_ERROR_AT(load_error(path), 15, "units[1].name: duplicate unit name 'dsu0' (first defined at line 9)");
     CHECK_ERROR_AT(parse_error("name: t\narch: arm\nclocks:\n  - { name: c, frequency: 1GHz }\n"
                                "  - { name: c, frequency: 2GHz }\n"),
@@ -499,7 +500,7 @@ TEST_CASE("config: duplicate YAML key") {
 }
 
 TEST_CASE("config: unknown unit type") {
-    const std::string path = source_dir + "/tests/platforms/unknown-unit-type.yaml";
+    const std::string path = source_tree + "/tests/platforms/unknown-unit-type.yaml";
     CHECK_ERROR_AT(load_error(path), 10,
                    "units[0].type: unknown unit type 'dsu_clusterpm'; registered types: amu, cmn600, dsu_clusterpmu, "
                    "power9_imc");
@@ -546,7 +547,7 @@ TEST_CASE("config: wrong param type") {
 }
 
 TEST_CASE("config: overlapping memory regions") {
-    const std::string path = source_dir + "/tests/platforms/overlapping-memory.yaml";
+    const std::string path = source_tree + "/tests/platforms/overlapping-memory.yaml";
     CHECK_ERROR_AT(load_error(path), 10,
                    "memory[1]: memory region 'sram' [0x80ff0000, 0x8100ffff] overlaps memory region 'dram' "
                    "[0x80000000, 0x80ffffff] (line 9)");
@@ -604,7 +605,7 @@ TEST_CASE("config: aux counters above 16") {
 }
 
 TEST_CASE("config: malformed YAML") {
-    const std::string path = source_dir + "/tests/platforms/malformed.yaml";
+    const std::string path = source_tree + "/tests/platforms/malformed.yaml";
     input_error e = load_error(path);
     INFO(e.what());
     CHECK(e.file() == path);
@@ -627,7 +628,7 @@ TEST_CASE("config: missing file and unknown platform name") {
     CHECK_THAT(std::string(n.what()),
                Catch::Contains("unknown platform 'arm-defualt'; expected a built-in platform (arm-default, "
                                "power9-default) or the path of a YAML file"));
-    CHECK_THAT(load_error(source_dir + "/platforms").message(), Catch::Contains("is a directory"));
+    CHECK_THAT(load_error(source_tree + "/platforms").message(), Catch::Contains("is a directory"));
 }
 
 TEST_CASE("config: required keys and top-level types") {
