@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 #include "models/input_error.h"
 #include "tb/sweep.h"
@@ -41,7 +42,10 @@ whatif_commands::whatif_commands(CLI::App& app) {
     sweep_->add_option("sweep", sweep_file_, "sweep file (.yaml), docs/whatif.md");
     sweep_->add_option("-o,--output", sweep_out_, "output folder (results.csv, points/)")->default_val("sweep-out");
     sweep_->add_option("-j,--jobs", jobs_, "points run at once on this machine")->default_val(1)->check(CLI::Range(1u, 256u));
-    sweep_->add_option("--shard", shard_, "K/N: run only the points whose index is K modulo N (0 <= K < N)");
+    sweep_->add_option("--shard", shard_, "K/N: run only the points whose index is K modulo N (0 <= K < N), e.g. --shard 2/8");
+    sweep_->add_flag("--no-progress", sweep_no_progress_, "no progress line, even on a terminal");
+    sweep_->add_flag("--no-resume", sweep_no_resume_, "run every point again, even those an earlier run in the folder recorded as done");
+    sweep_->add_flag("--list", sweep_list_, "print the (shard's) points as CSV and run nothing");
     merge_ = sweep_->add_subcommand("merge", "join shard results into one CSV, refusing duplicates and partial shards, listing missing points");
     merge_->add_option("sweep", merge_file_, "the sweep file the shards ran")->required();
     merge_->add_option("inputs", merge_inputs_, "results.csv files or the shards' output folders")->required();
@@ -76,8 +80,16 @@ int whatif_commands::run() {
         o.out_dir = sweep_out_;
         o.jobs = jobs_;
         std::tie(o.shard, o.shards) = parse_shard(shard_);
+        o.progress = !sweep_no_progress_;
+        o.resume = !sweep_no_resume_;
+        const sweep_spec spec = load_sweep(sweep_file_);
+        if (sweep_list_) {
+            list_sweep(spec, o, std::cout);
+            return 0;
+        }
+        check_sweep_params(spec); // a misspelled parameter is refused before the first point
         o.self_exe = self_exe();
-        return run_sweep(load_sweep(sweep_file_), o);
+        return run_sweep(spec, o);
     }
     // plot: Debian's python3 with matplotlib draws it (scripts/install-deps.sh installs both).
     std::vector<std::string> argv = {"/usr/bin/python3", plot_script(), plot_kind_, "-o", plot_output_};

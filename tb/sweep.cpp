@@ -2,6 +2,7 @@
 #include "tb/sweep.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -22,9 +24,10 @@
 #include <set>
 #include <sstream>
 
+#include "models/data_files.h"
 #include "models/input_error.h"
 #include "tb/atomic_output.h"
-#include "models/data_files.h"
+#include "tb/scenario.h"
 
 namespace pmusim {
 namespace fs = std::filesystem;
@@ -36,36 +39,62 @@ unsigned line_of(const YAML::Node& n) {
 }
 
 std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
     std::string q = "\"";
     for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + "\"";
 }
 
-std::vector<std::string> csv_split(const std::string& line) {
-    std::vector<std::string> out;
+// One CSV record (RFC 4180: a quoted field may hold commas, doubled quotes and line breaks).
+// `line` is the file line the record starts on; `next_line` advances past it. False at the end.
+bool read_csv_record(std::istream& in, std::vector<std::string>& cells, unsigned& line, unsigned& next_line,
+                     const std::string& file) {
+    cells.clear();
+    std::string text;
+    if (!std::getline(in, text)) return false;
+    line = ++next_line;
     std::string cur;
     bool quoted = false;
-    for (size_t i = 0; i < line.size(); ++i) {
-        char c = line[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') cur += '"', ++i;
-            else if (c == '"') quoted = false;
-            else cur += c;
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            out.push_back(cur);
-            cur.clear();
-        } else if (c != '\r') {
-            cur += c;
+    for (;;) {
+        for (size_t i = 0; i < text.size(); ++i) {
+            char c = text[i];
+            if (quoted) {
+                if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') cur += '"', ++i;
+                else if (c == '"') quoted = false;
+                else cur += c;
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == ',') {
+                cells.push_back(cur);
+                cur.clear();
+            } else if (c != '\r') {
+                cur += c;
+            }
         }
+        if (!quoted) break;
+        if (!std::getline(in, text)) throw input_error(file, line, "a quoted field that starts here never ends");
+        ++next_line;
+        cur += '\n';
     }
-    out.push_back(cur);
-    return out;
+    cells.push_back(cur);
+    return true;
 }
 
-std::string point_dir_name(unsigned index) { return fmt::format("p{:05}", index); }
+// A decimal count: digits only (no sign, no spaces), below 2^64.
+bool parse_u64(const std::string& s, uint64_t& out) {
+    if (s.empty() || s.size() > 20) return false;
+    uint64_t v = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9') return false;
+        const unsigned d = unsigned(c - '0');
+        if (v > (UINT64_MAX - d) / 10) return false;
+        v = v * 10 + d;
+    }
+    out = v;
+    return true;
+}
+
+std::string point_dir_name(uint64_t index) { return fmt::format("p{:05}", index); }
 
 // A metric value as CSV text: integers exactly, other numbers with 12 significant digits.
 std::string metric_text(const nlohmann::json& v) {
@@ -100,31 +129,45 @@ pid_t start(const std::vector<std::string>& argv, const fs::path& out, const fs:
     return pid;
 }
 
-struct point_result {
-    int exit = 0;        // simulate's exit code
-    int analysis = 0;    // the analysis command's exit code
-    std::map<std::string, std::string> metrics;
-};
+// 64-bit FNV-1a: a stable digest (the same on every host and build) of what decides a point's
+// result, kept in its done record so a resumed sweep reuses only points of the same sweep.
+uint64_t fnv1a(const std::string& s, uint64_t h = 0xcbf29ce484222325ull) {
+    for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+    return h;
+}
+
+std::string read_file(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
 
 } // namespace
 
-std::pair<unsigned, unsigned> parse_shard(const std::string& text) {
-    auto slash = text.find('/');
-    try {
-        if (slash != std::string::npos) {
-            size_t a = 0, b = 0;
-            unsigned long k = std::stoul(text.substr(0, slash), &a);
-            unsigned long n = std::stoul(text.substr(slash + 1), &b);
-            if (a == slash && b == text.size() - slash - 1 && n >= 1 && k < n) return {unsigned(k), unsigned(n)};
-        }
-    } catch (const std::exception&) {
+std::vector<std::string> sweep_spec::point(uint64_t index) const {
+    if (!listed.empty()) return listed.at(size_t(index));
+    std::vector<std::string> values(axes.size());
+    for (size_t a = axes.size(); a-- > 0;) {
+        values[a] = axes[a][size_t(index % axes[a].size())];
+        index /= axes[a].size();
     }
-    throw input_error("", 0, "--shard " + text + ": expected K/N with 0 <= K < N (e.g. 0/4 .. 3/4)");
+    return values;
+}
+
+std::pair<uint64_t, uint64_t> parse_shard(const std::string& text) {
+    const auto slash = text.find('/');
+    uint64_t k = 0, n = 0;
+    if (slash != std::string::npos && parse_u64(text.substr(0, slash), k) && parse_u64(text.substr(slash + 1), n) &&
+        n >= 1 && k < n)
+        return {k, n};
+    throw input_error("", 0, "--shard " + text + ": expected K/N, decimal numbers with 0 <= K < N < 2^64 (e.g. 0/4 .. 3/4)");
 }
 
 sweep_spec load_sweep(const std::string& path) {
     sweep_spec s;
     s.file = path;
+    if (fs::is_directory(path)) throw input_error(path, 0, "is a folder: expected a sweep file (.yaml)");
     YAML::Node root;
     try {
         root = YAML::LoadFile(path);
@@ -141,15 +184,24 @@ sweep_spec load_sweep(const std::string& path) {
             fail(it->first, "unknown top-level key '" + it->first.Scalar() + "'; allowed keys: scenario, grid, points, analysis, stats, description");
     if (!root["scenario"] || !root["scenario"].IsScalar()) fail(root, "scenario: expected the path of a scenario file");
     s.scenario = (fs::path(path).parent_path() / root["scenario"].Scalar()).lexically_normal().string();
-    if (!fs::exists(s.scenario)) fail(root["scenario"], "scenario: no file '" + s.scenario + "'");
+    if (!fs::is_regular_file(s.scenario)) fail(root["scenario"], "scenario: no file '" + s.scenario + "'");
     const bool grid = bool(root["grid"]), list = bool(root["points"]);
     if (grid == list) fail(root, "expected exactly one of 'grid' (a map NAME: [values]) or 'points' (a list of maps)");
+    std::set<std::string> names;
+    auto add_param = [&](const YAML::Node& key) {
+        const std::string& name = key.Scalar();
+        if (name.empty() || name == "point" || name == "exit")
+            fail(key, "'" + name + "' cannot be a parameter name (the columns point and exit are the sweep's own)");
+        if (!names.insert(name).second) fail(key, "parameter '" + name + "' appears twice");
+        s.params.push_back(name);
+        s.param_lines.push_back(line_of(key));
+    };
     if (grid) {
         YAML::Node g = root["grid"];
         if (!g.IsMap() || g.size() == 0) fail(g, "grid: expected a map NAME: [VALUE, ...]");
-        std::vector<std::vector<std::string>> axes;
+        s.point_count = 1;
         for (auto it = g.begin(); it != g.end(); ++it) {
-            s.params.push_back(it->first.Scalar());
+            add_param(it->first);
             if (!it->second.IsSequence() || it->second.size() == 0)
                 fail(it->second, "grid." + it->first.Scalar() + ": expected a non-empty list of values");
             std::vector<std::string> vals;
@@ -160,36 +212,28 @@ sweep_spec load_sweep(const std::string& path) {
                 if (!v.IsScalar()) fail(v, "grid." + it->first.Scalar() + ": expected scalar values");
                 vals.push_back(v.Scalar());
             }
-            axes.push_back(vals);
-        }
-        // Cartesian product; the first parameter varies slowest.
-        std::vector<size_t> idx(axes.size(), 0);
-        for (unsigned n = 0;; ++n) {
-            sweep_point p;
-            p.index = n;
-            for (size_t a = 0; a < axes.size(); ++a) p.values.push_back(axes[a][idx[a]]);
-            s.points.push_back(p);
-            size_t a = axes.size();
-            while (a > 0 && ++idx[a - 1] == axes[a - 1].size()) idx[--a] = 0;
-            if (a == 0) break;
+            if (s.point_count > UINT64_MAX / vals.size())
+                fail(it->first, "grid: more than 2^64-1 points (the product of the lists' lengths)");
+            s.point_count *= vals.size();
+            s.axes.push_back(std::move(vals));
         }
     } else {
         YAML::Node l = root["points"];
         if (!l.IsSequence() || l.size() == 0) fail(l, "points: expected a non-empty list of maps NAME: VALUE");
         for (size_t i = 0; i < l.size(); ++i) {
             if (!l[i].IsMap()) fail(l[i], fmt::format("points[{}]: expected a map NAME: VALUE", i));
-            std::vector<std::string> names;
-            sweep_point p;
-            p.index = unsigned(i);
+            std::vector<std::string> point_names, values;
             for (auto it = l[i].begin(); it != l[i].end(); ++it) {
-                names.push_back(it->first.Scalar());
-                p.values.push_back(it->second.Scalar());
+                if (i == 0) add_param(it->first);
+                if (!it->second.IsScalar()) fail(it->second, fmt::format("points[{}].{}: expected a scalar value", i, it->first.Scalar()));
+                point_names.push_back(it->first.Scalar());
+                values.push_back(it->second.Scalar());
             }
-            if (i == 0) s.params = names;
-            else if (names != s.params)
+            if (point_names != s.params)
                 fail(l[i], fmt::format("points[{}]: expected the same names in the same order as points[0]", i));
-            s.points.push_back(p);
+            s.listed.push_back(std::move(values));
         }
+        s.point_count = s.listed.size();
     }
     if (YAML::Node a = root["analysis"]) {
         if (!a.IsSequence() || a.size() == 0) fail(a, "analysis: expected a command as a list like [python3, \"{tools}/fie_analysis.py\", \"{out}\"]");
@@ -197,9 +241,48 @@ sweep_spec load_sweep(const std::string& path) {
     }
     if (YAML::Node a = root["stats"]) {
         if (!a.IsSequence()) fail(a, "stats: expected a list of INSTANCE.EVENT names (stats.json events)");
-        for (const auto& t : a) s.stats.push_back(t.Scalar());
+        for (const auto& t : a) {
+            if (!t.IsScalar() || t.Scalar().find('.') == std::string::npos)
+                fail(t, "stats: expected INSTANCE.EVENT names such as dsu0.cycles");
+            if (names.count(t.Scalar())) fail(t, "stats: '" + t.Scalar() + "' is also a parameter name (one column each)");
+            if (std::find(s.stats.begin(), s.stats.end(), t.Scalar()) != s.stats.end())
+                fail(t, "stats: '" + t.Scalar() + "' appears twice");
+            s.stats.push_back(t.Scalar());
+            s.stats_lines.push_back(line_of(t));
+        }
     }
     return s;
+}
+
+void check_sweep_params(const sweep_spec& spec) {
+    if (spec.point_count == 0) return;
+    const std::vector<std::string> first = spec.point(0);
+    for (size_t i = 0; i < spec.params.size(); ++i) {
+        try {
+            load_scenario(spec.scenario, {{spec.params[i], first[i]}});
+        } catch (const input_error& e) {
+            // Only a name the scenario or its platform lacks is refused here; a value that makes a
+            // point invalid fails that point alone (its row keeps the exit code). These are the
+            // scenario loader's messages for an undeclared parameter and a missing platform path.
+            const std::string& m = e.message();
+            const bool unknown_name = m.find("is not declared in the scenario's params") != std::string::npos ||
+                                      m.find("the platform has no") != std::string::npos ||
+                                      m.find("expected a path to a key of a map") != std::string::npos;
+            if (unknown_name) throw input_error(spec.file, spec.param_lines[i], spec.params[i] + ": " + e.what());
+        }
+    }
+}
+
+void list_sweep(const sweep_spec& spec, const sweep_options& opt, std::ostream& out) {
+    out << "point";
+    for (const auto& p : spec.params) out << ',' << csv_field(p);
+    out << '\n';
+    for (uint64_t idx = opt.shard; idx < spec.point_count; idx += opt.shards) {
+        out << idx;
+        for (const auto& v : spec.point(idx)) out << ',' << csv_field(v);
+        out << '\n';
+        if (spec.point_count - idx <= opt.shards) break; // idx + shards would pass the end (or wrap)
+    }
 }
 
 namespace {
@@ -212,46 +295,124 @@ std::string header(const sweep_spec& spec, const std::vector<std::string>& metri
     return h;
 }
 
-// Reads what a finished point left: stats columns and the analysis's JSON object.
-void collect_metrics(const sweep_spec& spec, const fs::path& dir, point_result& r) {
-    if (!spec.stats.empty()) {
-        std::ifstream f(dir / "stats.json");
-        nlohmann::json st;
-        if (f) {
-            try {
-                st = nlohmann::json::parse(f);
-            } catch (const std::exception&) {
-            }
-        }
-        for (const auto& name : spec.stats) {
-            std::string v;
-            if (st.contains("events"))
-                for (const auto& e : st["events"])
-                    if (e["instance"].get<std::string>() + "." + e["event"].get<std::string>() == name)
-                        v = std::to_string(e["count"].get<uint64_t>());
-            r.metrics[name] = v;
-        }
-    }
-    if (!spec.analysis.empty()) {
-        std::ifstream f(dir / "analysis.json");
-        try {
-            nlohmann::json a = nlohmann::json::parse(f);
-            for (auto it = a.begin(); it != a.end(); ++it) r.metrics[it.key()] = metric_text(it.value());
-        } catch (const std::exception&) {
-            if (r.analysis == 0) r.analysis = 1; // no JSON object: the analysis failed
-        }
-    }
-}
-
 // A shard's results.csv is complete when results.csv.complete sits next to it, written after the
 // CSV was renamed into place: "pmusim sweep results: shard K/N, R rows". `sweep merge` refuses a
 // results file without it (the run was interrupted, or the file was copied alone) and one whose
 // rows do not match it (truncated, edited, or rows missing from the shard).
 const char* const complete_suffix = ".complete";
 
-std::string complete_line(unsigned shard, unsigned shards, size_t rows) {
+std::string complete_line(uint64_t shard, uint64_t shards, uint64_t rows) {
     return fmt::format("pmusim sweep results: shard {}/{}, {} rows", shard, shards, rows);
 }
+
+// A point is done when points/pNNNNN/point.done holds its codes and the key of what produced
+// them, written last (atomically) after simulate and the analysis ended. A re-run of the sweep in
+// the same folder skips such points when the key matches.
+const char* const done_file = "point.done";
+
+struct point_codes {
+    int exit = 0;     // simulate's exit code
+    int analysis = 0; // the analysis command's (2 also when its JSON is not acceptable)
+    int code() const { return exit ? exit : analysis ? 10 + analysis : 0; } // the row's exit column
+};
+
+std::string done_line(uint64_t index, const point_codes& c, uint64_t key) {
+    return fmt::format("pmusim sweep point {}: exit {}, analysis {}, key {:016x}", index, c.exit, c.analysis, key);
+}
+
+bool read_done(const fs::path& dir, uint64_t index, uint64_t key, point_codes& c) {
+    std::ifstream f(dir / done_file);
+    std::string line;
+    if (!f || !std::getline(f, line)) return false;
+    int e = 0, a = 0;
+    unsigned long long i = 0, k = 0;
+    if (std::sscanf(line.c_str(), "pmusim sweep point %llu: exit %d, analysis %d, key %llx", &i, &e, &a, &k) != 4) return false;
+    if (i != index || k != key || line != done_line(index, {e, a}, key)) return false;
+    c = {e, a};
+    return true;
+}
+
+// What decides a point's result: the scenario (its path and text), the analysis command and the
+// point's parameter values. Files the scenario includes are not in it: after editing those, run
+// with --no-resume (docs/whatif.md, "Resume").
+uint64_t point_key(const sweep_spec& spec, const std::string& scenario_text, const std::vector<std::string>& values) {
+    uint64_t h = fnv1a(spec.scenario);
+    h = fnv1a(std::string(1, '\0') + scenario_text, h);
+    for (const auto& a : spec.analysis) h = fnv1a(std::string(1, '\0') + a, h);
+    for (size_t i = 0; i < values.size(); ++i) h = fnv1a(std::string(1, '\0') + spec.params[i] + "=" + values[i], h);
+    return h;
+}
+
+// The analysis's JSON object: its keys become columns, so none may be a parameter, a stats
+// column, point or exit. Returns an error text, or "" when acceptable (and fills `metrics`).
+std::string read_analysis(const sweep_spec& spec, const fs::path& dir, std::map<std::string, std::string>* metrics) {
+    std::ifstream f(dir / "analysis.json");
+    nlohmann::json a;
+    try {
+        a = nlohmann::json::parse(f);
+    } catch (const std::exception& e) {
+        return std::string("analysis.json: expected one JSON object: ") + e.what();
+    }
+    if (!a.is_object()) return "analysis.json: expected one JSON object {\"metric\": value, ...}";
+    for (auto it = a.begin(); it != a.end(); ++it) {
+        const std::string& k = it.key();
+        if (k == "point" || k == "exit" || std::find(spec.params.begin(), spec.params.end(), k) != spec.params.end() ||
+            std::find(spec.stats.begin(), spec.stats.end(), k) != spec.stats.end())
+            return "analysis.json: key '" + k + "' is the name of a parameter, a stats column, point or exit; " +
+                   "an analysis may not overwrite them";
+        if (metrics) (*metrics)[k] = metric_text(it.value());
+    }
+    return "";
+}
+
+// The stats columns of a point: counts of INSTANCE.EVENT from its stats.json. An unknown name
+// (stats.json lists every event of every unit, counted or not) is bad input in the sweep file.
+std::map<std::string, std::string> read_stats(const sweep_spec& spec, const fs::path& dir, bool check_names) {
+    std::map<std::string, std::string> out;
+    if (spec.stats.empty()) return out;
+    nlohmann::json st;
+    try {
+        std::ifstream f(dir / "stats.json");
+        st = nlohmann::json::parse(f);
+    } catch (const std::exception&) {
+        return out;
+    }
+    if (!st.contains("events")) return out;
+    for (const auto& e : st["events"])
+        out[e["instance"].get<std::string>() + "." + e["event"].get<std::string>()] = std::to_string(e["count"].get<uint64_t>());
+    if (check_names)
+        for (size_t i = 0; i < spec.stats.size(); ++i)
+            if (!out.count(spec.stats[i]))
+                throw input_error(spec.file, spec.stats_lines[i],
+                                  "stats: no event '" + spec.stats[i] + "' on the scenario's platform (" +
+                                      (dir / "stats.json").string() + " lists every INSTANCE.EVENT, e.g. dsu0.cycles)");
+    return out;
+}
+
+// The progress line on a terminal, as `simulate` draws one: points done of the shard, running,
+// failed, resumed, host time and an estimate of the time left.
+class sweep_progress {
+public:
+    sweep_progress(bool on, uint64_t total) : on_(on), total_(total), start_(std::chrono::steady_clock::now()) {}
+    uint64_t done = 0, resumed = 0, failed = 0;
+    void show(size_t running) const {
+        if (!on_) return;
+        const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        const uint64_t ran = done - resumed;
+        std::string left = ran ? fmt::format("about {:.1f} s left", host / double(ran) * double(total_ - done)) : "time left unknown";
+        std::cerr << fmt::format("\rpmusim sweep: {} of {} points done ({} resumed), {} running, {} failed, host {:.1f} s, {}   ",
+                                 done, total_, resumed, running, failed, host, left)
+                  << std::flush;
+    }
+    void finish() const {
+        if (on_) std::cerr << '\n';
+    }
+
+private:
+    bool on_;
+    uint64_t total_;
+    std::chrono::steady_clock::time_point start_;
+};
 
 } // namespace
 
@@ -264,27 +425,36 @@ int run_sweep(const sweep_spec& spec, const sweep_options& opt) {
     const fs::path complete_path = results_path.string() + complete_suffix;
     fs::remove(complete_path, ec);
     fs::remove(results_path, ec);
-    std::vector<const sweep_point*> mine;
-    for (const auto& p : spec.points)
-        if (p.index % opt.shards == opt.shard) mine.push_back(&p);
+    const std::string scenario_text = read_file(spec.scenario);
+    const uint64_t shard_points = spec.point_count > opt.shard ? (spec.point_count - opt.shard - 1) / opt.shards + 1 : 0;
+    auto point_dir = [&](uint64_t idx) { return fs::path(opt.out_dir) / "points" / point_dir_name(idx); };
 
-    std::map<unsigned, point_result> results;
     struct running {
-        const sweep_point* point;
+        uint64_t index;
         bool analysis;
+        point_codes codes;
     };
     std::map<pid_t, running> active;
-    size_t next = 0;
-    auto point_dir = [&](const sweep_point& p) { return fs::path(opt.out_dir) / "points" / point_dir_name(p.index); };
-    auto start_simulate = [&](const sweep_point& p) {
-        fs::path dir = point_dir(p);
+    std::map<uint64_t, point_codes> unrecorded; // points ended by a signal: not done, run again next time
+    sweep_progress progress(opt.progress && isatty(STDERR_FILENO), shard_points);
+    bool stats_checked = spec.stats.empty();
+    auto stop_all = [&] {
+        for (const auto& [pid, _] : active) kill(pid, SIGTERM);
+        for (const auto& [pid, _] : active) waitpid(pid, nullptr, 0);
+        active.clear();
+        progress.finish();
+    };
+
+    auto start_simulate = [&](uint64_t idx, const std::vector<std::string>& values) {
+        fs::path dir = point_dir(idx);
+        fs::remove(dir / done_file, ec);
         fs::create_directories(dir);
         std::vector<std::string> argv = {opt.self_exe, "simulate", spec.scenario, "-o", dir.string(), "--no-progress"};
-        for (size_t i = 0; i < spec.params.size(); ++i) argv.push_back("--set=" + spec.params[i] + "=" + p.values[i]);
-        active[start(argv, dir / "simulate.out", dir / "simulate.err")] = {&p, false};
+        for (size_t i = 0; i < spec.params.size(); ++i) argv.push_back("--set=" + spec.params[i] + "=" + values[i]);
+        active[start(argv, dir / "simulate.out", dir / "simulate.err")] = {idx, false, {}};
     };
-    auto start_analysis = [&](const sweep_point& p) {
-        fs::path dir = point_dir(p);
+    auto start_analysis = [&](uint64_t idx, point_codes codes) {
+        fs::path dir = point_dir(idx);
         std::vector<std::string> argv;
         bool has_out = false;
         for (std::string t : spec.analysis) {
@@ -297,79 +467,152 @@ int run_sweep(const sweep_spec& spec, const sweep_options& opt) {
             argv.push_back(t);
         }
         if (!has_out) argv.push_back(dir.string());
-        active[start(argv, dir / "analysis.json", dir / "analysis.err")] = {&p, true};
+        active[start(argv, dir / "analysis.json", dir / "analysis.err")] = {idx, true, codes};
+    };
+
+    uint64_t next = opt.shard;
+    bool more = shard_points > 0;
+    auto advance = [&] {
+        if (spec.point_count - next <= opt.shards) more = false; // next + shards would pass the end (or wrap)
+        else next += opt.shards;
     };
     const unsigned jobs = std::max(1u, opt.jobs);
-    while (next < mine.size() || !active.empty()) {
-        while (active.size() < jobs && next < mine.size()) start_simulate(*mine[next++]);
-        int wstatus = 0;
-        pid_t pid = waitpid(-1, &wstatus, 0);
-        if (pid < 0) break;
-        auto it = active.find(pid);
-        if (it == active.end()) continue;
-        running r = it->second;
-        active.erase(it);
-        int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + (WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
-        point_result& res = results[r.point->index];
-        if (!r.analysis) {
-            res.exit = code;
-            if (code == 0 && !spec.analysis.empty()) {
-                start_analysis(*r.point);
+    progress.show(0);
+    try {
+        while (more || !active.empty()) {
+            while (active.size() < jobs && more) {
+                const uint64_t idx = next;
+                advance();
+                const std::vector<std::string> values = spec.point(idx);
+                point_codes codes;
+                if (opt.resume && read_done(point_dir(idx), idx, point_key(spec, scenario_text, values), codes)) {
+                    ++progress.done, ++progress.resumed;
+                    if (codes.code()) ++progress.failed;
+                    continue;
+                }
+                start_simulate(idx, values);
+            }
+            progress.show(active.size());
+            if (active.empty()) continue;
+            int wstatus = 0;
+            pid_t pid = waitpid(-1, &wstatus, 0);
+            if (pid < 0) break;
+            auto it = active.find(pid);
+            if (it == active.end()) continue;
+            running r = it->second;
+            active.erase(it);
+            const bool signalled = !WIFEXITED(wstatus);
+            const int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + (WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
+            const fs::path dir = point_dir(r.index);
+            if (!r.analysis) {
+                r.codes.exit = code;
+                if (code == 0 && !stats_checked) {
+                    read_stats(spec, dir, true); // throws for an unknown stats: name, before more points run
+                    stats_checked = true;
+                }
+                if (code == 0 && !spec.analysis.empty()) {
+                    start_analysis(r.index, r.codes);
+                    continue;
+                }
+            } else {
+                r.codes.analysis = code;
+                if (code == 0) {
+                    const std::string error = read_analysis(spec, dir, nullptr);
+                    if (!error.empty()) {
+                        r.codes.analysis = 2;
+                        std::ofstream(dir / "analysis.err", std::ios::app) << "pmusim sweep: " << (dir / "analysis.json").string()
+                                                                          << ": " << error << '\n';
+                    }
+                }
+            }
+            ++progress.done;
+            if (r.codes.code()) ++progress.failed;
+            if (signalled) {
+                unrecorded[r.index] = r.codes;
                 continue;
             }
-        } else {
-            res.analysis = code;
+            atomic_output done((dir / done_file).string());
+            done.stream() << done_line(r.index, r.codes, point_key(spec, scenario_text, spec.point(r.index))) << '\n';
+            done.commit();
         }
-        collect_metrics(spec, point_dir(*r.point), res);
+    } catch (...) {
+        stop_all();
+        throw;
     }
+    progress.show(0);
+    progress.finish();
 
-    // Columns: stats in the order given, then the analysis metrics sorted by name.
+    // The rows come from the points' folders (this run's and resumed ones alike), so a resumed
+    // sweep writes the same bytes as one uninterrupted run. Two passes keep memory independent
+    // of the number of points: the analysis metric names first, then the rows.
+    auto codes_of = [&](uint64_t idx) {
+        point_codes c;
+        auto u = unrecorded.find(idx);
+        if (u != unrecorded.end()) return u->second;
+        if (!read_done(point_dir(idx), idx, point_key(spec, scenario_text, spec.point(idx)), c))
+            throw model_error(fmt::format("sweep: point {} ran but has no done record", idx));
+        return c;
+    };
+    auto for_each_point = [&](auto&& visit) {
+        for (uint64_t idx = opt.shard; idx < spec.point_count; idx += opt.shards) {
+            visit(idx);
+            if (spec.point_count - idx <= opt.shards) break;
+        }
+    };
     std::set<std::string> analysis_names;
-    for (const auto& [i, r] : results)
-        for (const auto& [k, _] : r.metrics)
-            if (std::find(spec.stats.begin(), spec.stats.end(), k) == spec.stats.end()) analysis_names.insert(k);
+    if (!spec.analysis.empty())
+        for_each_point([&](uint64_t idx) {
+            std::map<std::string, std::string> m;
+            if (codes_of(idx).code() == 0 && read_analysis(spec, point_dir(idx), &m).empty())
+                for (const auto& [k, _] : m) analysis_names.insert(k);
+        });
+    // Columns: stats in the order given, then the analysis metrics sorted by name.
     std::vector<std::string> metric_names = spec.stats;
     metric_names.insert(metric_names.end(), analysis_names.begin(), analysis_names.end());
     atomic_output results_file(results_path.string());
     std::ofstream& csv = results_file.stream();
     csv << header(spec, metric_names) << '\n';
     int status = 0;
-    for (const sweep_point* p : mine) {
-        const point_result& r = results[p->index];
-        // exit: simulate's code, or 10 + the analysis's when only the analysis failed.
-        int code = r.exit ? r.exit : r.analysis ? 10 + r.analysis : 0;
-        if (code) {
-            status = 1;
-            std::cerr << fmt::format("pmusim sweep: point {} failed (exit {}); see {}\n", p->index, code,
-                                     point_dir(*p).string());
+    for_each_point([&](uint64_t idx) {
+        const point_codes c = codes_of(idx);
+        std::map<std::string, std::string> metrics;
+        if (c.exit == 0) {
+            metrics = read_stats(spec, point_dir(idx), !stats_checked);
+            stats_checked = true;
         }
-        csv << p->index;
-        for (const auto& v : p->values) csv << ',' << csv_field(v);
-        csv << ',' << code;
+        if (c.code() == 0 && !spec.analysis.empty()) read_analysis(spec, point_dir(idx), &metrics);
+        if (c.code()) {
+            status = 1;
+            std::cerr << fmt::format("pmusim sweep: point {} failed (exit {}); see {}\n", idx, c.code(), point_dir(idx).string());
+        }
+        csv << idx;
+        for (const auto& v : spec.point(idx)) csv << ',' << csv_field(v);
+        csv << ',' << c.code();
         for (const auto& m : metric_names) {
-            auto f = r.metrics.find(m);
-            csv << ',' << (f == r.metrics.end() ? "" : csv_field(f->second));
+            auto f = metrics.find(m);
+            csv << ',' << (f == metrics.end() ? "" : csv_field(f->second));
         }
         csv << '\n';
-    }
+    });
     results_file.commit();
     atomic_output complete(complete_path.string());
-    complete.stream() << complete_line(opt.shard, opt.shards, mine.size()) << '\n';
+    complete.stream() << complete_line(opt.shard, opt.shards, shard_points) << '\n';
     complete.commit();
     return status;
 }
 
 int merge_sweep(const sweep_spec& spec, const std::vector<std::string>& inputs, const std::string& output) {
     struct row {
-        std::map<std::string, std::string> fields;
+        std::vector<std::string> cells;
         std::string source;
     };
-    std::map<unsigned, row> rows;
-    std::set<std::string> metric_set;
+    std::map<uint64_t, row> rows;
+    std::vector<std::string> head;       // every input's header must be this one
+    std::string head_source;
     for (const auto& in : inputs) {
         fs::path p = fs::is_directory(in) ? fs::path(in) / "results.csv" : fs::path(in);
         std::ifstream f(p, std::ios::binary);
-        if (!f) throw input_error(p.string(), 0, "cannot read this results CSV");
+        if (!f || fs::is_directory(p)) throw input_error(p.string(), 0, "cannot read this results CSV");
         // The completion marker says which shard this is and how many rows it holds.
         const std::string marker = p.string() + complete_suffix;
         std::ifstream mf(marker, std::ios::binary);
@@ -378,69 +621,76 @@ int merge_sweep(const sweep_spec& spec, const std::vector<std::string>& inputs, 
                                                  "did not finish, or the file was copied without it); run the shard again");
         std::string mline;
         std::getline(mf, mline);
-        unsigned m_shard = 0, m_shards = 0;
-        size_t m_rows = 0;
+        uint64_t m_shard = 0, m_shards = 0, m_rows = 0;
         {
             char tail = 0;
-            unsigned long long rows_read = 0;
-            if (std::sscanf(mline.c_str(), "pmusim sweep results: shard %u/%u, %llu rows%c", &m_shard, &m_shards, &rows_read,
-                            &tail) != 3 ||
-                m_shards == 0 || m_shard >= m_shards || mline != complete_line(m_shard, m_shards, rows_read))
+            unsigned long long k = 0, n = 0, r = 0;
+            if (std::sscanf(mline.c_str(), "pmusim sweep results: shard %llu/%llu, %llu rows%c", &k, &n, &r, &tail) != 3 ||
+                n == 0 || k >= n || mline != complete_line(k, n, r))
                 throw input_error(marker, 1, "expected 'pmusim sweep results: shard K/N, R rows', found '" + mline + "'");
-            m_rows = size_t(rows_read);
+            m_shard = k, m_shards = n, m_rows = r;
         }
-        std::set<unsigned> in_file;
         const std::string shard_name = fmt::format("shard {}/{}", m_shard, m_shards);
-        std::string line;
-        if (!std::getline(f, line)) throw input_error(p.string(), 1, "empty file: expected a header line");
-        std::vector<std::string> head = csv_split(line);
+        std::vector<std::string> cells;
+        unsigned line = 0, next_line = 0;
+        if (!read_csv_record(f, cells, line, next_line, p.string()))
+            throw input_error(p.string(), 1, "empty file: expected a header line");
         std::vector<std::string> expect_start = {"point"};
         for (const auto& n : spec.params) expect_start.push_back(n);
         expect_start.push_back("exit");
-        if (head.size() < expect_start.size() || !std::equal(expect_start.begin(), expect_start.end(), head.begin()))
+        if (cells.size() < expect_start.size() || !std::equal(expect_start.begin(), expect_start.end(), cells.begin()))
             throw input_error(p.string(), 1, "header does not match the sweep " + spec.file + " (expected it to start with " +
                                                  header(spec, {}) + ")");
-        for (size_t i = expect_start.size(); i < head.size(); ++i) metric_set.insert(head[i]);
-        unsigned n = 1;
-        while (std::getline(f, line)) {
-            ++n;
-            if (line.empty()) continue;
-            auto cells = csv_split(line);
+        if (head_source.empty()) {
+            head = cells;
+            head_source = p.string();
+        } else if (cells != head) {
+            std::string mine, theirs;
+            for (const auto& c : cells)
+                if (std::find(head.begin(), head.end(), c) == head.end()) mine += " " + c;
+            for (const auto& c : head)
+                if (std::find(cells.begin(), cells.end(), c) == cells.end()) theirs += " " + c;
+            throw input_error(p.string(), 1,
+                              "columns differ from " + head_source + "'s" +
+                                  (mine.empty() ? "" : "; only here:" + mine) + (theirs.empty() ? "" : "; only there:" + theirs) +
+                                  (mine.empty() && theirs.empty() ? " (the same columns in another order)" : "") +
+                                  " (shards of one sweep have the same columns; was one run with another analysis or stats?)");
+        }
+        std::set<uint64_t> in_file;
+        while (read_csv_record(f, cells, line, next_line, p.string())) {
+            if (cells.size() == 1 && cells[0].empty()) continue; // a blank line
             if (cells.size() != head.size())
-                throw input_error(p.string(), n, fmt::format("expected {} fields, found {}", head.size(), cells.size()));
-            unsigned idx = 0;
-            try {
-                idx = unsigned(std::stoul(cells[0]));
-            } catch (const std::exception&) {
-                throw input_error(p.string(), n, "point: expected a point number, found '" + cells[0] + "'");
-            }
-            if (idx >= spec.points.size())
-                throw input_error(p.string(), n, fmt::format("point {} is not in the sweep (it has points 0..{})", idx,
-                                                             spec.points.size() - 1));
+                throw input_error(p.string(), line, fmt::format("expected {} fields, found {}", head.size(), cells.size()));
+            uint64_t idx = 0;
+            if (!parse_u64(cells[0], idx))
+                throw input_error(p.string(), line, "point: expected a point number, found '" + cells[0] + "'");
+            if (idx >= spec.point_count)
+                throw input_error(p.string(), line, fmt::format("point {} is not in the sweep (it has points 0..{})", idx,
+                                                                spec.point_count - 1));
+            const std::vector<std::string> values = spec.point(idx);
             for (size_t k = 0; k < spec.params.size(); ++k)
-                if (cells[1 + k] != spec.points[idx].values[k])
-                    throw input_error(p.string(), n, fmt::format("point {}: {} is '{}' here but '{}' in the sweep", idx,
-                                                                 spec.params[k], cells[1 + k], spec.points[idx].values[k]));
+                if (cells[1 + k] != values[k])
+                    throw input_error(p.string(), line, fmt::format("point {}: {} is '{}' here but '{}' in the sweep", idx,
+                                                                    spec.params[k], cells[1 + k], values[k]));
             if (idx % m_shards != m_shard)
-                throw input_error(p.string(), n, fmt::format("point {} does not belong to {} (its marker {})", idx,
-                                                             shard_name, marker));
+                throw input_error(p.string(), line, fmt::format("point {} does not belong to {} (its marker {})", idx,
+                                                                shard_name, marker));
             auto prev = rows.find(idx);
             if (prev != rows.end())
-                throw input_error(p.string(), n, fmt::format("duplicate point {} (also in {})", idx, prev->second.source));
+                throw input_error(p.string(), line, fmt::format("duplicate point {} (also in {})", idx, prev->second.source));
             in_file.insert(idx);
-            row r;
-            r.source = fmt::format("{}:{}", p.string(), n);
-            for (size_t k = 0; k < head.size(); ++k) r.fields[head[k]] = cells[k];
-            rows[idx] = std::move(r);
+            rows[idx] = {cells, fmt::format("{}:{}", p.string(), line)};
         }
         // Every point of the shard, exactly as many rows as the marker promised.
         std::string absent;
-        size_t absent_count = 0;
-        for (const auto& pt : spec.points)
-            if (pt.index % m_shards == m_shard && !in_file.count(pt.index)) {
+        uint64_t absent_count = 0;
+        for (uint64_t idx = m_shard; idx < spec.point_count; idx += m_shards) {
+            if (!in_file.count(idx)) {
                 ++absent_count;
-                if (absent_count <= 20) absent += (absent.empty() ? "" : " ") + std::to_string(pt.index);
+                if (absent_count <= 20) absent += (absent.empty() ? "" : " ") + std::to_string(idx);
             }
+            if (spec.point_count - idx <= m_shards) break;
+        }
         if (absent_count)
             throw input_error(p.string(), 0, fmt::format("partial shard: {} of {} lacks {} point(s): {}{}", shard_name,
                                                          spec.file, absent_count, absent, absent_count > 20 ? " ..." : ""));
@@ -448,33 +698,23 @@ int merge_sweep(const sweep_spec& spec, const std::vector<std::string>& inputs, 
             throw input_error(p.string(), 0, fmt::format("partial shard: {} holds {} rows but {} says {}", p.string(),
                                                          in_file.size(), marker, m_rows));
     }
-    // The same column rule as run_sweep: stats first (as listed), then the others sorted.
-    std::vector<std::string> metric_names;
-    for (const auto& s : spec.stats)
-        if (metric_set.count(s)) metric_names.push_back(s);
-    for (const auto& m : metric_set)
-        if (std::find(spec.stats.begin(), spec.stats.end(), m) == spec.stats.end()) metric_names.push_back(m);
     atomic_output merged(output);
     std::ofstream& out = merged.stream();
-    out << header(spec, metric_names) << '\n';
+    for (size_t k = 0; k < head.size(); ++k) out << (k ? "," : "") << csv_field(head[k]);
+    out << '\n';
     for (const auto& [idx, r] : rows) {
-        out << idx;
-        for (const auto& n : spec.params) out << ',' << csv_field(r.fields.at(n));
-        out << ',' << r.fields.at("exit");
-        for (const auto& m : metric_names) {
-            auto f = r.fields.find(m);
-            out << ',' << (f == r.fields.end() ? "" : csv_field(f->second));
-        }
+        for (size_t k = 0; k < r.cells.size(); ++k) out << (k ? "," : "") << csv_field(r.cells[k]);
         out << '\n';
     }
     merged.commit();
-    std::vector<unsigned> missing;
-    for (const auto& p : spec.points)
-        if (!rows.count(p.index)) missing.push_back(p.index);
-    if (!missing.empty()) {
+    const uint64_t missing = spec.point_count - rows.size();
+    if (missing) {
         std::string list;
-        for (unsigned m : missing) list += (list.empty() ? "" : " ") + std::to_string(m);
-        std::cerr << fmt::format("pmusim sweep merge: {} of {} points missing: {}\n", missing.size(), spec.points.size(), list);
+        unsigned listed = 0;
+        for (uint64_t idx = 0; idx < spec.point_count && listed < 50; ++idx)
+            if (!rows.count(idx)) list += (listed++ ? " " : "") + std::to_string(idx);
+        std::cerr << fmt::format("pmusim sweep merge: {} of {} points missing: {}{}\n", missing, spec.point_count, list,
+                                 missing > listed ? " ..." : "");
         return 1;
     }
     return 0;

@@ -110,9 +110,9 @@ if parallel:
 
 # An interrupted run leaves no completion marker, even over an earlier run's results: the run
 # removes both files before its first point starts and writes them only at the end.
-stale = os.path.join(tmp, "stale")
+stale = os.path.join(tmp, "stale")  # --no-resume: the copied points are done, and this run must start over
 shutil.copytree(os.path.join(tmp, "j1"), stale)
-proc = subprocess.Popen([PMUSIM, "sweep", sweep, "-o", stale, "-j", "1"], stdout=subprocess.DEVNULL,
+proc = subprocess.Popen([PMUSIM, "sweep", sweep, "-o", stale, "-j", "1", "--no-resume"], stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL, start_new_session=True)  # its own group: kill the points too
 first_point = os.path.join(stale, "points", "p00000", "simulate.out")
 for _ in range(400):  # up to 20 s for the first point to start

@@ -211,15 +211,20 @@ TEST_CASE("sweep: grid points in order and shards") {
                                               "\ngrid:\n  a: [1, 2]\n  b: [x, y, z]\n");
     sweep_spec s = load_sweep(sw);
     REQUIRE(s.params == std::vector<std::string>{"a", "b"});
-    REQUIRE(s.points.size() == 6);
+    REQUIRE(s.point_count == 6);
     // The first parameter varies slowest.
-    REQUIRE(s.points[0].values == std::vector<std::string>{"1", "x"});
-    REQUIRE(s.points[1].values == std::vector<std::string>{"1", "y"});
-    REQUIRE(s.points[3].values == std::vector<std::string>{"2", "x"});
-    REQUIRE(s.points[5].index == 5);
-    REQUIRE(parse_shard("2/4") == std::pair<unsigned, unsigned>{2, 4});
+    REQUIRE(s.point(0) == std::vector<std::string>{"1", "x"});
+    REQUIRE(s.point(1) == std::vector<std::string>{"1", "y"});
+    REQUIRE(s.point(3) == std::vector<std::string>{"2", "x"});
+    REQUIRE(s.point(5) == std::vector<std::string>{"2", "z"});
+    REQUIRE(parse_shard("2/4") == std::pair<uint64_t, uint64_t>{2, 4});
     REQUIRE_THROWS_AS(parse_shard("4/4"), input_error);
     REQUIRE_THROWS_AS(parse_shard("1"), input_error);
+    // Range: N up to 2^64-1; beyond, signs, spaces and a zero N are refused (never wrapped).
+    REQUIRE(parse_shard("0/4294967297") == std::pair<uint64_t, uint64_t>{0, 4294967297ull});
+    REQUIRE(parse_shard("0/18446744073709551615") == std::pair<uint64_t, uint64_t>{0, UINT64_MAX});
+    for (const char* bad : {"0/18446744073709551616", "0/0", "-1/4", "1/-4", "+1/4", " 1/4", "1/4 ", "1/", "/4", "0x1/4"})
+        REQUIRE_THROWS_AS(parse_shard(bad), input_error);
     std::remove(sw.c_str());
     std::remove(scen.c_str());
 }
