@@ -1,5 +1,5 @@
 /* Vector tables for EL1, EL2 and EL3: 16 entries of 0x80 bytes each, in the Arm ARM's order
- * (DDI0487 M.a.a D1.3.3, "Exception vectors": current EL with SP_EL0 at 0x000, current EL with
+ * (Arm ARM DDI0487, the "Vector offsets from vector table base address" table: current EL with SP_EL0 at 0x000, current EL with
  * SP_ELx at 0x200, lower EL AArch64 at 0x400, lower EL AArch32 at 0x600; within each group
  * Synchronous +0x000, IRQ +0x080, FIQ +0x100, SError +0x180). VBAR_ELx must be 2 KB aligned.
  *
