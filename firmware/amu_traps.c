@@ -7,7 +7,10 @@
  *   2. EL2 and EL1 with CPTR_EL3.TAM = 1 -> trap to EL3, EC 0x18;
  *   3. a guest at EL1 (HCR_EL2.VM = 1, CPTR_EL2.TAM = 1 as KVM sets it) -> UNDEFINED, EC 0x00,
  *      taken to EL1: KVM answers every trapped AMU access with an injected UNDEFINED
- *      (Linux arch/arm64/kvm/sys_regs.c, AMU_AMEVCNTR0_EL0 descriptors use undef_access). */
+ *      (Linux arch/arm64/kvm/sys_regs.c, AMU_AMEVCNTR0_EL0 descriptors use undef_access).
+ * And the DSU's counterpart (DSU-120 TRM IMP_CLUSTERPMSELR_EL1 write pseudocode; reference
+ * dsu.md §4.1): 4. an EL1 write of CLUSTERPMSELR_EL1 with ACTLR_EL2.CLUSTERPMUEN = 0 traps to
+ * EL2, EC 0x18 with Direction 0 (write). */
 #include "check.h"
 #include "el3_boot.h"
 #include "exceptions.h"
@@ -32,6 +35,17 @@ PROBE(probe_el0_cpu_cycles, AMEVCNTR00_EL0, 5);
 PROBE(probe_el2_cnt_cycles, AMEVCNTR01_EL0, 7);
 PROBE(probe_el1_cnt_cycles, AMEVCNTR01_EL0, 9);
 PROBE(probe_guest_inst_retired, AMEVCNTR02_EL0, 6);
+
+/* Writes x0 to CLUSTERPMSELR_EL1 from x8. */
+uint64_t probe_el1_write_pmselr(uint64_t);
+extern const char probe_el1_write_pmselr_msr[];
+__asm__(".text\n.global probe_el1_write_pmselr\n.global probe_el1_write_pmselr_msr\n"
+	"probe_el1_write_pmselr:\n"
+	"\tmov x8, x0\n"
+	"probe_el1_write_pmselr_msr:\n"
+	"\tmsr " FW_STR(CLUSTERPMSELR_EL1) ", x8\n"
+	"\tmov x0, xzr\n"
+	"\tret\n");
 
 static uint8_t el2_stack[4096] __attribute__((aligned(16)));
 static uint8_t el1_stack[4096] __attribute__((aligned(16)));
@@ -119,5 +133,23 @@ int main(void)
 	fw_check_eq("EL1 AMEVCNTR01_EL0 with CPTR_EL3.TAM=0: no exception", trap_last.count, 0);
 
 	fw_run_lower(2, el2_run_guest, 0, STACK_TOP(el2_stack));
+
+	/* Case 4: ACTLR_EL2.CLUSTERPMUEN = 0 (ACTLR_EL3's still set) traps EL1 writes to EL2. */
+	uint64_t actlr2;
+	__asm__ volatile("mrs %0, actlr_el2" : "=r"(actlr2));
+	__asm__ volatile("msr actlr_el2, %0" :: "r"(actlr2 & ~ACTLR_CLUSTERPMUEN));
+	isb();
+	trap_probe_install(2);
+	trap_probe_reset();
+	fw_run_lower(1, probe_el1_write_pmselr, 4, STACK_TOP(el1_stack));
+	trap_probe_expect("EL1 CLUSTERPMSELR_EL1 write with ACTLR_EL2.CLUSTERPMUEN=0", 2,
+			  esr_sysreg_trap(DSU_OP0, DSU_OP1, DSU_CRN, 5, 5, 8, 0),
+			  probe_el1_write_pmselr_msr);
+	__asm__ volatile("msr actlr_el2, %0" :: "r"(actlr2));
+	isb();
+	trap_probe_reset();
+	fw_run_lower(1, probe_el1_write_pmselr, 4, STACK_TOP(el1_stack));
+	fw_check_eq("EL1 CLUSTERPMSELR_EL1 write with CLUSTERPMUEN=1: no exception", trap_last.count, 0);
+	fw_check_eq("CLUSTERPMSELR_EL1 holds the EL1 write", sysreg_read(CLUSTERPMSELR_EL1), 4);
 	return fw_finish("amu_traps");
 }
