@@ -17,7 +17,7 @@ endif()
 
 function(run_once mode_args log result)
   execute_process(COMMAND ${command} ${mode_args} --log-json ${log}
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 25)  # two runs fit in the ctest TIMEOUT (60 s)
   message("${out}${err}")
   set(${result} "${rc}" PARENT_SCOPE)
 endfunction()
