@@ -1,0 +1,41 @@
+# Runs one firmware test (ctest calls it with cmake -P):
+#   -DPMUSIM=<pmusim> -DRUN=<firmware ELF | sequence file> -DEXPECT=<exit code> -DOUT=<dir>
+#   [-DCOMPARE_REFERENCE=1]  also runs it with --reference and compares the two access logs
+# A .seq runs with `pmusim run`, anything else with `pmusim firmware ... --platform arm-default`.
+# The test passes when the exit code is EXPECT (and, with COMPARE_REFERENCE, the logs are equal).
+foreach(var PMUSIM RUN EXPECT OUT)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "run_firmware.cmake: -D${var}= missing")
+  endif()
+endforeach()
+file(MAKE_DIRECTORY ${OUT})
+if(RUN MATCHES "\\.seq$")
+  set(command ${PMUSIM} run ${RUN})
+else()
+  set(command ${PMUSIM} firmware ${RUN} --platform arm-default)
+endif()
+
+function(run_once mode_args log result)
+  execute_process(COMMAND ${command} ${mode_args} --log-json ${log}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 25)  # two runs fit in the ctest TIMEOUT (60 s)
+  message("${out}${err}")
+  set(${result} "${rc}" PARENT_SCOPE)
+endfunction()
+
+run_once("" ${OUT}/fast.jsonl rc)
+if(NOT rc STREQUAL EXPECT)
+  message(FATAL_ERROR "${RUN}: exit ${rc}, expected ${EXPECT}")
+endif()
+if(COMPARE_REFERENCE)
+  run_once("--reference" ${OUT}/reference.jsonl rc)
+  if(NOT rc STREQUAL EXPECT)
+    message(FATAL_ERROR "${RUN} --reference: exit ${rc}, expected ${EXPECT}")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/fast.jsonl ${OUT}/reference.jsonl
+    RESULT_VARIABLE differ)
+  if(differ)
+    message(FATAL_ERROR "${RUN}: the access logs of the fast and the reference mode differ "
+      "(${OUT}/fast.jsonl, ${OUT}/reference.jsonl)")
+  endif()
+  message("fast and reference access logs identical")
+endif()
