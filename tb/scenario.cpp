@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -16,6 +17,7 @@
 #include <sstream>
 
 #include "tb/builtin_platforms.h"
+#include "tb/perf_stat.h"
 
 namespace pmusim {
 namespace {
@@ -168,6 +170,7 @@ private:
     void load_platform_part(const std::map<std::string, YAML::Node>& top, unsigned top_line);
     std::vector<seq::statement> sequence_body(const YAML::Node& n, bool is_file, const std::string& path);
     void load_events_file(const std::string& path, unsigned line);
+    void load_measured(const YAML::Node& entry, unsigned top_line, const std::string& path);
     void load_sampling(const YAML::Node& n, const std::string& path);
 };
 
@@ -258,6 +261,63 @@ std::vector<seq::statement> scenario_loader::sequence_body(const YAML::Node& n, 
         if (std::holds_alternative<seq::platform_decl>(st.body))
             throw input_error(st.file, st.line, "a scenario's sequences run on the scenario's platform: remove 'platform'");
     return body;
+}
+
+// measured: { perf_stat: FILE, cpu, events: {PERF_EVENT: KEY, ...}, cycles: EVENT, at, frequency }
+// Each interval (start, end] of the perf file becomes, at `at` + start, the CPU's workload with
+// rate count / cycles per mapped key (its cycles are the perf cycles event's count), and, with
+// frequency (the default), the CPU clock at cycles / (end - start) rounded to a whole Hz. An
+// interval without cycles puts the CPU in wfi (a run when cycles come back). Intervals starting
+// at or after the scenario's end are not replayed. (docs/whatif.md, "Measured activity")
+void scenario_loader::load_measured(const YAML::Node& entry, unsigned top_line, const std::string& p) {
+    auto m = open_map(entry, top_line, p, {"perf_stat", "cpu", "events", "cycles", "at", "frequency"});
+    const unsigned line = line_of(entry);
+    const std::string file = relative_to(file_, scalar(need(m, "perf_stat", line, p), line, p + ".perf_stat",
+                                                       "the path of a `perf stat -I MS -x,` output file"));
+    const unsigned cpu = cpu_index(need(m, "cpu", line, p), line, p + ".cpu");
+    const std::string cycles = get(m, "cycles") ? scalar(m["cycles"], line, p + ".cycles", "a perf event name") : "cycles";
+    std::vector<std::pair<std::string, std::string>> mapping; // perf event -> workload key
+    const YAML::Node& ev = need(m, "events", line, p);
+    open_map(ev, line, p + ".events", {});
+    for (auto it = ev.begin(); it != ev.end(); ++it)
+        mapping.emplace_back(it->first.Scalar(), scalar(it->second, line_of(it->first), p + ".events." + it->first.Scalar(),
+                                                        "a workload key like inst"));
+    if (mapping.empty()) fail(line_of(ev), p + ".events: expected at least one PERF_EVENT: WORKLOAD_KEY");
+    const fs_t at = get(m, "at") ? duration(m["at"], line, p + ".at") : 0;
+    bool frequency = true;
+    if (const YAML::Node* f = get(m, "frequency")) {
+        const std::string t = scalar(*f, line, p + ".frequency", "true or false");
+        if (t != "true" && t != "false") expected(*f, line, p + ".frequency", "true or false");
+        frequency = t == "true";
+    }
+    const auto intervals = parse_perf_stat(read_text(file, file_, line, "perf stat file"), file);
+    bool waiting = false;
+    for (const auto& iv : intervals) {
+        if (iv.start >= s_.duration - std::min(s_.duration, at)) break; // at + start >= duration, without overflow
+        const fs_t when = at + iv.start;
+        const uint64_t c = perf_count(iv, cycles, file);
+        if (c == 0) {
+            if (!waiting) s_.power.push_back({when, cpu, seq::cpu_power_state::wfi, line});
+            waiting = true;
+            continue;
+        }
+        if (waiting) s_.power.push_back({when, cpu, seq::cpu_power_state::run, line});
+        waiting = false;
+        scenario_workload w;
+        w.at = when;
+        w.cpu = cpu;
+        w.line = line;
+        for (const auto& [event, key] : mapping) w.rates.emplace_back(key, rational(perf_count(iv, event, file), c));
+        s_.workloads.push_back(std::move(w));
+        if (frequency) {
+            const fs_t length = iv.end - iv.start;
+            const unsigned __int128 hz = ((unsigned __int128)c * 1'000'000'000'000'000ull + length / 2) / length;
+            if (hz == 0 || hz > UINT64_MAX)
+                throw input_error(file, iv.line, fmt::format("{} {} in {}: not a frequency pmusim can run", c, cycles,
+                                                             format_time(length)));
+            s_.dvfs.push_back({when, s_.platform.cpus[cpu].name, uint64_t(hz), line});
+        }
+    }
 }
 
 void scenario_loader::load_events_file(const std::string& path, unsigned line) {
@@ -404,7 +464,7 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
         fail(e.mark.is_null() ? 0 : unsigned(e.mark.line) + 1, "malformed YAML: " + e.msg);
     }
     auto top = open_map(root, 1, "", {"name", "description", "params", "platform", "set", "duration", "workload",
-                                      "dvfs", "power", "events", "sequences", "sample"});
+                                      "dvfs", "power", "measured", "events", "sequences", "sample"});
     const unsigned top_line = 1;
     if (const YAML::Node* n = get(top, "name")) s_.name = scalar(*n, top_line, "name", "a name");
     if (const YAML::Node* n = get(top, "description")) s_.description = scalar(*n, top_line, "description", "text");
@@ -471,6 +531,8 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
             else expected(st, x.line, p + ".state", "run, wfi, wfe or off");
             s_.power.push_back(x);
         });
+    if (const YAML::Node* d = get(top, "measured"))
+        each(*d, top_line, "measured", [&](const YAML::Node& e, const std::string& p) { load_measured(e, top_line, p); });
     if (const YAML::Node* d = get(top, "events"))
         each(*d, top_line, "events", [&](const YAML::Node& e, const std::string& p) {
             auto m = open_map(e, top_line, p, {"file"});

@@ -3,9 +3,13 @@
 (docs/whatif.md). Usage: check_plot.py PMUSIM (run from the source tree).
 """
 import os
+import re
+import resource
+import stat
 import subprocess
 import sys
 import tempfile
+import time
 import xml.dom.minidom
 
 from checklib import PMUSIM, check, finish, run
@@ -69,4 +73,83 @@ r = run("plot", "sweep", results, "-o", os.path.join(tmp, "x.svg"), "--opt", "x=
 check(r.returncode == 2 and "logx=yes: expected true or false" in r.stderr, f"logx=yes refused ({r.stderr})")
 r = run("plot", "pie", truth, "-o", os.path.join(tmp, "x.svg"))
 check(r.returncode == 2, "an unknown kind is refused")
+
+
+def texts(svg):
+    """The texts of an SVG drawn by matplotlib (each glyph run is preceded by a comment of its text)."""
+    return re.findall(r"<!-- (.*?) -->", open(svg).read())
+
+
+# The legend follows the event: the tour moves dsu0 counter 2 from CYCLES (0x11) to L3D_CACHE
+# (0x2B) at 1 ms (scenarios/examples/tour.yaml), so that counter is two series.
+fig = os.path.join(tmp, "split.svg")
+r = run("plot", "rates", os.path.join(out, "samples.csv"), "-o", fig, "--opt",
+        "counters=dsu0.PMEVCNTR2,dsu0.PMEVCNTR3,dsu0.PMEVCNTR4,cpu0.frequency_hz")
+t = texts(fig) if r.returncode == 0 else []
+check("dsu0.PMEVCNTR2 (0x11 cycles)" in t and "dsu0.PMEVCNTR2 (0x2b l3d_cache)" in t, f"one series per event ({r.stderr} {t})")
+# Clocks get their own panel and unit: events/s and Hz never share an axis.
+check("events per second (interval average)" in t and "frequency (Hz)" in t, f"a panel per unit ({t})")
+check(any(x.endswith(" GHz") for x in t) and not any(x.endswith("Hz") and "/s" in x for x in t), f"Hz ticks on the Hz axis only ({t})")
+# Coinciding series: the unimplemented counters 3..5 read 0 throughout; the later ones say so.
+check("dsu0.PMEVCNTR4 (0x0 unimplemented) = dsu0.PMEVCNTR3" in t, f"a coinciding series is named in the legend ({t})")
+# Sweep metrics of different units get a panel each, labelled with the unit.
+mixed = os.path.join(tmp, "mixed.csv")
+open(mixed, "w").write("point,clk,exit,err_pct,bw_GBps\n0,1GHz,0,1.5,10\n1,2GHz,0,0.5,20\n")
+fig = os.path.join(tmp, "mixed.svg")
+r = run("plot", "sweep", mixed, "-o", fig, "--opt", "x=clk", "--opt", "y=err_pct,bw_GBps")
+t = texts(fig) if r.returncode == 0 else []
+check("err_pct (%)" in t and "bw_GBps (GB/s)" in t, f"a panel per metric unit ({r.stderr} {t})")
+# Many series: distinct styles (colour, marker, dash) for 24 groups.
+many = os.path.join(tmp, "many.csv")
+open(many, "w").write("g,x,y\n" + "".join(f"{g},{x},{g * 10 + x}\n" for g in range(24) for x in range(3)))
+fig = os.path.join(tmp, "many.svg")
+r = run("plot", "sweep", many, "-o", fig, "--opt", "x=x", "--opt", "y=y", "--opt", "group=g")
+check(r.returncode == 0, f"24 series ({r.stderr})")
+
+
+def refused(label, args, needle):
+    r = run("plot", *args)
+    check(r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr,
+          f"{label}: exit 2, '{needle}', no traceback ({r.returncode}: {r.stderr[-400:]})")
+
+
+svg = os.path.join(tmp, "bad.svg")
+refused("unknown --opt", ["sweep", results, "-o", svg, "--opt", "x=step_at", "--opt", "y=err", "--opt", "colour=red"],
+        "--opt colour=red: unknown option 'colour' for sweep (allowed: group, logx, title, x, y)")
+refused("an option of another kind", ["truth", truth, "-o", svg, "--opt", "counters=x"], "unknown option 'counters' for truth")
+bad = os.path.join(tmp, "bad-delta.csv")
+open(bad, "w").write("time_fs,unit,instance,counter,delta\n100,amu,cpu0,C,5\n200,amu,cpu0,C,lots\n")
+refused("a non-numeric field", ["rates", bad, "-o", svg], f"{bad}:3: delta: expected an integer, found 'lots'")
+ragged = os.path.join(tmp, "ragged.csv")
+open(ragged, "w").write("name,measured,true\na,1,2\nb,1\n")
+refused("a short row", ["truth", ragged, "-o", svg], f"{ragged}:3: expected 3 fields as in the header, found 2")
+binary = os.path.join(tmp, "binary.csv")
+open(binary, "wb").write(b"name,measured,true\n\xff\xfe,1,2\n")
+refused("not UTF-8", ["truth", binary, "-o", svg], f"{binary}: not UTF-8 text")
+empty = os.path.join(tmp, "empty.csv")
+open(empty, "w").close()
+refused("an empty file", ["truth", empty, "-o", svg], f"{empty}: empty file")
+refused("a folder as input", ["truth", tmp, "-o", svg], f"{tmp}: is a folder")
+refused("an output folder that does not exist", ["truth", truth, "-o", os.path.join(tmp, "nowhere", "x.svg")], "cannot write: no folder")
+os.makedirs(os.path.join(tmp, "adir.svg"))
+refused("an output that is a folder", ["truth", truth, "-o", os.path.join(tmp, "adir.svg")], "cannot write: is a folder")
+same = os.path.join(tmp, "same-in-out.svg")
+open(same, "w").write("name,measured,true\na,1,2\n")
+before = open(same).read()
+refused("the output is an input", ["truth", same, "-o", same], "the output is one of the inputs")
+check(open(same).read() == before, "the input is intact")
+# A special file is written in place, not replaced: /dev/null stays a character device.
+devnull_link = os.path.join(tmp, "devnull.svg")
+os.symlink("/dev/null", devnull_link)
+r = run("plot", "truth", truth, "-o", devnull_link)
+check(r.returncode == 0 and stat.S_ISCHR(os.stat("/dev/null").st_mode) and os.path.islink(devnull_link),
+      f"an output linked to /dev/null is written through, /dev/null stays a device ({r.stderr})")
+# A heat map claiming x = y = 100000 is refused at once, in bounded memory.
+huge = os.path.join(tmp, "huge.csv")
+open(huge, "w").write("x,y,value\n0,0,1\n100000,100000,5\n")
+start = time.monotonic()
+r = subprocess.run([PMUSIM, "plot", "heatmap", huge, "-o", svg], capture_output=True, text=True,
+                   preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30)))
+check(r.returncode == 2 and f"{huge}:3: x: expected a crosspoint coordinate 0..255, found 100000" in r.stderr
+      and time.monotonic() - start < 30, f"a huge heat map refused ({r.returncode} {r.stderr[-300:]})")
 finish()

@@ -3,18 +3,28 @@
 
 Kinds and their input CSVs:
   rates    samples.csv of `pmusim simulate`: delta / interval per counter over time
-           (opt counters=GLOB over INSTANCE.COUNTER, default every counter that is not a clock)
+           (opt counters=GLOB over INSTANCE.COUNTER, default every counter that is not a clock).
+           A counter whose event changed during the run is one series per event; clock rows
+           (their frequency) get a panel of their own with a Hz axis.
   truth    CSV with columns name,measured,true: measured against true values, bars
   sweep    results.csv of `pmusim sweep`: y metric(s) against x parameter
            (opt x=PARAM, y=METRIC[,METRIC...], group=PARAM to draw one line per value,
-           logx=true for a logarithmic x axis, e.g. frequencies from 19.2MHz to 1GHz)
-  heatmap  CSV with columns x,y,value[,label]: a mesh's per-crosspoint values (CMN per-XP traffic)
-Common opt: title=TEXT. The output format follows the file's extension (.svg or .png).
+           logx=true for a logarithmic x axis, e.g. frequencies from 19.2MHz to 1GHz).
+           Metrics of different units (by their name's suffix: _pct, _GBps, _ms, ...) get a
+           panel each.
+  heatmap  CSV with columns x,y,value[,label]: a mesh's per-crosspoint values (CMN per-XP traffic),
+           at most 256 x 256 crosspoints (opt label=colour bar label)
+Common opt: title=TEXT; any other key is refused. The output format follows the file's extension
+(.svg or .png). Every series has its own colour, marker and line style; a series that coincides
+with one drawn before it says so in the legend. Bad input (a missing or malformed CSV, an
+unwritable output) is reported as `pmusim plot: FILE[:LINE]: what was expected` with exit 2.
 Uses Debian's python3-matplotlib; SVG output is byte-stable (no date, fixed hash salt).
 """
 import argparse
 import csv
 import fnmatch
+import math
+import os
 import re
 import sys
 
@@ -24,6 +34,23 @@ UNITS = {
     "fs": 1e-15, "ps": 1e-12, "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0,
     "hz": 1.0, "khz": 1e3, "mhz": 1e6, "ghz": 1e9,
 }
+OPTIONS = {
+    "rates": {"counters", "title"},
+    "truth": {"title"},
+    "sweep": {"x", "y", "group", "logx", "title"},
+    "heatmap": {"label", "title"},
+}
+MAX_HEATMAP_SIDE = 256   # crosspoints per side (CMN-600 meshes are at most 8 x 8)
+MAX_CELL_TEXTS = 1024    # above, cells carry no value text (it would be unreadable)
+MAX_TICK_LABELS = 16
+
+
+class BadInput(Exception):
+    """Bad input: reported as 'pmusim plot: MESSAGE', exit 2."""
+
+
+def fail(message):
+    raise BadInput(message)
 
 
 def numeric(text):
@@ -31,23 +58,56 @@ def numeric(text):
     m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*", text or "")
     if not m:
         try:
-            return float(text)
+            v = float(text)
         except (TypeError, ValueError):
             return None
+        return v if math.isfinite(v) else None
     unit = m.group(2).lower()
     if unit and unit not in UNITS:
         return None
     return float(m.group(1)) * (UNITS[unit] if unit else 1.0)
 
 
+class Row(dict):
+    """A CSV row that knows where it came from, for messages."""
+    where = ""
+
+
 def read_csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+    """Rows of a CSV with a header; every row must have the header's number of fields."""
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.reader(f)
+            header = next(reader, None)
+            if not header:
+                fail(f"{path}: empty file: expected a header line")
+            rows = []
+            for fields in reader:
+                if not fields:
+                    continue
+                if len(fields) != len(header):
+                    fail(f"{path}:{reader.line_num}: expected {len(header)} fields as in the header, found {len(fields)}")
+                r = Row(zip(header, fields))
+                r.where = f"{path}:{reader.line_num}"
+                rows.append(r)
+            return rows
+    except UnicodeDecodeError as e:
+        fail(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})")
+    except csv.Error as e:
+        fail(f"{path}: malformed CSV: {e}")
+    except OSError as e:
+        fail(f"{path}: cannot read: {e.strerror}")
 
 
-def fail(message):
-    print(f"pmusim plot: {message}", file=sys.stderr)
-    sys.exit(2)
+def number(row, column, integer=False):
+    text = row[column]
+    try:
+        v = int(text) if integer else float(text)
+    except ValueError:
+        fail(f"{row.where}: {column}: expected {'an integer' if integer else 'a number'}, found {text!r}")
+    if not integer and not math.isfinite(v):
+        fail(f"{row.where}: {column}: expected a finite number, found {text!r}")
+    return v
 
 
 def need_columns(rows, path, columns):
@@ -58,67 +118,163 @@ def need_columns(rows, path, columns):
         fail(f"{path}: expected columns {', '.join(columns)}; missing {', '.join(missing)}")
 
 
-def plot_rates(ax, paths, opts):
+# --- styles: every series distinguishable ------------------------------------------------------
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"]
+DASHES = ["-", "--", ":", "-."]
+
+
+def palette(n):
+    """Colours: tab10 up to 10 series, tab20 up to 20, then tab20 again (markers and dashes differ)."""
+    if n <= 10:
+        cmap = plt.get_cmap("tab10")
+        return [cmap(i) for i in range(max(n, 1))]
+    cmap = plt.get_cmap("tab20")  # its strong shades first, then the light ones
+    order = list(range(0, 20, 2)) + list(range(1, 20, 2))
+    return [cmap(order[i % 20]) for i in range(n)]
+
+
+def style(i, n):
+    """Colour, marker and dash of series i of n: no two series share all three; later series get
+    smaller markers so a series drawn over an earlier one leaves the earlier one's marker visible."""
+    dash = DASHES[(i // 10) % len(DASHES)] if n > 10 else DASHES[i % len(DASHES)]
+    return dict(color=palette(n)[i], marker=MARKERS[i % len(MARKERS)], linestyle=dash,
+                markersize=max(3.0, 8.0 - 4.0 * i / max(n - 1, 1)), markerfacecolor="none" if i % 2 else None)
+
+
+def draw_series(ax, series, step=False):
+    """series: list of (label, xs, ys) in drawing order. A series equal to an earlier one (same
+    points) is still drawn, and its legend entry names the one it coincides with."""
+    drawn = {}
+    n = len(series)
+    for i, (label, xs, ys) in enumerate(series):
+        key = (tuple(xs), tuple(ys))
+        if key in drawn:
+            label = f"{label} = {drawn[key]}"  # drawn under it: say so rather than hide it
+        else:
+            drawn[key] = label.split(" (")[0]
+        kw = style(i, n)
+        if step:
+            ax.step(xs, ys, where="pre", label=label, **kw)
+        else:
+            ax.plot(xs, ys, label=label, **kw)
+    # Outside the axes, on the right: a legend inside would hide the lines it names.
+    ax.legend(fontsize="small" if n <= 12 else "x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              borderaxespad=0.0, ncol=2 if n > 24 else 1)
+
+
+def readable_ticks(ax, positions, labels, log=False):
+    """Ticks at every position; labels only where they do not collide: at most MAX_TICK_LABELS,
+    each far enough from the previous one for its text (on a log axis, close values such as
+    19.2MHz, 24MHz and 25MHz would print over each other), rotated when long or many."""
+    where = [math.log10(p) for p in positions] if log else list(positions)
+    span = (max(where) - min(where)) if len(where) > 1 else 1.0
+    # A label is about 0.08 inch per character wide on an axis of about 6 inches.
+    shown, last, last_len = [], None, 0
+    for w, label in zip(where, labels):
+        keep = last is None or (w - last) >= span * max(1 / MAX_TICK_LABELS, (last_len + 1) * 0.08 / 6)
+        shown.append(label if keep else "")
+        if keep:
+            last, last_len = w, len(label)
+    ax.set_xticks(list(positions))
+    ax.set_xticklabels(shown)
+    visible = [s for s in shown if s]
+    if len(visible) > 6 or max((len(s) for s in visible), default=0) > 8:
+        ax.tick_params(axis="x", labelrotation=30)
+        for t in ax.get_xticklabels():
+            t.set_horizontalalignment("right")
+
+
+# --- kinds ---------------------------------------------------------------------------------------
+def plot_rates(fig, paths, opts):
     rows = read_csv(paths[0])
     need_columns(rows, paths[0], ["time_fs", "unit", "instance", "counter", "delta"])
     pattern = opts.get("counters")
-    series = {}
+    has_event = "event" in rows[0]
+    counters, clocks = {}, {}
     last_time = {}
     for r in rows:
         name = f"{r['instance']}.{r['counter']}"
-        if pattern is None and r["unit"] == "clock":
+        is_clock = r["unit"] == "clock"
+        if pattern is None and is_clock:
             continue
         if pattern is not None and not any(fnmatch.fnmatchcase(name, p) for p in pattern.split(",")):
             continue
-        t = int(r["time_fs"])
+        t = number(r, "time_fs", integer=True)
         prev = last_time.get(name, 0)
         last_time[name] = t
+        if t < prev:
+            fail(f"{r.where}: time_fs: {t} is before the previous sample of {name} ({prev})")
         if t == prev:
             continue
-        rate = int(r["delta"]) / ((t - prev) * 1e-15)  # events per second over the interval
-        if r["unit"] == "clock":
-            rate = int(r["value"])  # a clock row's value is its frequency
-        series.setdefault(name, ([], []))
-        series[name][0].append(t * 1e-12)  # ms
-        series[name][1].append(rate)
-    if not series:
+        if is_clock:
+            if "value" not in r:
+                fail(f"{r.where}: a clock row needs the value column (its frequency)")
+            y = number(r, "value", integer=True)  # a clock row's value is its frequency in Hz
+            key = name
+        else:
+            y = number(r, "delta", integer=True) / ((t - prev) * 1e-15)  # events per second over the interval
+            # The legend follows what the counter counted: one series per (counter, event), an
+            # interval belonging to the event the row names (the event counted at its end).
+            key = f"{name} ({r['event']})" if has_event and r["event"] else name
+        target = clocks if is_clock else counters
+        xs, ys = target.setdefault(key, ([], []))
+        xs.append(t * 1e-12)  # ms
+        ys.append(y)
+    if not counters and not clocks:
         fail(f"{paths[0]}: no counter matches {pattern!r}")
-    for name in sorted(series):
-        xs, ys = series[name]
-        ax.step(xs, ys, where="pre", label=name)
-    ax.set_xlabel("simulated time (ms)")
-    ax.set_ylabel("events per second (interval average)")
-    ax.legend(fontsize="small")
+    panels = [p for p in ((counters, "events per second (interval average)", True), (clocks, "frequency (Hz)", True)) if p[0]]
+    axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False)[:, 0]
+    from matplotlib.ticker import EngFormatter
+    for ax, (series, ylabel, step) in zip(axes, panels):
+        draw_series(ax, [(k, *series[k]) for k in sorted(series)], step=step)
+        ax.set_ylabel(ylabel)
+        ax.yaxis.set_major_formatter(EngFormatter(unit="Hz" if series is clocks else "/s"))
+    axes[-1].set_xlabel("simulated time (ms)")
+    return axes
 
 
-def plot_truth(ax, paths, opts):
+def plot_truth(fig, paths, opts):
+    ax = fig.subplots()
     rows = read_csv(paths[0])
     need_columns(rows, paths[0], ["name", "measured", "true"])
     names = [r["name"] for r in rows]
-    measured = [float(r["measured"]) for r in rows]
-    true = [float(r["true"]) for r in rows]
-    xs = range(len(names))
-    ax.bar([x - 0.2 for x in xs], true, width=0.4, label="true")
-    ax.bar([x + 0.2 for x in xs], measured, width=0.4, label="measured")
+    measured = [number(r, "measured") for r in rows]
+    true = [number(r, "true") for r in rows]
+    xs = list(range(len(names)))
+    colours = palette(2)
+    ax.bar([x - 0.2 for x in xs], true, width=0.4, label="true", color=colours[0])
+    ax.bar([x + 0.2 for x in xs], measured, width=0.4, label="measured", color=colours[1], hatch="//", edgecolor="white")
     for x, m, t in zip(xs, measured, true):
         if t:
             ax.annotate(f"{(m - t) / t * 100:+.2f}%", (x, max(m, t)), ha="center", va="bottom", fontsize="x-small")
-    ax.set_xticks(list(xs))
-    ax.set_xticklabels(names, rotation=30, ha="right", fontsize="small")
+    readable_ticks(ax, xs, names)
+    from matplotlib.ticker import EngFormatter
+    ax.yaxis.set_major_formatter(EngFormatter())
     ax.set_ylabel("count")
     ax.legend(fontsize="small")
+    return [ax]
 
 
-def plot_sweep(ax, paths, opts):
+# A metric's unit from its name's suffix (max_abs_err_pct -> %); metrics of one unit share a panel.
+SUFFIX_UNITS = {"pct": "%", "gbps": "GB/s", "mbps": "MB/s", "ms": "ms", "us": "us", "ns": "ns", "s": "s",
+                "hz": "Hz", "mhz": "MHz", "ghz": "GHz", "1024": "1/1024", "cycles": "cycles", "bytes": "bytes"}
+
+
+def unit_of(column):
+    suffix = column.rsplit("_", 1)[-1].lower() if "_" in column else ""
+    return SUFFIX_UNITS.get(suffix, "")
+
+
+def plot_sweep(fig, paths, opts):
     rows = []
     for p in paths:
         rows += read_csv(p)
     x = opts.get("x")
-    ys = opts.get("y", "").split(",") if opts.get("y") else []
+    ys = [y for y in opts.get("y", "").split(",") if y]
     if not x or not ys:
         fail("sweep needs --opt x=PARAM --opt y=METRIC[,METRIC]")
-    need_columns(rows, paths[0], [x] + ys + ([opts["group"]] if "group" in opts else []))
     group = opts.get("group")
+    need_columns(rows, paths[0], [x] + ys + ([group] if group else []))
     groups = {}
     for r in rows:
         groups.setdefault(r[group] if group else "", []).append(r)
@@ -126,65 +282,106 @@ def plot_sweep(ax, paths, opts):
     cats = sorted({r[x] for r in rows}) if categorical else None
     if opts.get("logx", "false") not in ("true", "false"):
         fail(f"--opt logx={opts['logx']}: expected true or false")
-    if opts.get("logx") == "true":
-        if categorical or any(numeric(r[x]) <= 0 for r in rows):
-            fail(f"--opt logx=true: column {x} needs positive numbers")
-        ax.set_xscale("log")
-        ax.minorticks_off()
-        ax.tick_params(axis="x", labelrotation=30)  # close values (24MHz, 25MHz) stay legible
-    for g in sorted(groups, key=lambda v: (numeric(v) is None, numeric(v) or 0, v)):
-        for y in ys:
-            pts = []
-            for r in groups[g]:
-                if r[y] == "":
-                    continue
-                xv = cats.index(r[x]) if categorical else numeric(r[x])
-                pts.append((xv, float(r[y])))
-            pts.sort()
-            label = " ".join(s for s in [f"{group}={g}" if group else "", y if len(ys) > 1 or not group else ""] if s)
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label or y)
+    logx = opts.get("logx") == "true"
+    if logx and (categorical or any(numeric(r[x]) <= 0 for r in rows)):
+        fail(f"--opt logx=true: column {x} needs positive numbers")
+    # One panel per recognised unit when metrics of two or more units are drawn (a % beside GB/s
+    # would share one meaningless axis); metrics without a recognised unit join the first panel.
+    units = list(dict.fromkeys(unit_of(y) for y in ys if unit_of(y)))
+    panel_of = {y: (units.index(unit_of(y)) if unit_of(y) in units and len(units) > 1 else 0) for y in ys}
+    axes = fig.subplots(max(len(units), 1), 1, sharex=True, squeeze=False)[:, 0]
+    for panel, ax in enumerate(axes):
+        series = []
+        mine = [y for y in ys if panel_of[y] == panel]
+        for g in sorted(groups, key=lambda v: (numeric(v) is None, numeric(v) or 0, v)):
+            for y in mine:
+                pts = []
+                for r in groups[g]:
+                    if r[y] == "":
+                        continue
+                    xv = cats.index(r[x]) if categorical else numeric(r[x])
+                    pts.append((xv, number(r, y)))
+                pts.sort()
+                label = " ".join(s for s in [f"{group}={g}" if group else "", y if len(ys) > 1 or not group else ""] if s)
+                series.append((label or y, [p[0] for p in pts], [p[1] for p in pts]))
+        draw_series(ax, series)
+        names = ", ".join(mine)
+        common = {unit_of(y) for y in mine}
+        unit = common.pop() if len(common) == 1 else ""
+        ax.set_ylabel(f"{names} ({unit})" if unit else names, fontsize="small" if len(names) > 40 else None)
+        if logx:
+            ax.set_xscale("log")
+            ax.minorticks_off()
+    bottom = axes[-1]
     if categorical:
-        ax.set_xticks(range(len(cats)))
-        ax.set_xticklabels(cats)
+        readable_ticks(bottom, list(range(len(cats))), cats)
     elif any(re.search(r"[a-zA-Z]", r[x]) for r in rows):
         # Values written with units (25MHz, 12ms): ticks at the values, labelled as written.
         written = {numeric(r[x]): r[x] for r in rows}
-        ax.set_xticks(sorted(written))
-        ax.set_xticklabels([written[v] for v in sorted(written)])
-    ax.set_xlabel(x)
-    ax.set_ylabel(", ".join(ys))
-    ax.legend(fontsize="small")
+        readable_ticks(bottom, sorted(written), [written[v] for v in sorted(written)], log=logx)
+    bottom.set_xlabel(x)
+    return axes
 
 
-def plot_heatmap(ax, paths, opts):
+def plot_heatmap(fig, paths, opts):
+    ax = fig.subplots()
     rows = read_csv(paths[0])
     need_columns(rows, paths[0], ["x", "y", "value"])
-    w = max(int(r["x"]) for r in rows) + 1
-    h = max(int(r["y"]) for r in rows) + 1
-    grid = [[0.0] * w for _ in range(h)]
+    cells = {}
     labels = {}
     for r in rows:
-        grid[int(r["y"])][int(r["x"])] += float(r["value"])
+        xx, yy = number(r, "x", integer=True), number(r, "y", integer=True)
+        for name, v in (("x", xx), ("y", yy)):
+            if not 0 <= v < MAX_HEATMAP_SIDE:
+                fail(f"{r.where}: {name}: expected a crosspoint coordinate 0..{MAX_HEATMAP_SIDE - 1}, found {v}")
+        cells[(xx, yy)] = cells.get((xx, yy), 0.0) + number(r, "value")
         if r.get("label"):
-            labels[(int(r["x"]), int(r["y"]))] = r["label"]
+            labels[(xx, yy)] = r["label"]
+    w = max(k[0] for k in cells) + 1
+    h = max(k[1] for k in cells) + 1
+    grid = [[cells.get((xx, yy), 0.0) for xx in range(w)] for yy in range(h)]
     im = ax.imshow(grid, origin="lower", cmap="inferno")
-    for yy in range(h):
-        for xx in range(w):
-            text = f"{grid[yy][xx]:.4g}"
-            if (xx, yy) in labels:
-                text = labels[(xx, yy)] + "\n" + text
-            ax.text(xx, yy, text, ha="center", va="center", fontsize="small",
-                    color="white" if grid[yy][xx] < max(max(row) for row in grid) / 2 else "black")
-    ax.set_xticks(range(w))
-    ax.set_yticks(range(h))
+    top = max(max(row) for row in grid)
+    if w * h <= MAX_CELL_TEXTS:
+        for yy in range(h):
+            for xx in range(w):
+                text = f"{grid[yy][xx]:.4g}"
+                if (xx, yy) in labels:
+                    text = labels[(xx, yy)] + "\n" + text
+                ax.text(xx, yy, text, ha="center", va="center", fontsize="small",
+                        color="white" if grid[yy][xx] < top / 2 else "black")
+    step_x, step_y = max(1, math.ceil(w / MAX_TICK_LABELS)), max(1, math.ceil(h / MAX_TICK_LABELS))
+    ax.set_xticks(range(0, w, step_x))
+    ax.set_yticks(range(0, h, step_y))
     ax.set_xlabel("XP x")
     ax.set_ylabel("XP y")
     plt.colorbar(im, ax=ax, label=opts.get("label", "value"))
+    return [ax]
+
+
+def check_output(path, inputs):
+    """The output: .svg/.png, not one of the inputs, in a folder that exists. Returns where to
+    write: a regular file is written beside it and renamed (an interrupted run leaves the old one);
+    a special file (/dev/null, a FIFO) is written in place; a symlink is followed."""
+    if not path.endswith((".svg", ".png")):
+        fail(f"{path}: expected a .svg or .png file name")
+    real = os.path.realpath(path)
+    for i in inputs:
+        if os.path.realpath(i) == real:
+            fail(f"{path}: the output is one of the inputs; refusing to overwrite it")
+    folder = os.path.dirname(real) or "."
+    if not os.path.isdir(folder):
+        fail(f"{path}: cannot write: no folder {folder}")
+    if os.path.isdir(real):
+        fail(f"{path}: cannot write: is a folder")
+    if os.path.exists(real) and not os.path.isfile(real):
+        return real, None
+    return real, os.path.join(folder, f".{os.path.basename(real)}.tmp-{os.getpid()}")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("kind", choices=["rates", "truth", "sweep", "heatmap"])
+    ap.add_argument("kind", choices=sorted(OPTIONS))
     ap.add_argument("inputs", nargs="+")
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--opt", action="append", default=[], help="KEY=VALUE")
@@ -194,28 +391,53 @@ def main():
         if "=" not in o:
             fail(f"--opt {o}: expected KEY=VALUE")
         k, v = o.split("=", 1)
+        if k not in OPTIONS[a.kind]:
+            fail(f"--opt {o}: unknown option '{k}' for {a.kind} (allowed: {', '.join(sorted(OPTIONS[a.kind]))})")
+        if k in opts:
+            fail(f"--opt {o}: '{k}' given twice")
         opts[k] = v
-    if not a.output.endswith((".svg", ".png")):
-        fail(f"{a.output}: expected a .svg or .png file name")
     for p in a.inputs:
+        if os.path.isdir(p):
+            fail(f"{p}: is a folder: expected a CSV file")
         try:
             open(p).close()
         except OSError as e:
             fail(f"{p}: {e.strerror}")
+    final, temp = check_output(a.output, a.inputs)
     global plt
     import matplotlib
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "pmusim"
     import matplotlib.pyplot
     plt = matplotlib.pyplot
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    {"rates": plot_rates, "truth": plot_truth, "sweep": plot_sweep, "heatmap": plot_heatmap}[a.kind](ax, a.inputs, opts)
-    ax.set_title(opts.get("title", f"pmusim {a.kind}: {a.inputs[0]}"), fontsize="medium")
-    ax.grid(True, alpha=0.3)
-    fig.tight_layout()
+    fig = plt.figure(figsize=(9, 4.5), layout="constrained")  # room for the legends beside the axes
+    axes = {"rates": plot_rates, "truth": plot_truth, "sweep": plot_sweep, "heatmap": plot_heatmap}[a.kind](fig, a.inputs, opts)
+    if len(axes) > 1:
+        fig.set_size_inches(fig.get_figwidth(), 2.2 + 2.3 * len(axes))
+    # Wide enough for the legend beside the axes and a plot area of about 6 inches.
+    longest = max((len(t.get_text()) for ax in axes if ax.get_legend() for t in ax.get_legend().get_texts()), default=0)
+    fig.set_size_inches(max(fig.get_figwidth(), 6.5 + 0.065 * longest), fig.get_figheight())
+    axes[0].set_title(opts.get("title", f"pmusim {a.kind}: {a.inputs[0]}"), fontsize="medium")
+    for ax in axes:
+        ax.grid(True, alpha=0.3)
     meta = {"Date": None} if a.output.endswith(".svg") else {}
-    fig.savefig(a.output, metadata=meta, dpi=100)
+    fmt = "svg" if a.output.endswith(".svg") else "png"
+    try:
+        fig.savefig(temp or final, metadata=meta, dpi=100, format=fmt)
+        if temp:
+            os.replace(temp, final)
+    except OSError as e:
+        if temp and os.path.exists(temp):
+            os.remove(temp)
+        fail(f"{a.output}: cannot write: {e.strerror}")
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BadInput as e:
+        print(f"pmusim plot: {e}", file=sys.stderr)
+        sys.exit(2)
+    except MemoryError:
+        print("pmusim plot: out of memory drawing the figure", file=sys.stderr)
+        sys.exit(2)
