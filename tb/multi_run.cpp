@@ -73,10 +73,16 @@ struct scratch_dir {
     const int out = ::open(dir.file(i, "out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     const int err = ::open(dir.file(i, "err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (out < 0 || err < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) ::_exit(status);
-    junit_suite suite = run_one(file, status);
-    std::cout.flush();
-    std::cerr.flush();
-    std::ofstream(dir.file(i, "json"), std::ios::binary) << junit_suite_to_json(suite);
+    try {
+        junit_suite suite = run_one(file, status);
+        std::cout.flush();
+        std::cerr.flush();
+        std::ofstream(dir.file(i, "json"), std::ios::binary) << junit_suite_to_json(suite);
+    } catch (const std::exception& e) {
+        // Never unwind into the parent's loop, which this process shares a copy of.
+        std::cerr << "pmusim: model error: " << e.what() << std::endl;
+        status = 3;
+    }
     std::fflush(nullptr);
     ::_exit(status);
 }
