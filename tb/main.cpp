@@ -18,6 +18,7 @@
 #include "models/reference_mode.h"
 #include "models/limits.h"
 #include "tb/atomic_output.h"
+#include "tb/cli_completion.h"
 #include "tb/demo_scenario.h"
 #include "tb/junit.h"
 #include "tb/multi_run.h"
@@ -225,6 +226,39 @@ int regs_command(const std::string& format, const std::string& unit_filter, cons
     return exit_ok;
 }
 
+// Every command's --help ends with examples that use each of its options.
+void add_help_examples(CLI::App& app) {
+    app.footer("Examples:\n"
+               "  pmusim                                         # the built-in demo\n"
+               "  pmusim run my.seq --junit junit.xml            # see `pmusim run --help`\n"
+               "  pmusim --list-params --platform power9-default\n"
+               "  pmusim --list-unit-types\n"
+               "  pmusim --version\n"
+               "Exit codes: 0 ok, 1 an expectation failed, 2 bad input, 3 model error (docs/sequence-language.md).");
+    const std::pair<const char*, const char*> examples[] = {
+        {"run", "  pmusim run tests/sequences/dsu/overflow_irq.seq\n"
+                "  pmusim run my.seq --platform my.yaml --log-json log.jsonl --junit junit.xml --vcd wave.vcd\n"
+                "  pmusim run a.seq b.seq tests/sequences -j 2 --junit junit.xml --quiet\n"
+                "  pmusim run my.seq --reference\n"
+                "Reports (JUnit, JSON-lines log, VCD): docs/logs.md."},
+        {"serve", "  printf 'as cpu0 el1\\nread AMCNTENSET0_EL0\\n' | pmusim serve --platform arm-default\n"
+                  "  pmusim serve --junit junit.xml --log-json log.jsonl --vcd wave.vcd --reference < session.seq"},
+        {"regs", "  pmusim regs --format c-header --unit dsu_clusterpmu\n"
+                 "  pmusim regs --format markdown --output-dir docs/registers\n"
+                 "  pmusim regs --format json"},
+        {"simulate", "  pmusim simulate scenarios/examples/tour.yaml -o out/tour\n"
+                     "  pmusim simulate SCENARIO.yaml --set NAME=VALUE --log-json log.jsonl --verbose --no-progress"},
+        {"sweep", "  pmusim sweep scenarios/studies/dsu-multiplex/sweep.yaml -o out/sweep -j 2\n"
+                  "  pmusim sweep SWEEP.yaml -o out/shard0 --shard 0/4"},
+        {"plot", "  pmusim plot rates out/tour/samples.csv -o rates.svg --opt counters='dsu0.*'"},
+        {"imc-dt", "  pmusim imc-dt --platform power9-default --unit imc0 --avl-vector 0xff --linux-events"},
+        {"completion", "  pmusim completion bash > ~/.local/share/bash-completion/completions/pmusim"},
+    };
+    for (const auto& [name, text] : examples) app.get_subcommand(name)->footer(std::string("Examples:\n") + text);
+    app.get_subcommand("sweep")->get_subcommand("merge")->footer(
+        "Examples:\n  pmusim sweep merge SWEEP.yaml out/shard0 out/shard1 -o merged.csv");
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -278,6 +312,11 @@ int main(int argc, char** argv) {
     imc_dt->add_option("--avl-vector", dt_avl, "nest availability vector instead of the unit's avl_vector");
     imc_dt->add_flag("--linux-events", dt_linux, "list the PMUs/events Linux creates from it instead");
 
+    std::string completion_shell;
+    auto* completion = app.add_subcommand("completion", "print a shell completion script for pmusim");
+    completion->add_option("shell", completion_shell, "the shell (bash)")->required()->check(CLI::IsMember({"bash"}));
+    add_help_examples(app);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -300,6 +339,10 @@ int main(int argc, char** argv) {
         if (*serve)
             return run_single("<stdin>", sopt, [&](run_recorder& rec) { return simulate({}, "<stdin>", sopt.platform, sopt, true, rec); });
         if (*regs) return regs_command(regs_format, regs_unit, regs_dir);
+        if (*completion) {
+            std::cout << bash_completion(app);
+            return exit_ok;
+        }
         if (whatif.selected()) return whatif.run();
         if (*imc_dt) {
             register_all_units();

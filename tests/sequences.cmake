@@ -53,3 +53,8 @@ if(Python3_FOUND)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_limits.py $<TARGET_FILE:pmusim>)
   set_tests_properties("limits: absurd inputs are refused with a clear message" PROPERTIES TIMEOUT 600)
 endif()
+if(Python3_FOUND)
+  add_test(NAME "cli: every help has examples and bash completion offers every option"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/check_help_completion.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("cli: every help has examples and bash completion offers every option" PROPERTIES TIMEOUT 60)
+endif()
