@@ -735,4 +735,11 @@ void cmn600::observables(std::vector<observable>& out) {
     out.push_back({std::string(basename()) + ".dtc0.pmovsr", 9, [this] { return uint64_t(overflow_status()); }});
 }
 
+void cmn600::control_registers(std::vector<observable>& out) {
+    // The DTC's global enables (CMN-600 TRM: por_dt_dtc_ctl.dt_en, por_dt_pmcr.pmu_en and ovfl_intr_en).
+    const std::string p = std::string(basename()) + ".dtc0.";
+    out.push_back({p + "por_dt_dtc_ctl", 64, [this] { return reg(dtc_node_, "por_dt_dtc_ctl"); }});
+    out.push_back({p + "por_dt_pmcr", 64, [this] { return reg(dtc_node_, "por_dt_pmcr"); }});
+}
+
 } // namespace pmusim

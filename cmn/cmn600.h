@@ -71,6 +71,7 @@ public:
                      std::string& error) override;
     void report(std::ostream& out) override;
     void observables(std::vector<observable>& out) override;
+    void control_registers(std::vector<observable>& out) override;
     // Ground truth for `pmusim simulate`: instances `cmn0.xpN` (N the XP's logical ID) and the device nodes.
     void event_totals(std::vector<event_total>& out) override;
 

@@ -496,6 +496,14 @@ void dsu_clusterpmu::observables(std::vector<observable>& out) {
     out.push_back({std::string(basename()) + ".PMOVS", 32, [this] { return uint64_t(overflow_flags()); }});
 }
 
+void dsu_clusterpmu::control_registers(std::vector<observable>& out) {
+    // Names as in the DSU TRM's memory-mapped view (PMCR, PMCNTENSET, PMINTENSET; PMOVS is an observable).
+    const std::string p = std::string(basename()) + ".";
+    out.push_back({p + "PMCR", 32, [this] { return pmcr_value() & 0xFFFFFFFF; }});
+    out.push_back({p + "PMCNTENSET", 32, [this] { return uint64_t(cnten_); }});
+    out.push_back({p + "PMINTENSET", 32, [this] { return uint64_t(inten_); }});
+}
+
 void dsu_clusterpmu::event_totals(std::vector<event_total>& out) {
     const fs_t now = now_fs();
     for (const auto& f : feeds_) out.push_back({basename(), f->info->perf_name, f->info->code, f->all.count_at(now)});

@@ -63,6 +63,7 @@ public:
     std::vector<std::string> firmware_boot(const std::string& profile) override;
     void report(std::ostream& out) override;
     void observables(std::vector<observable>& out) override;
+    void control_registers(std::vector<observable>& out) override;
     void event_totals(std::vector<event_total>& out) override;
 
     const dsu_options& options() const { return opt_; }

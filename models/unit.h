@@ -129,6 +129,9 @@ public:
     // Run-summary lines, each ending with a newline.
     virtual void report(std::ostream& out) { (void)out; }
     virtual void observables(std::vector<observable>& out) { (void)out; }
+    // Control registers a waveform shows next to the counters (enables, interrupt enables). They
+    // are not counters: the what-if sampler and stats.json leave them out (docs/logs.md, "VCD").
+    virtual void control_registers(std::vector<observable>& out) { (void)out; }
     // Every event the unit can count, counted until now (see event_total).
     virtual void event_totals(std::vector<event_total>& out) { (void)out; }
 

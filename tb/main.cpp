@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
@@ -17,7 +18,10 @@
 #include "models/reference_mode.h"
 #include "models/limits.h"
 #include "tb/atomic_output.h"
+#include "tb/cli_completion.h"
 #include "tb/demo_scenario.h"
+#include "tb/junit.h"
+#include "tb/multi_run.h"
 #include "tb/platform.h"
 #include "tb/register_docs.h"
 #include "tb/sequence_parser.h"
@@ -32,7 +36,8 @@ int sc_main(int, char**) { return 0; } // libsystemc references it; pmusim has i
 namespace {
 
 struct run_options {
-    std::string file;
+    std::vector<std::string> files; // sequence files and folders of them (run); empty for serve
+    unsigned jobs = 1;               // files run at once (run with several files)
     std::string platform;
     std::string log_json;
     std::string junit;
@@ -55,10 +60,9 @@ std::string read_file(const std::string& path) {
 
 // Runs statements (or serves stdin) on a platform; returns the exit code.
 int simulate(const std::vector<seq::statement>& statements, const std::string& source_name,
-             const std::string& platform_name, const run_options& opt, bool serve) {
+             const std::string& platform_name, const run_options& opt, bool serve, run_recorder& rec) {
     register_all_units(); // unit parameter schemas must be known before a platform is validated
     platform_config cfg = load_platform(platform_name);
-    run_recorder rec;
     rec.log = opt.quiet || serve ? nullptr : &std::cout;
     // Outputs appear under their names only once complete (tb/atomic_output.h).
     std::unique_ptr<atomic_output> json_out;
@@ -71,7 +75,10 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
     sequence_runner runner("runner", p, rec);
     if (!opt.vcd.empty()) {
         std::vector<observable> signals;
-        for (unit* u : p.units()) u->observables(signals);
+        for (unit* u : p.units()) {
+            u->observables(signals);
+            u->control_registers(signals);
+        }
         for (auto& [name, line] : p.system().irq_lines) {
             interrupt_line* l = line.get();
             signals.push_back({"irq." + name, 1, [l] { return uint64_t(l->level()); }});
@@ -97,7 +104,10 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
         while (!text.empty() && text.back() == '\n') text.pop_back();
         if (!text.empty()) rec.line(text);
         unsigned passed = 0, failed = 0;
-        for (const auto& e : rec.expectations()) (e.passed ? passed : failed)++;
+        for (const auto& t : rec.testcases()) {
+            if (t.result == junit_testcase::verdict::passed) ++passed;
+            if (t.result == junit_testcase::verdict::failed) ++failed;
+        }
         rec.line(fmt::format("== {} statements (with firmware boot), simulated {}, expectations: {} passed, {} failed ==",
                              runner.statements_executed(), format_time(now_fs()), passed, failed));
     }
@@ -111,11 +121,6 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
                                  host_seconds > 0 ? double(cycles) / host_seconds : 0.0);
     }
     if (json_out) json_out->commit();
-    if (!opt.junit.empty()) {
-        atomic_output j(opt.junit);
-        rec.write_junit(j.stream(), source_name, double(now_fs()) / double(fs_per_second));
-        j.commit();
-    }
     if (!opt.vcd.empty() && rec.vcd) {
         atomic_output v(opt.vcd);
         rec.vcd->write(v.stream(), "pmusim");
@@ -124,15 +129,69 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
     return status;
 }
 
-int run_file(const run_options& opt) {
-    auto statements = seq::parse_sequence(read_file(opt.file), opt.file);
+int run_file(const std::string& file, const run_options& opt, run_recorder& rec) {
+    auto statements = seq::parse_sequence(read_file(file), file);
     std::string platform_name = opt.platform;
     if (platform_name.empty()) {
         platform_name = "arm-default";
         if (!statements.empty())
             if (auto* d = std::get_if<seq::platform_decl>(&statements.front().body)) platform_name = d->name;
     }
-    return simulate(statements, opt.file, platform_name, opt, false);
+    return simulate(statements, file, platform_name, opt, false, rec);
+}
+
+// Runs `body` (a file run or a serve session) and turns whatever stops it into an exit code and
+// a JUnit error testcase, so that a report exists for every ending (docs/sequence-language.md).
+junit_suite run_reported(const std::string& suite_name, const std::function<int(run_recorder&)>& body, int& status) {
+    run_recorder rec;
+    auto stopped = [&](int code, const std::string& where, const char* type, const std::string& message) {
+        std::cerr << "pmusim: " << message << '\n';
+        rec.error(where, type, message, now_fs());
+        status = code;
+    };
+    try {
+        status = body(rec);
+    } catch (const input_error& e) {
+        std::string where = e.file().empty() ? "command line" : e.file();
+        if (!e.file().empty() && e.line()) where += ":" + std::to_string(e.line());
+        stopped(exit_bad_input, where, "input error", e.what());
+    } catch (const sc_core::sc_report& e) {
+        stopped(exit_model_error, "simulation", "model error", std::string("model error: ") + e.what());
+    } catch (const std::exception& e) {
+        stopped(exit_model_error, "simulation", "model error", std::string("model error: ") + e.what());
+    }
+    return rec.suite(suite_name, now_fs());
+}
+
+void write_junit_file(const std::string& path, const std::vector<junit_suite>& suites) {
+    atomic_output j(path);
+    write_junit(j.stream(), suites);
+    j.commit();
+}
+
+// `pmusim run FILE` and `pmusim serve`: in this process, JUnit with one testsuite.
+int run_single(const std::string& suite_name, const run_options& opt,
+               const std::function<int(run_recorder&)>& body) {
+    int status = exit_ok;
+    junit_suite suite = run_reported(suite_name, body, status);
+    if (!opt.junit.empty()) write_junit_file(opt.junit, {suite});
+    return status;
+}
+
+// `pmusim run` with several files or a folder (tb/multi_run.h).
+int run_command(const run_options& opt) {
+    std::error_code ec;
+    const bool one_file = opt.files.size() == 1 && !std::filesystem::is_directory(opt.files.front(), ec);
+    if (one_file)
+        return run_single(opt.files.front(), opt, [&](run_recorder& rec) { return run_file(opt.files.front(), opt, rec); });
+    if (!opt.log_json.empty() || !opt.vcd.empty())
+        throw input_error("", 0, "--log-json and --vcd describe one run: give them with a single sequence file");
+    const std::vector<std::string> files = sequence_files(opt.files);
+    multi_run_result r = run_files_in_children(files, opt.jobs, [&](const std::string& file, int& status) {
+        return run_reported(file, [&](run_recorder& rec) { return run_file(file, opt, rec); }, status);
+    });
+    if (!opt.junit.empty()) write_junit_file(opt.junit, r.suites);
+    return r.status;
 }
 
 int regs_command(const std::string& format, const std::string& unit_filter, const std::string& out_dir) {
@@ -167,6 +226,39 @@ int regs_command(const std::string& format, const std::string& unit_filter, cons
     return exit_ok;
 }
 
+// Every command's --help ends with examples that use each of its options.
+void add_help_examples(CLI::App& app) {
+    app.footer("Examples:\n"
+               "  pmusim                                         # the built-in demo\n"
+               "  pmusim run my.seq --junit junit.xml            # see `pmusim run --help`\n"
+               "  pmusim --list-params --platform power9-default\n"
+               "  pmusim --list-unit-types\n"
+               "  pmusim --version\n"
+               "Exit codes: 0 ok, 1 an expectation failed, 2 bad input, 3 model error (docs/sequence-language.md).");
+    const std::pair<const char*, const char*> examples[] = {
+        {"run", "  pmusim run tests/sequences/dsu/overflow_irq.seq\n"
+                "  pmusim run my.seq --platform my.yaml --log-json log.jsonl --junit junit.xml --vcd wave.vcd\n"
+                "  pmusim run a.seq b.seq tests/sequences -j 2 --junit junit.xml --quiet\n"
+                "  pmusim run my.seq --reference\n"
+                "Reports (JUnit, JSON-lines log, VCD): docs/logs.md."},
+        {"serve", "  printf 'as cpu0 el1\\nread AMCNTENSET0_EL0\\n' | pmusim serve --platform arm-default\n"
+                  "  pmusim serve --junit junit.xml --log-json log.jsonl --vcd wave.vcd --reference < session.seq"},
+        {"regs", "  pmusim regs --format c-header --unit dsu_clusterpmu\n"
+                 "  pmusim regs --format markdown --output-dir docs/registers\n"
+                 "  pmusim regs --format json"},
+        {"simulate", "  pmusim simulate scenarios/examples/tour.yaml -o out/tour\n"
+                     "  pmusim simulate SCENARIO.yaml --set NAME=VALUE --log-json log.jsonl --verbose --no-progress"},
+        {"sweep", "  pmusim sweep scenarios/studies/dsu-multiplex/sweep.yaml -o out/sweep -j 2\n"
+                  "  pmusim sweep SWEEP.yaml -o out/shard0 --shard 0/4"},
+        {"plot", "  pmusim plot rates out/tour/samples.csv -o rates.svg --opt counters='dsu0.*'"},
+        {"imc-dt", "  pmusim imc-dt --platform power9-default --unit imc0 --avl-vector 0xff --linux-events"},
+        {"completion", "  pmusim completion bash > ~/.local/share/bash-completion/completions/pmusim"},
+    };
+    for (const auto& [name, text] : examples) app.get_subcommand(name)->footer(std::string("Examples:\n") + text);
+    app.get_subcommand("sweep")->get_subcommand("merge")->footer(
+        "Examples:\n  pmusim sweep merge SWEEP.yaml out/shard0 out/shard1 -o merged.csv");
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -184,7 +276,9 @@ int main(int argc, char** argv) {
 
     run_options ropt;
     auto* run = app.add_subcommand("run", "run a sequence file against a platform");
-    run->add_option("file", ropt.file, "sequence file (.seq)")->required();
+    run->add_option("files", ropt.files, "sequence files (.seq) and folders (every *.seq below them, sorted)")->required();
+    run->add_option("-j,--jobs", ropt.jobs, "with several files: run up to N at once (each in a process of its own)")
+        ->check(CLI::Range(1u, 256u));
     run->add_option("--platform", ropt.platform, "built-in platform name or YAML file (overrides the file's `platform`)");
     run->add_option("--log-json", ropt.log_json, "write one JSON object per access to this file");
     run->add_option("--junit", ropt.junit, "write JUnit XML to this file");
@@ -197,6 +291,9 @@ int main(int argc, char** argv) {
     auto* serve = app.add_subcommand("serve", "speak the sequence language on stdin/stdout, one answer per line");
     serve->add_option("--platform", sopt.platform, "built-in platform name or YAML file")->default_val("arm-default");
     serve->add_flag("--reference", sopt.reference, "per-cycle reference mode (docs/reference-mode.md)");
+    serve->add_option("--log-json", sopt.log_json, "write one JSON object per access and interrupt edge to this file");
+    serve->add_option("--junit", sopt.junit, "write JUnit XML to this file when the session ends");
+    serve->add_option("--vcd", sopt.vcd, "write counters, control registers and interrupt lines as a VCD waveform");
 
     std::string regs_format = "markdown", regs_unit, regs_dir;
     auto* regs = app.add_subcommand("regs", "print the register reference generated from the register tables");
@@ -214,6 +311,11 @@ int main(int argc, char** argv) {
     imc_dt->add_option("--unit", dt_unit, "the power9_imc unit (default: the first)");
     imc_dt->add_option("--avl-vector", dt_avl, "nest availability vector instead of the unit's avl_vector");
     imc_dt->add_flag("--linux-events", dt_linux, "list the PMUs/events Linux creates from it instead");
+
+    std::string completion_shell;
+    auto* completion = app.add_subcommand("completion", "print a shell completion script for pmusim");
+    completion->add_option("shell", completion_shell, "the shell (bash)")->required()->check(CLI::IsMember({"bash"}));
+    add_help_examples(app);
 
     try {
         app.parse(argc, argv);
@@ -233,9 +335,14 @@ int main(int argc, char** argv) {
             for (const auto& l : list_unit_types()) std::cout << l << '\n';
             return exit_ok;
         }
-        if (*run) return run_file(ropt);
-        if (*serve) return simulate({}, "<stdin>", sopt.platform, sopt, true);
+        if (*run) return run_command(ropt);
+        if (*serve)
+            return run_single("<stdin>", sopt, [&](run_recorder& rec) { return simulate({}, "<stdin>", sopt.platform, sopt, true, rec); });
         if (*regs) return regs_command(regs_format, regs_unit, regs_dir);
+        if (*completion) {
+            std::cout << bash_completion(app);
+            return exit_ok;
+        }
         if (whatif.selected()) return whatif.run();
         if (*imc_dt) {
             register_all_units();
@@ -245,7 +352,8 @@ int main(int argc, char** argv) {
         // No subcommand: the built-in demo scenario.
         run_options demo;
         auto statements = seq::parse_sequence(demo_scenario(), "demo.seq");
-        return simulate(statements, "demo.seq (built-in demo)", "arm-default", demo, false);
+        run_recorder rec;
+        return simulate(statements, "demo.seq (built-in demo)", "arm-default", demo, false, rec);
     } catch (const input_error& e) {
         std::cerr << "pmusim: " << e.what() << '\n';
         return exit_bad_input;

@@ -1,5 +1,6 @@
 #include "tb/run_recorder.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace pmusim {
@@ -16,14 +17,24 @@ void vcd_writer::sample(fs_t t) {
         }
     }
     if (changed.empty()) return;
-    if (!changes_.empty() && changes_.back().first == t) {
-        for (auto& c : changed) changes_.back().second.push_back(c);
-    } else {
-        changes_.emplace_back(t, std::move(changed));
+    if (!steps_.empty() && steps_.back().time == t) {
+        auto& values = steps_.back().values;
+        const bool again = std::any_of(changed.begin(), changed.end(), [&](const auto& c) {
+            return std::any_of(values.begin(), values.end(), [&](const auto& v) { return v.first == c.first; });
+        });
+        if (!again) {
+            values.insert(values.end(), changed.begin(), changed.end());
+            return;
+        }
+        steps_.push_back({t, steps_.back().delta + 1, std::move(changed)});
+        return;
     }
+    steps_.push_back({t, 0, std::move(changed)});
 }
 
-static std::string vcd_id(size_t i) {
+namespace {
+
+std::string vcd_id(size_t i) {
     std::string id;
     do {
         id += char('!' + i % 94);
@@ -32,18 +43,60 @@ static std::string vcd_id(size_t i) {
     return id;
 }
 
-void vcd_writer::write(std::ostream& out, const std::string& top) const {
-    out << "$timescale 1 fs $end\n$scope module " << top << " $end\n";
-    for (size_t i = 0; i < signals_.size(); ++i) {
-        std::string name = signals_[i].name;
-        for (char& c : name)
+std::vector<std::string> name_parts(const std::string& name) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (size_t dot; (dot = name.find('.', start)) != std::string::npos; start = dot + 1)
+        parts.push_back(name.substr(start, dot - start));
+    parts.push_back(name.substr(start));
+    for (auto& p : parts)
+        for (char& c : p)
             if (c == ' ') c = '_';
-        out << "$var wire " << signals_[i].width << ' ' << vcd_id(i) << ' ' << name << " $end\n";
+    return parts;
+}
+
+// The scope tree, each scope's variables and subscopes in the order they first appear.
+struct vcd_scope {
+    std::string name;
+    std::vector<std::pair<std::string, size_t>> vars; // leaf name, signal index
+    std::vector<vcd_scope> scopes;
+
+    vcd_scope& child(const std::string& n) {
+        for (auto& s : scopes)
+            if (s.name == n) return s;
+        scopes.push_back({n, {}, {}});
+        return scopes.back();
     }
-    out << "$upscope $end\n$enddefinitions $end\n";
-    for (const auto& [t, vals] : changes_) {
+};
+
+void write_scope(std::ostream& out, const vcd_scope& s, const std::vector<observable>& signals) {
+    out << "$scope module " << s.name << " $end\n";
+    for (const auto& [leaf, i] : s.vars) out << "$var wire " << signals[i].width << ' ' << vcd_id(i) << ' ' << leaf << " $end\n";
+    for (const auto& sub : s.scopes) write_scope(out, sub, signals);
+    out << "$upscope $end\n";
+}
+
+} // namespace
+
+void vcd_writer::write(std::ostream& out, const std::string& top) const {
+    vcd_scope root{top, {}, {}};
+    for (size_t i = 0; i < signals_.size(); ++i) {
+        auto parts = name_parts(signals_[i].name);
+        vcd_scope* s = &root;
+        for (size_t k = 0; k + 1 < parts.size(); ++k) s = &s->child(parts[k]);
+        s->vars.emplace_back(parts.back(), i);
+    }
+    out << "$timescale 1 fs $end\n";
+    write_scope(out, root, signals_);
+    out << "$enddefinitions $end\n";
+    fs_t previous = 0;
+    for (size_t n = 0; n < steps_.size(); ++n) {
+        const step& st = steps_[n];
+        fs_t t = st.time + st.delta;
+        if (n > 0 && t <= previous) t = previous + 1; // timestamps strictly increase
+        previous = t;
         out << '#' << t << '\n';
-        for (const auto& [i, v] : vals) {
+        for (const auto& [i, v] : st.values) {
             if (signals_[i].width == 1) {
                 out << (v & 1) << vcd_id(i) << '\n';
             } else {
@@ -58,45 +111,30 @@ void vcd_writer::write(std::ostream& out, const std::string& top) const {
 
 void run_recorder::access(const nlohmann::json& record) {
     if (json) *json << record.dump() << '\n';
+    holding_edges_ = false;
+    for (const auto& e : held_edges_)
+        if (json) *json << e << '\n';
+    held_edges_.clear();
+}
+
+void run_recorder::irq_edge(const nlohmann::json& record) {
+    if (holding_edges_) held_edges_.push_back(record.dump());
+    else if (json) *json << record.dump() << '\n';
 }
 
 void run_recorder::line(const std::string& text) {
     if (log) *log << text << '\n';
 }
 
-void run_recorder::expectation(expectation_result r) {
-    if (!r.passed) ++failures_;
-    expectations_.push_back(std::move(r));
+void run_recorder::expectation(const std::string& file, unsigned line, const std::string& statement, bool passed,
+                               const std::string& message, fs_t now) {
+    using v = junit_testcase::verdict;
+    testcases_.push_back({fmt::format("{}:{} {}", file, line, statement), passed ? v::passed : v::failed,
+                          passed ? "" : "expectation", message, now - std::min(statement_start_, now)});
 }
 
-static std::string xml_escape(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        switch (c) {
-        case '&': o += "&amp;"; break;
-        case '<': o += "&lt;"; break;
-        case '>': o += "&gt;"; break;
-        case '"': o += "&quot;"; break;
-        default: o += c;
-        }
-    }
-    return o;
-}
-
-void run_recorder::write_junit(std::ostream& out, const std::string& suite, double host_seconds) const {
-    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    out << fmt::format("<testsuites><testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n",
-                       xml_escape(suite), expectations_.size(), failures_, host_seconds);
-    for (const auto& e : expectations_) {
-        out << fmt::format("  <testcase classname=\"{}\" name=\"{}:{} {}\"", xml_escape(suite), xml_escape(e.file),
-                           e.line, xml_escape(e.statement));
-        if (e.passed) {
-            out << "/>\n";
-        } else {
-            out << fmt::format("><failure message=\"{}\"/></testcase>\n", xml_escape(e.message));
-        }
-    }
-    out << "</testsuite></testsuites>\n";
+void run_recorder::error(const std::string& where, const std::string& type, const std::string& message, fs_t now) {
+    testcases_.push_back({where, junit_testcase::verdict::error, type, message, now - std::min(statement_start_, now)});
 }
 
 } // namespace pmusim

@@ -14,21 +14,18 @@
 
 #include "models/sim_time.h"
 #include "models/unit.h"
+#include "tb/junit.h"
 
 namespace pmusim {
 
-struct expectation_result {
-    std::string file;
-    unsigned line = 0;
-    std::string statement; // canonical text
-    bool passed = true;
-    std::string message;   // for failures
-    fs_t time = 0;
-};
 
-// Samples named values at chosen instants and writes them as a VCD file
-// (timescale 1 fs). Lazy counters have no per-cycle value changes to trace, so
-// values are sampled at every statement, every interrupt edge and the end.
+// Samples named values at chosen instants and writes them as a VCD file (IEEE 1364 §18,
+// timescale 1 fs). Lazy counters have no per-cycle value changes to trace, so values are
+// sampled at every statement, every register access, every interrupt edge and the end.
+// A name's '.'-separated parts are nested scopes ("cpu0.amu.AMEVCNTR00": scope cpu0, scope
+// amu, variable AMEVCNTR00). A value that changes again at an instant where it already
+// changed is written 1 fs later (the next VCD timestamp), so that no pulse is zero-wide
+// (docs/logs.md, "VCD").
 class vcd_writer {
 public:
     explicit vcd_writer(std::vector<observable> signals);
@@ -36,9 +33,14 @@ public:
     void write(std::ostream& out, const std::string& top) const;
 
 private:
+    struct step {
+        fs_t time;      // the simulated instant
+        unsigned delta; // 0, or how many earlier steps share the instant
+        std::vector<std::pair<size_t, uint64_t>> values;
+    };
     std::vector<observable> signals_;
     std::vector<std::optional<uint64_t>> last_;
-    std::vector<std::pair<fs_t, std::vector<std::pair<size_t, uint64_t>>>> changes_;
+    std::vector<step> steps_;
 };
 
 class run_recorder {
@@ -47,17 +49,28 @@ public:
     std::ostream* json = nullptr;         // --log-json (an atomic_output's stream), may be null
     std::unique_ptr<vcd_writer> vcd;
 
+    // JSON-lines records (schema: docs/logs.md). An interrupt edge raised by an access is
+    // caused by it, so it is logged after it: between begin_access() and access() edges wait.
+    void begin_access() { holding_edges_ = true; }
     void access(const nlohmann::json& record);
+    void irq_edge(const nlohmann::json& record);
     void line(const std::string& text); // human log
-    void expectation(expectation_result r);
 
-    const std::vector<expectation_result>& expectations() const { return expectations_; }
-    unsigned failures() const { return failures_; }
-    void write_junit(std::ostream& out, const std::string& suite, double host_seconds) const;
+    // JUnit testcases (tb/junit.h): one per expectation statement, one per error that stopped
+    // a file or refused a served line. A testcase's time runs from statement_started().
+    void statement_started(fs_t t) { statement_start_ = t; }
+    void expectation(const std::string& file, unsigned line, const std::string& statement, bool passed,
+                     const std::string& message, fs_t now);
+    void error(const std::string& where, const std::string& type, const std::string& message, fs_t now);
+
+    const std::vector<junit_testcase>& testcases() const { return testcases_; }
+    junit_suite suite(const std::string& name, fs_t time) const { return {name, testcases_, time}; }
 
 private:
-    std::vector<expectation_result> expectations_;
-    unsigned failures_ = 0;
+    std::vector<junit_testcase> testcases_;
+    fs_t statement_start_ = 0;
+    bool holding_edges_ = false;
+    std::vector<std::string> held_edges_;
 };
 
 } // namespace pmusim

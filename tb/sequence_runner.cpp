@@ -52,9 +52,9 @@ sequence_runner::sequence_runner(const sc_module_name& name, platform& p, run_re
         l->on_edge([this, l](bool level, fs_t t) {
             irq_events_.push_back(fmt::format("{} {}@{}", l->name(), level ? "high" : "low", format_time(t)));
             rec_.line(fmt::format("[{}] irq {} {}", format_time(t), l->name(), level ? "high" : "low"));
-            nlohmann::json j{{"time_fs", t}, {"time", format_time(t)}, {"op", "irq"}, {"line", l->name()},
+            nlohmann::json j{{"time_fs", t}, {"time", format_time(t)}, {"op", "irq"}, {"irq", l->name()},
                              {"level", level ? "high" : "low"}};
-            rec_.access(j);
+            rec_.irq_edge(j);
             if (rec_.vcd) rec_.vcd->sample(t);
         });
     }
@@ -87,6 +87,29 @@ void sequence_runner::serve(std::istream& in, std::ostream& out) {
 }
 
 std::string sequence_runner::where(const seq::statement& s) const { return fmt::format("{}:{}", s.file, s.line); }
+
+// The rule for what a JUnit testcase is (docs/sequence-language.md, "JUnit"): a statement that
+// accesses a register or memory (its outcome is an expectation, `-> ok` when not written) or
+// checks an interrupt line; any statement refused as bad input.
+void sequence_runner::record_testcase(const seq::statement& s, const result& r) {
+    if (r.v == verdict::bad_input) {
+        rec_.error(testcase_name(), "input error", r.message, now_fs());
+        return;
+    }
+    const bool checks = std::visit(
+        overloaded{[](const seq::reg_read&) { return true; }, [](const seq::print_reg&) { return true; },
+                   [](const seq::reg_write&) { return true; }, [](const seq::mem_read&) { return true; },
+                   [](const seq::mem_write&) { return true; }, [](const seq::opal_call&) { return true; },
+                   [](const seq::expect_irq&) { return true; }, [](const seq::wait_irq&) { return true; },
+                   [](const auto&) { return false; }},
+        s.body);
+    if (checks) rec_.expectation(s.file, s.line, seq::to_string(s.body), r.v == verdict::ok, r.message, now_fs());
+}
+
+std::string sequence_runner::testcase_name() const {
+    if (!current_) return "firmware boot"; // the only statements run outside a file's or a session's
+    return where(*current_) + " " + seq::to_string(current_->body);
+}
 
 std::string sequence_runner::time_note() const {
     fs_t t = now_fs();
@@ -125,14 +148,20 @@ void sequence_runner::thread() {
             while (std::getline(*serve_in_, text)) {
                 ++line_no;
                 served_line parsed = parse_served_line(text, "<stdin>", line_no);
+                rec_.statement_started(now_fs());
                 if (parsed.error) {
                     *serve_out_ << "ERR " << *parsed.error << std::endl;
+                    rec_.error(fmt::format("<stdin>:{} {}", line_no, text), "input error",
+                               fmt::format("<stdin>:{}: {}", line_no, *parsed.error), now_fs());
                     continue;
                 }
                 std::optional<seq::statement>& st = parsed.statement;
                 if (!st) continue;
                 irq_events_.clear();
+                current_ = &*st;
                 result r = execute(*st);
+                record_testcase(*st, r);
+                current_ = nullptr;
                 std::string answer = r.answer;
                 if (!irq_events_.empty() && r.v == verdict::ok)
                     for (const auto& e : irq_events_) answer += " irq " + e;
@@ -140,7 +169,10 @@ void sequence_runner::thread() {
             }
         } else {
             for (const auto& st : statements_) {
+                rec_.statement_started(now_fs());
+                current_ = &st;
                 result r = execute(st);
+                record_testcase(st, r);
                 if (r.v == verdict::bad_input) {
                     status_ = exit_bad_input;
                     error_ = r.message;
@@ -152,9 +184,11 @@ void sequence_runner::thread() {
     } catch (const input_error& e) {
         status_ = exit_bad_input;
         error_ = e.what();
+        rec_.error(testcase_name(), "input error", error_, now_fs());
     } catch (const std::exception& e) {
         status_ = exit_model_error;
         error_ = std::string("model error: ") + e.what();
+        rec_.error(testcase_name(), "model error", current_ ? where(*current_) + ": " + error_ : error_, now_fs());
     }
     sample();
     sc_stop();
@@ -179,8 +213,10 @@ sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool s
     ctx.outcome = access_outcome::ok;
     trans.set_extension(&ctx);
     sc_time delay = to_sc_time(platform_.config().latency.register_access_fs);
+    rec_.begin_access();
     to_gate->b_transport(trans, delay);
     trans.clear_extension(&ctx);
+    sample(); // the waveform shows what the access changed at its instant
 
     access_result r{access_outcome::ok, 0, ctx.detail, ctx.syndrome};
     switch (trans.get_response_status()) {
@@ -223,20 +259,20 @@ sequence_runner::result sequence_runner::check_outcome(const seq::statement& s, 
     res.answer = serve_word(r.outcome);
     // Serving without `-> OUTCOME`, the answer just reports what happened.
     if (serve_out_ && !explicit_expectation) {
-        if (r.outcome != access_outcome::ok) res.v = verdict::failed;
+        if (r.outcome != access_outcome::ok) {
+            res.v = verdict::failed;
+            res.message = fmt::format("{}: {}: outcome {}{} {}", where(s), what, to_string(r.outcome),
+                                      r.detail.empty() ? "" : " (" + r.detail + ")", time_note());
+        }
         return res;
     }
     if (r.outcome == expected) {
-        if (explicit_expectation) {
-            rec_.expectation({s.file, s.line, seq::to_string(s.body), true, "", now_fs()});
-            res.answer = "OK"; // an expected outcome, met
-        }
+        if (explicit_expectation) res.answer = "OK"; // an expected outcome, met
         return res;
     }
     res.v = verdict::failed;
     res.message = fmt::format("{}: {}: expected outcome {}, got {}{} {}", where(s), what, to_string(expected),
                               to_string(r.outcome), r.detail.empty() ? "" : " (" + r.detail + ")", time_note());
-    rec_.expectation({s.file, s.line, seq::to_string(s.body), false, res.message, now_fs()});
     rec_.line("FAIL " + res.message);
     if (!serve_out_) std::cerr << res.message << '\n';
     res.answer = (r.outcome == access_outcome::ok ? std::string("FAIL ") : serve_word(r.outcome) + " FAIL ") + res.message;
@@ -287,7 +323,6 @@ sequence_runner::result sequence_runner::read_register(const seq::statement& s, 
             rec_.line("FAIL " + res.message);
             if (!serve_out_) std::cerr << res.message << '\n';
         }
-        rec_.expectation({s.file, s.line, seq::to_string(s.body), ok, res.message, now_fs()});
     }
     return res;
 }
@@ -411,7 +446,6 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                         rec_.line("FAIL " + res.message);
                         if (!serve_out_) std::cerr << res.message << '\n';
                     }
-                    rec_.expectation({s.file, s.line, seq::to_string(s.body), ok, res.message, now_fs()});
                 }
                 return res;
             },
@@ -504,7 +538,6 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                     rec_.line("FAIL " + res.message);
                     if (!serve_out_) std::cerr << res.message << '\n';
                 }
-                rec_.expectation({s.file, s.line, seq::to_string(s.body), ok, res.message, now_fs()});
                 return res;
             },
             [&](const seq::wait_irq& w) -> result {
@@ -525,7 +558,6 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                     rec_.line("FAIL " + res.message);
                     if (!serve_out_) std::cerr << res.message << '\n';
                 }
-                rec_.expectation({s.file, s.line, seq::to_string(s.body), ok, res.message, now_fs()});
                 return res;
             },
             [&](const seq::do_reset& r) -> result {

@@ -77,6 +77,9 @@ private:
                          const std::optional<access_outcome>& expected, bool print);
     result opal(const seq::statement& s, const seq::opal_call& o);
     std::string where(const seq::statement& s) const;
+    // The JUnit testcase an error is reported under: the statement being run.
+    std::string testcase_name() const;
+    void record_testcase(const seq::statement& s, const result& r);
     std::string time_note() const;
     void sample();
 
@@ -84,6 +87,7 @@ private:
     run_recorder& rec_;
     access_context ctx_;
     std::vector<seq::statement> statements_;
+    const seq::statement* current_ = nullptr; // the top-level statement being executed
     std::istream* serve_in_ = nullptr;
     std::ostream* serve_out_ = nullptr;
     std::vector<std::string> irq_events_; // edges since the last serve answer

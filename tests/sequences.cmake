@@ -31,6 +31,14 @@ if(Python3_FOUND)
   set_tests_properties("outputs: json log, junit, vcd and determinism" PROPERTIES TIMEOUT 60)
 endif()
 if(Python3_FOUND)
+  add_test(NAME "outputs: junit on every exit and many files in one call"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/outputs/check_junit.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("outputs: junit on every exit and many files in one call" PROPERTIES TIMEOUT 120)
+  add_test(NAME "outputs: json log schema and order, vcd scopes and values"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/outputs/check_log_vcd.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("outputs: json log schema and order, vcd scopes and values" PROPERTIES TIMEOUT 60)
+endif()
+if(Python3_FOUND)
   add_test(NAME "docs: register reference matches the tables"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/docs/check_register_docs.py $<TARGET_FILE:pmusim>
             ${CMAKE_SOURCE_DIR}/docs/registers)
@@ -44,4 +52,9 @@ if(Python3_FOUND)
   add_test(NAME "limits: absurd inputs are refused with a clear message"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_limits.py $<TARGET_FILE:pmusim>)
   set_tests_properties("limits: absurd inputs are refused with a clear message" PROPERTIES TIMEOUT 600)
+endif()
+if(Python3_FOUND)
+  add_test(NAME "cli: every help has examples and bash completion offers every option"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/check_help_completion.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("cli: every help has examples and bash completion offers every option" PROPERTIES TIMEOUT 60)
 endif()

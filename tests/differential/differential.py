@@ -322,8 +322,8 @@ def compare(seed, lines, fast, ref):
                     f"{b.get('value')} at {b['time_fs']} fs ({b.get('target')})")
     if len(fa) != len(ra):
         return f"seed {seed}: fast made {len(fa)} accesses, reference {len(ra)}"
-    fi = [(r["time_fs"], r["line"], r["level"]) for r in fast[2] if r["op"] == "irq"]
-    ri = [(r["time_fs"], r["line"], r["level"]) for r in ref[2] if r["op"] == "irq"]
+    fi = [(r["time_fs"], r["irq"], r["level"]) for r in fast[2] if r["op"] == "irq"]
+    ri = [(r["time_fs"], r["irq"], r["level"]) for r in ref[2] if r["op"] == "irq"]
     for a, b in zip(fi, ri):
         if a != b:
             return (f"seed {seed}: first interrupt divergence: fast {a[1]} {a[2]} at {a[0]} fs, "
