@@ -4,7 +4,7 @@
 # the scratch root's usr/share/pmusim, not in the source tree. Checks the package's Depends.
 # Usage: check_deb.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
-build=$1 src=$2
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
 work="$build/package-test/deb"
 rm -rf "$work"
 mkdir -p "$work/root" "$work/run"
@@ -38,29 +38,41 @@ run() {
   (cd "$work/run" && env -i PATH=/usr/bin:/bin HOME="$work/run" SC_COPYRIGHT_MESSAGE=DISABLE \
     ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} "$pmusim" "$@")
 }
+run_with_input() { # INPUT_FILE ARGS...: run with stdin from the file
+  local input=$1
+  shift
+  run "$@" <"$input"
+}
 check() { # WHAT PATTERN COMMAND... : the command exits 0 and prints PATTERN
   local what=$1 pattern=$2
   shift 2
-  local out
-  if ! out=$("$@" 2>&1); then fail "$what: exit status $?: $out"; return; fi
+  local out code=0
+  out=$("$@" 2>&1) || code=$?
+  if [ $code -ne 0 ]; then fail "$what: exit status $code: $out"; return; fi
   grep -q -- "$pattern" <<<"$out" || fail "$what: expected '$pattern' in: $out"
 }
 check "--version" "^pmusim $version\$" run --version
 check "--data-dir" "^$work/root/usr/share/pmusim\$" run --data-dir
 check "demo" "pmusim" run
-cp "$src/tests/sequences/dsu/"*.seq "$work/run/" 2>/dev/null || true
-seq=$(ls "$work"/run/*.seq | head -1)
-check "run $(basename "$seq")" "" run run --quiet "$seq"
-check "serve arm-default" "^OK" bash -c "printf 'read AMEVCNTR00_EL0\n' | $(declare -f run); work='$work' pmusim='$pmusim' run serve --platform arm-default"
-check "serve power9-default" "^OK" bash -c "printf 'run 100 cycles of cpu0\n' | $(declare -f run); work='$work' pmusim='$pmusim' run serve --platform power9-default"
+for seq in dsu/el_gating.seq imc/core_imc_opal.seq; do
+  cp "$src/tests/sequences/$seq" "$work/run/"
+  check "run $seq" "" run run --quiet "$(basename "$seq")"
+done
+printf 'as cpu0 el1\nread AMEVCNTR00_EL0\n' >"$work/run/arm.in"
+check "serve --platform arm-default" "^OK 0x" run_with_input "$work/run/arm.in" serve --platform arm-default
+printf 'run 100 cycles of cpu0\n' >"$work/run/power.in"
+check "serve --platform power9-default" "^OK" run_with_input "$work/run/power.in" serve --platform power9-default
 check "imc-dt" "imc-counters" run imc-dt
-cat >"$work/run/samples.csv" <<'CSV'
-time_s,instance,counter,event,value
-0.000001,cpu0,AMEVCNTR00,cpu_cycles,2000
-0.000002,cpu0,AMEVCNTR00,cpu_cycles,4000
-CSV
-if python3 -c "import matplotlib" 2>/dev/null; then
-  run plot rates samples.csv -o rates.svg >/dev/null 2>&1 || true
+# plot: a what-if run's samples, drawn by the installed script. Without python3-matplotlib (a
+# Depends of the package, absent on a machine that only unpacked it) the script must still be
+# found and say what is missing.
+cp "$src/scenarios/examples/"tour* "$work/run/"
+check "simulate" "" run simulate tour.yaml -o sim --no-progress
+plot_out=$(run plot rates sim/samples.csv -o rates.svg 2>&1) && plot_code=0 || plot_code=$?
+if env -i PATH=/usr/bin:/bin python3 -c "import matplotlib" 2>/dev/null; then  # the python3 pmusim runs
+  [ $plot_code -eq 0 ] && [ -s "$work/run/rates.svg" ] || fail "plot: exit status $plot_code: $plot_out"
+else
+  grep -qi "matplotlib" <<<"$plot_out" || fail "plot without matplotlib: expected a message naming it: $plot_out"
 fi
 # The data lookup is the one in use: a data folder that does not exist makes imc-dt fail, naming it.
 if out=$(cd "$work/run" && env -i PATH=/usr/bin:/bin PMUSIM_DATA_DIR=/nonexistent-pmusim-data \

@@ -5,7 +5,7 @@
 # library path into the source or build tree.
 # Usage: check_examples.sh BUILD_DIR SOURCE_DIR [SANITIZE_FLAGS]
 set -euo pipefail
-build=$1 src=$2 sanitize=${3:-}
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) sanitize=${3:-}
 work="$build/package-test/examples"
 prefix="$work/prefix"
 rm -rf "$work"
@@ -65,4 +65,15 @@ ldflags=""
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -s -C "$work/dsu_irq-pkgconfig" CXXFLAGS="$cxxflags" LDFLAGS="$ldflags"
 run_clean "$work/dsu_irq-pkgconfig/dsu_irq" >"$work/dsu_irq-pkgconfig.out" 2>&1 || { echo "FAIL: pkg-config build exited with $?" >&2; status=1; }
 expect dsu_irq-pkgconfig "$work/dsu_irq-pkgconfig.out" "overflow interrupt at 1123 ns" "^PASSED"
+
+echo "== the 40-line sc_main of docs/embedding.md (pkg-config)"
+mkdir -p "$work/minimal"
+sed -n '/embedding-minimal-begin/,/embedding-minimal-end/p' "$src/docs/embedding.md" | sed -e '1,2d' -e '$d' | sed '$d' \
+  >"$work/minimal/minimal.cpp"
+lines=$(wc -l <"$work/minimal/minimal.cpp")
+[ "$lines" -le 40 ] || { echo "FAIL: the sc_main of docs/embedding.md has $lines lines, more than 40" >&2; status=1; }
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig" g++ -std=c++17 $cxxflags "$work/minimal/minimal.cpp" -o "$work/minimal/minimal" \
+  $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs pmusim) $ldflags -Wl,-rpath,"$prefix/lib"
+run_clean "$work/minimal/minimal" >"$work/minimal.out" 2>&1 || { echo "FAIL: the docs' sc_main exited with $?" >&2; status=1; }
+expect minimal "$work/minimal.out" "DSU overflow at 1 us"
 exit $status
