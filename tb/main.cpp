@@ -28,6 +28,8 @@
 #include "tb/sequence_runner.h"
 #include "tb/simulate_cli.h"
 #include "tb/unit_factory.h"
+#include "models/data_files.h"
+#include "pmusim/version.h"
 
 using namespace pmusim;
 
@@ -267,12 +269,15 @@ int main(int argc, char** argv) {
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING); // "stopped by user"
     CLI::App app{"pmusim: cycle-exact models of hardware performance-counter units (Arm AMU, DSU "
                  "CLUSTERPMU, CMN-600 PMU, POWER9 IMC)"};
-    app.set_version_flag("--version", "pmusim 0.1");
+    app.set_version_flag("--version", "pmusim " PMUSIM_VERSION_STRING); // project(VERSION) in CMakeLists.txt
     bool list_params = false, list_units = false;
     std::string top_platform = "arm-default";
     app.add_flag("--list-params", list_params, "print every platform parameter with type, value, default, meaning");
     app.add_flag("--list-unit-types", list_units, "print every unit type and its parameters");
     app.add_option("--platform", top_platform, "platform for --list-params (built-in name or YAML file)");
+    bool print_data_dir = false;
+    app.add_flag("--data-dir", print_data_dir,
+                 "print the folder holding pmusim's data files (IMC catalogs, plot scripts) and exit");
 
     run_options ropt;
     auto* run = app.add_subcommand("run", "run a sequence file against a platform");
@@ -325,6 +330,10 @@ int main(int argc, char** argv) {
     }
 
     try {
+        if (print_data_dir) {
+            std::cout << pmusim::data_dir() << '\n';
+            return exit_ok;
+        }
         if (list_params) {
             register_all_units();
             for (const auto& l : pmusim::list_params(load_platform(top_platform))) std::cout << l << '\n';

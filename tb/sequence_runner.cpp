@@ -139,7 +139,13 @@ void sequence_runner::run_firmware(const std::vector<std::string>& statements, c
     ctx_ = saved;
 }
 
+void sequence_runner::boot_embedded() {
+    embedded_ = true;
+    run_firmware_boot();
+}
+
 void sequence_runner::thread() {
+    if (embedded_) return;
     try {
         run_firmware_boot();
         if (serve_in_) {

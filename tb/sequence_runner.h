@@ -43,6 +43,12 @@ public:
     // ... or a stream to serve (serve mode).
     void serve(std::istream& in, std::ostream& out);
 
+    // Embedding (embed/, include/pmusim/platform.h): runs the firmware boot now, before the simulation
+    // starts (so it precedes every initiator of the user's sc_main; register accesses take no time in
+    // an embedded platform), and the runner's thread then neither runs statements nor stops the
+    // simulation: the user's sc_main owns it.
+    void boot_embedded();
+
     int exit_status() const { return status_; }
     const std::string& error_message() const { return error_; }
     unsigned statements_executed() const { return executed_; }
@@ -94,6 +100,7 @@ private:
     int status_ = exit_ok;
     std::string error_;
     unsigned executed_ = 0;
+    bool embedded_ = false;
 };
 
 } // namespace pmusim
