@@ -606,6 +606,15 @@ int merge_sweep(const sweep_spec& spec, const std::vector<std::string>& inputs, 
         std::vector<std::string> cells;
         std::string source;
     };
+    // The output may not be one of the inputs (nor its marker): merging over a shard destroys it.
+    std::error_code ec;
+    const fs::path out_real = fs::weakly_canonical(output, ec);
+    for (const auto& in : inputs) {
+        const fs::path p = fs::is_directory(in) ? fs::path(in) / "results.csv" : fs::path(in);
+        const fs::path in_real = fs::weakly_canonical(p, ec);
+        if (out_real == in_real || out_real == fs::path(in_real.string() + complete_suffix))
+            throw input_error(output, 0, "the merged output is one of the inputs (" + p.string() + "); refusing to overwrite it");
+    }
     std::map<uint64_t, row> rows;
     std::vector<std::string> head;       // every input's header must be this one
     std::string head_source;

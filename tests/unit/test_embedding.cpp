@@ -178,3 +178,30 @@ TEST_CASE("embedding: the workload input drives the AMU's instruction counter") 
     // AMEVCNTR02_EL0 counts instructions retired (Arm ARM, architected counter 2).
     CHECK(amu.read_sysreg(0, pmusim::sysreg_encoding{3, 3, 13, 4, 2}, el1) == 3000);
 }
+
+TEST_CASE("embedding: the power9-default platform boots OPAL inside a user's sc_main") {
+    pmusim::platform_model soc{"soc", "power9-default"};
+    CHECK(soc.default_initiator().is_power);
+    bool ran = false;
+    sc_spawn([&] {
+        wait(1, SC_US);
+        ran = true;
+    });
+    sc_start(2, SC_US); // nothing in the platform stops the simulation: it runs until the limit
+    CHECK(ran);
+    CHECK(sc_time_stamp() == sc_time(2, SC_US));
+    CHECK_FALSE(soc.clocks().empty());
+}
+
+TEST_CASE("embedding: an unknown workload key is a SystemC error naming the model and the keys") {
+    pmusim::amu_cpus amu{"amu"};
+    std::string message;
+    try {
+        amu.set_workload(0, "no_such_key", 1);
+    } catch (const sc_report& r) {
+        message = r.what();
+    }
+    CHECK(message.find("/pmusim/api") != std::string::npos);
+    CHECK(message.find("amu") != std::string::npos);
+    CHECK(message.find("inst") != std::string::npos);
+}

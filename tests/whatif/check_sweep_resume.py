@@ -225,6 +225,12 @@ merged = os.path.join(tmp, "q-merged.csv")
 r = run("sweep", "merge", sw, *shards, "-o", merged)
 check(r.returncode == 0 and read(merged, "rb") == qwant, f"merge reads quoted newlines: the same bytes ({r.stderr})")
 
+# Merge never writes over one of its inputs.
+before = read(os.path.join(shards[0], "results.csv"), "rb")
+r = run("sweep", "merge", sw, *shards, "-o", os.path.join(shards[0], "results.csv"))
+check(r.returncode == 2 and "the merged output is one of the inputs" in r.stderr
+      and read(os.path.join(shards[0], "results.csv"), "rb") == before, f"merge over an input refused ({r.stderr})")
+
 # Merge refuses shards whose columns differ (one was run with another stats list).
 other = write("other-stats.yaml", read(sw) + "stats: [dsu0.cycles]\n")
 odd = os.path.join(tmp, "q-odd")
