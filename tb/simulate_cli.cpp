@@ -57,7 +57,7 @@ whatif_commands::whatif_commands(CLI::App& app) {
         ->check(CLI::IsMember({"rates", "truth", "sweep", "heatmap"}));
     plot_->add_option("inputs", plot_inputs_, "input CSV file(s) (rates: samples.csv; sweep: results.csv; ...)")->required();
     plot_->add_option("-o,--output", plot_output_, "figure file: .svg or .png")->required();
-    plot_->add_option("--opt", plot_options_, "KEY=VALUE passed to the plotter (counters=GLOB, x=, y=, group=, title=)");
+    plot_->add_option("--opt", plot_options_, "KEY=VALUE for the plotter; rates: counters=GLOB; sweep: x=, y=, group=, logx=true; heatmap: label=; all: title= (others are refused), e.g. --opt x=slice");
 }
 
 bool whatif_commands::selected() const { return *simulate_ || *sweep_ || *plot_; }
