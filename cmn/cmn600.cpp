@@ -21,7 +21,7 @@ const register_table& cmn600_table_for(const cmn_node& n) {
     case cmn_node_type::cfg: return cmn600_cfg_table();
     case cmn_node_type::xp: return cmn600_xp_table();
     case cmn_node_type::dtc: return cmn600_dtc_table();
-    default: return cmn600_node_table();
+    default: return cmn600_node_table(n.type);
     }
 }
 
@@ -131,7 +131,7 @@ const event_source* cmn600::dtm_input(size_t xp, unsigned counter, std::vector<e
     feeds.clear();
     const size_t xp_node = mesh_.xps[xp].node;
     const uint64_t cfg = reg(xp_node, "por_dtm_pmu_config");
-    const unsigned sel = unsigned(field(cfg, 32 + 8 * counter, 8));
+    const unsigned sel = unsigned(field(cfg, 32 + 8 * counter, 6)); // 6-bit input_sel (cmn_tables.cpp)
     if (sel < 4) {
         cmn_event_ref wp;
         wp.watchpoint = int(sel);

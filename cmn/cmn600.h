@@ -30,7 +30,8 @@ namespace pmusim {
 const register_table& cmn600_cfg_table();  // the root CFG node
 const register_table& cmn600_xp_table();   // an XP and its DTM
 const register_table& cmn600_dtc_table();  // the DTC
-const register_table& cmn600_node_table(); // a device node (HN-F, HN-I, DN, RN-I, RN-D, SBSX, CXRA, CXHA)
+// A device node (HN-F, HN-I, DN, RN-I, RN-D, SBSX, CXRA, CXHA): its event selector's widths depend on the type.
+const register_table& cmn600_node_table(cmn_node_type type);
 // The table of a node's region, by the node's type (an external node has no region in this mesh).
 const register_table& cmn600_table_for(const cmn_node& n);
 

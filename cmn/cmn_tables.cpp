@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cmn/cmn600.h"
+#include "models/input_error.h"
 
 namespace pmusim {
 
@@ -159,11 +160,15 @@ register_table make_xp() {
                        fmt::format("DTC global counter (0..7) paired with local counter {}", n)});
         cfg.push_back({fmt::format("res0_{}", 19 + 4 * n), 19 + 4 * n, 1, fa::res0, ""});
     }
-    for (unsigned n = 0; n < 4; ++n)
-        cfg.push_back({fmt::format("pmevcnt{}_input_sel", n), 32 + 8 * n, 8, fa::rw,
+    // input_sel is 6 bits per counter (Linux arm-cmn.c CMN__PMEVCNT0_INPUT_SEL GENMASK_ULL(37, 32);
+    // cmn-tools data/regdefs/cmn600.regdefs por_dtm_pmu_config F 32 6 ... F 56 6).
+    for (unsigned n = 0; n < 4; ++n) {
+        cfg.push_back({fmt::format("pmevcnt{}_input_sel", n), 32 + 8 * n, 6, fa::rw,
                        n == 0 ? "counter input: 0x00-0x03 watchpoint 0-3, 0x04-0x07 XP pmu_event_sel event 0-3, "
                                 "0x10 + (port << 4) + (device << 2) + k: event k of the device node(s) at (port, device)"
                               : fmt::format("counter {} input (as pmevcnt0_input_sel)", n)});
+        cfg.push_back({fmt::format("res0_{}", 38 + 8 * n), 38 + 8 * n, 2, fa::res0, ""});
+    }
     t.registers.push_back({"por_dtm_pmu_config", std::nullopt, 0x2210, 64, 0, cfg, "DTM PMU configuration"});
     t.registers.push_back({"por_dtm_pmevcnt", std::nullopt, 0x2220, 64, 0,
                            {{"pmevcnt0", 0, 16, fa::rw, "local counter 0"},
@@ -266,26 +271,50 @@ register_table make_dtc() {
     return t;
 }
 
-register_table make_node() {
+// The device nodes' pmu_event_sel differs per node type in the widths of its event IDs and
+// its occupancy filter (Arm cmn-tools data/regdefs/cmn600.regdefs, por_*_pmu_event_sel: HN-F
+// 0x71f1f1f1f, RN-I/RN-D 0x1f1f1f1f, DN/CXRA/CXHA 0xf3f3f3f3f, HN-I/SBSX 0x3f3f3f3f; HN-F's
+// occup1_id [34:32] also in zetalog/sdfirm include/driver/cmn600.h). Bits beyond them are RES0.
+struct node_layout {
+    const char* unit;
+    const char* nodes;
+    unsigned event_bits;
+    unsigned occup_bits; // 0: no occupancy filter
+    const char* occup_description;
+};
+
+register_table make_node(const node_layout& l) {
     register_table t;
-    t.unit = "cmn600_node";
-    t.title = "CMN-600 device node (HN-F, HN-I, DN, RN-I, RN-D, SBSX, CXRA, CXHA)";
-    t.summary = "A device node's region: identity and its PMU event selector, whose four event outputs the DTM of the "
-                "node's XP selects with input_sel 0x10 + (port << 4) + (device << 2) + k. See docs/cmn.md for the "
-                "events.";
+    t.unit = l.unit;
+    t.title = fmt::format("CMN-600 device node ({})", l.nodes);
+    t.summary = fmt::format("A device node's region: identity and its PMU event selector, whose four event outputs "
+                            "the DTM of the node's XP selects with input_sel 0x10 + (port << 4) + (device << 2) + k. "
+                            "On {} the event IDs are {} bits{}. See docs/cmn.md for the events.",
+                            l.nodes, l.event_bits,
+                            l.occup_bits ? fmt::format(" and occup1_id {} bits", l.occup_bits) : std::string());
     add_identity(t, 0);
-    t.registers.push_back({"pmu_event_sel", std::nullopt, 0x2000, 64, 0,
-                           {{"event0_id", 0, 8, fa::rw, "event on output 0 (0: none)"},
-                            {"event1_id", 8, 8, fa::rw, "event on output 1"},
-                            {"event2_id", 16, 8, fa::rw, "event on output 2"},
-                            {"event3_id", 24, 8, fa::rw, "event on output 3"},
-                            {"occup1_id", 32, 4, fa::rw, "occupancy filter: HN-F 0 all, 1 read, 2 write, 3 atomic, 4 stash; DN 0 all, 1 DVMOp, 2 DVMSync"},
-                            {"res0", 36, 28, fa::res0, ""}},
-                           "PMU event selection"});
+    std::vector<field_def> sel;
+    for (unsigned k = 0; k < 4; ++k) {
+        sel.push_back({fmt::format("event{}_id", k), 8 * k, l.event_bits, fa::rw,
+                       k == 0 ? "event on output 0 (0: none)" : fmt::format("event on output {}", k)});
+        sel.push_back({fmt::format("res0_{}", 8 * k + l.event_bits), 8 * k + l.event_bits, 8 - l.event_bits,
+                       fa::res0, ""});
+    }
+    if (l.occup_bits) sel.push_back({"occup1_id", 32, l.occup_bits, fa::rw, l.occup_description});
+    sel.push_back({"res0", 32 + l.occup_bits, 32 - l.occup_bits, fa::res0, ""});
+    t.registers.push_back({"pmu_event_sel", std::nullopt, 0x2000, 64, 0, sel, "PMU event selection"});
     cite_identity(t);
-    cite(t, "pmu_event_sel$", arm_cmn_c + " (CMN_PMU_EVENT_SEL, CMN__PMU_EVENTn_ID_SHIFT, CMN__PMU_OCCUP1_ID); event-id widths per node type: CMN-600 TRM 100180 por_*_pmu_event_sel");
+    cite(t, "pmu_event_sel$", "Arm cmn-tools data/regdefs/cmn600.regdefs por_*_pmu_event_sel (field widths per node type); " +
+                                 arm_cmn_c + " (CMN_PMU_EVENT_SEL, CMN__PMU_OCCUP1_ID)");
     return t;
 }
+
+const node_layout hnf_layout{"cmn600_hnf", "HN-F", 5, 3,
+                             "occupancy filter: 0 all, 1 read, 2 write, 3 atomic, 4 stash"};
+const node_layout rn_layout{"cmn600_rn", "RN-I, RN-D", 5, 0, ""};
+const node_layout dn_layout{"cmn600_dn", "DN, CXRA, CXHA", 6, 4,
+                            "occupancy filter: DN 0 all, 1 DVMOp, 2 DVMSync (Linux uses 2 of the 4 bits)"};
+const node_layout hni_layout{"cmn600_hni", "HN-I, SBSX", 6, 0, ""};
 
 } // namespace
 
@@ -301,9 +330,21 @@ const register_table& cmn600_dtc_table() {
     static const register_table t = make_dtc();
     return t;
 }
-const register_table& cmn600_node_table() {
-    static const register_table t = make_node();
-    return t;
+const register_table& cmn600_node_table(cmn_node_type type) {
+    static const register_table hnf = make_node(hnf_layout), rn = make_node(rn_layout), dn = make_node(dn_layout),
+                                hni = make_node(hni_layout);
+    switch (type) {
+    case cmn_node_type::hnf: return hnf;
+    case cmn_node_type::rni:
+    case cmn_node_type::rnd: return rn;
+    case cmn_node_type::dvm:
+    case cmn_node_type::cxra:
+    case cmn_node_type::cxha: return dn;
+    case cmn_node_type::hni:
+    case cmn_node_type::sbsx: return hni;
+    default: break;
+    }
+    throw model_error(fmt::format("CMN-600: no register table for a {} device node", to_string(type)));
 }
 
 } // namespace pmusim

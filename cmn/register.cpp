@@ -174,7 +174,8 @@ void register_cmn_units() {
     register_table_for_docs(cmn600_cfg_table());
     register_table_for_docs(cmn600_xp_table());
     register_table_for_docs(cmn600_dtc_table());
-    register_table_for_docs(cmn600_node_table());
+    for (cmn_node_type t : {cmn_node_type::hnf, cmn_node_type::rni, cmn_node_type::dvm, cmn_node_type::hni})
+        register_table_for_docs(cmn600_node_table(t));
 }
 
 } // namespace pmusim

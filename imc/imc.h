@@ -68,7 +68,7 @@ uint32_t scom_pdbar(unsigned core);
 uint32_t scom_htm_mode(unsigned core);
 uint32_t scom_event_mask(unsigned core);
 uint32_t scom_trace(unsigned core);
-// skiboot xscom_addr(): MMIO offset of a PCB address in a chip's XSCOM window, and back.
+// skiboot xscom_addr() on POWER9: MMIO offset of a PCB address in a chip's XSCOM window (pcb << 3), and back.
 uint64_t xscom_offset(uint32_t pcb);
 std::optional<uint32_t> pcb_of_offset(uint64_t offset);
 // TRACE_IMC_SCOM(sampsel, cpmc_load, cpmc1sel, cpmc2sel, buffersize) as skiboot builds it.

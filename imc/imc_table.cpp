@@ -18,14 +18,14 @@ uint32_t scom_htm_mode(unsigned core) { return eq_addr(core, htm_p9[core % 4]); 
 uint32_t scom_event_mask(unsigned core) { return ec_addr(core, 0x20010AA8); }
 uint32_t scom_trace(unsigned core) { return ec_addr(core, 0x20010AA9); }
 
-uint64_t xscom_offset(uint32_t pcb) {
-    return ((uint64_t(pcb) << 4) & ~uint64_t(0xff)) | ((uint64_t(pcb) << 3) & 0x78);
-}
+// skiboot hw/xscom.c xscom_addr(): POWER9 (and later) place PCB address a at a << 3; the
+// interleaved (a << 4 & ~0xff) | (a << 3 & 0x78) is POWER8's only.
+uint64_t xscom_offset(uint32_t pcb) { return uint64_t(pcb) << 3; }
 
 std::optional<uint32_t> pcb_of_offset(uint64_t offset) {
-    if (offset & 0x87) return std::nullopt; // bits 0-2 (byte in the doubleword) and bit 7 are not address bits
-    if (offset >> 36) return std::nullopt;
-    return uint32_t(((offset >> 4) & ~uint64_t(0xf)) | ((offset >> 3) & 0xf));
+    if (offset & 7) return std::nullopt;   // the byte within the doubleword
+    if (offset >> 35) return std::nullopt; // PCB addresses are 32 bits
+    return uint32_t(offset >> 3);
 }
 
 uint64_t trace_scom_value(unsigned sampsel, uint32_t period, unsigned cpmc1sel, unsigned cpmc2sel, unsigned buffersize) {
@@ -41,8 +41,8 @@ const register_table& imc_table() {
         r.title = "IBM POWER9 IMC: SCOM registers and LDBAR";
         r.summary =
             "The per-core SCOM registers skiboot programs for core and trace IMC, reached through each chip's "
-            "XSCOM window (MMIO offset = (pcb << 4 & ~0xff) | (pcb << 3 & 0x78), 8-byte accesses, hypervisor "
-            "only), and the per-thread LDBAR SPR (850, shown in the S<op0>_... form of its SPR number). Offsets "
+            "XSCOM window (MMIO offset = pcb << 3 on POWER9, skiboot hw/xscom.c xscom_addr(); 8-byte accesses, "
+            "hypervisor only), and the per-thread LDBAR SPR (850, shown in the S<op0>_... form of its SPR number). Offsets "
             "are those of core 0; core n's PDBAR and HTM_MODE are at EQ(n, {0x1001220B, 0x1001230B, 0x1001260B, "
             "0x1001270B}[n % 4]) and EQ(n, {0x10012200, 0x10012300, 0x10012600, 0x10012700}[n % 4]) with "
             "EQ(n, a) = ((n & 0x1c) + 0x40) << 22 | a; EVENT_MASK and TRACE_IMC at EC(n, 0x20010AA8) and "

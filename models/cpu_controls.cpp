@@ -43,9 +43,10 @@ register_table make_table() {
          "Architectural Feature Trap Register (EL2), E2H=0 layout"},
         {"HCR_EL2", enc(3, 4, 1, 1, 0), {}, 64, 0,
          {{"VM", 0, 1, fa::rw, ""}, {"IMO", 4, 1, fa::rw, ""}, {"TGE", 27, 1, fa::rw, "trap general exceptions to EL2"},
+          // TIDCP is bit 20 (Linux kvm_arm.h HCR_TIDCP (UL(1) << 20); bit 53 is EnSCXT).
+          {"TIDCP", 20, 1, fa::rw, "trap IMPLEMENTATION DEFINED registers (e.g. CLUSTERPM*) to EL2"},
           {"RW", 31, 1, fa::rw, ""}, {"E2H", 34, 1, fa::rw, "EL2 host"},
-          {"AMVOFFEN", 51, 1, fa::rw, "AMUv1p1 virtual offsets enable"},
-          {"TIDCP", 53, 1, fa::rw, "trap IMPLEMENTATION DEFINED registers (e.g. CLUSTERPM*) to EL2"}},
+          {"AMVOFFEN", 51, 1, fa::rw, "AMUv1p1 virtual offsets enable"}},
          "Hypervisor Configuration Register"},
         {"MDCR_EL3", enc(3, 6, 1, 3, 1), {}, 64, 0,
          {{"TPM", 6, 1, fa::rw, "trap PMU accesses to EL3"}, {"SPME", 17, 1, fa::rw, "Secure PMU enable"}},

@@ -42,8 +42,9 @@ WORKLOAD_KEYS = ["mcs_read_64b", "mcs_read_128b", "mcs_write_128b"]
 
 
 def xscom_offset(pcb):
-    """skiboot xscom_addr(): the MMIO offset of a PCB address."""
-    return ((pcb << 4) & ~0xFF) | ((pcb << 3) & 0x78)
+    """skiboot hw/xscom.c xscom_addr() on POWER9: the MMIO offset of a PCB address is pcb << 3
+    (the interleaved (pcb << 4 & ~0xff) | (pcb << 3 & 0x78) is POWER8 only)."""
+    return pcb << 3
 
 
 def trace_scom_address(core):

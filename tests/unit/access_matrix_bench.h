@@ -31,7 +31,8 @@ constexpr uint64_t all_ones = ~0ULL;                 // written value: changes e
 // Architectural bit positions, from the reference documents (not from models/cpu_controls.h).
 constexpr uint64_t SCR_EEL2 = 1ULL << 18, SCR_AMVOFFEN = 1ULL << 35, SCR_RES1 = 0x30;
 constexpr uint64_t CPTR_TAM = 1ULL << 30, CPTR_EL2_RES1 = 0x33ff;
-constexpr uint64_t HCR_TGE = 1ULL << 27, HCR_AMVOFFEN = 1ULL << 51, HCR_TIDCP = 1ULL << 53;
+constexpr uint64_t HCR_TGE = 1ULL << 27, HCR_AMVOFFEN = 1ULL << 51;
+constexpr uint64_t HCR_TIDCP = 1ULL << 20; // Linux arch/arm64/include/asm/kvm_arm.h HCR_TIDCP (UL(1) << 20)
 constexpr uint64_t ACTLR_CLUSTERPMUEN = 1ULL << 12;
 
 // One state of everything: the value of every register of every unit and of the CPU controls,

@@ -304,14 +304,15 @@ TEST_CASE("access matrix: CMN-600 5x3 mesh with 3-bit node coordinates against t
 //   EC(c, a) = ((c & 0x1f) + 0x20) << 24 | a, EQ(c, a) = ((c & 0x1c) + 0x40) << 22 | a. XSCOM is
 //   reached by OPAL (hypervisor) and the service processor/OCC, never by the OS or a user
 //   (docs/imc.md "OPAL and privilege"); the MMIO offset of PCB address a is skiboot's
-//   xscom_addr: (a << 4) & ~0xff | (a << 3) & 0x78, 8-byte accesses only (PCB doublewords).
+//   skiboot hw/xscom.c xscom_addr() on POWER9: a << 3 (the interleaved form is POWER8's),
+//   8-byte accesses only (PCB doublewords).
 //   A SCOM pmusim does not model (e.g. the PBA BAR 0x5012B00, §4.1) ends in a PCB error.
 // - §4.1: HOMER is ordinary memory (4 MiB per chip); pmusim models no MMU, so every privilege
 //   reads it (the OS maps the nest counters; what user space can map is the kernel's business).
 
 uint32_t scom_ec(unsigned core, uint32_t a) { return (((core & 0x1f) + 0x20) << 24) | a; }
 uint32_t scom_eq(unsigned core, uint32_t a) { return (((core & 0x1c) + 0x40) << 22) | a; }
-uint64_t xscom_mmio(uint32_t pcb) { return ((uint64_t(pcb) << 4) & ~0xffULL) | ((uint64_t(pcb) << 3) & 0x78); }
+uint64_t xscom_mmio(uint32_t pcb) { return uint64_t(pcb) << 3; }
 
 TEST_CASE("access matrix: POWER9 IMC LDBAR and XSCOM and HOMER by privilege against the reference oracle") {
     tally t{"POWER9 IMC power9-default"};

@@ -25,13 +25,15 @@ TEST_CASE("imc: SCOM addresses and the XSCOM mangling follow skiboot") {
     CHECK(scom_event_mask(1) == 0x21010AA8);
     CHECK(scom_event_mask(4) == 0x24010AA8);
     CHECK(scom_trace(5) == 0x25010AA9);
-    // xscom_addr: (pcb << 4) & ~0xff | (pcb << 3) & 0x78
-    CHECK(xscom_offset(0x1001220B) == 0x100122058);
-    CHECK(xscom_offset(0x20010AA9) == 0x20010AA48);
+    // skiboot hw/xscom.c xscom_addr(): on POWER9 the MMIO offset is pcb << 3; the interleaved
+    // (pcb << 4) & ~0xff | (pcb << 3) & 0x78 is POWER8's (proc_gen <= proc_gen_p8) only.
+    CHECK(xscom_offset(0x1001220B) == 0x80091058);
+    CHECK(xscom_offset(0x20010AA9) == 0x100085548);
     for (uint32_t pcb : {0x1001220Bu, 0x20010AA8u, 0x25010AA9u, 0x0u, 0xFFFFFFFFu})
         CHECK(*pcb_of_offset(xscom_offset(pcb)) == pcb);
-    CHECK_FALSE(pcb_of_offset(0x100122059)); // not doubleword aligned
-    CHECK_FALSE(pcb_of_offset(0x80));        // bit 7 is not an address bit
+    CHECK(*pcb_of_offset(0x80) == 0x10);        // every offset bit above the byte is an address bit
+    CHECK_FALSE(pcb_of_offset(0x80091059));     // not doubleword aligned
+    CHECK_FALSE(pcb_of_offset(1ULL << 35));     // beyond a 32-bit PCB address
 }
 
 TEST_CASE("imc: TRACE_IMC_SCOM values of current and older skiboot") {
