@@ -83,10 +83,20 @@ register_table make_cfg() {
     t.registers.push_back(ro64("component_id_01", 0x028, {}, "Component ID 0 and 1 (CoreSight: 0x0D, 0xF0)"));
     t.registers.push_back(ro64("component_id_23", 0x030, {}, "Component ID 2 and 3 (CoreSight: 0x05, 0xB1)"));
     t.registers.push_back(ro64("por_info_global", 0x900,
+                               // CMN-600 fields: cmn-tools data/regdefs/cmn600.regdefs por_info_global,
+                               // FreeBSD cmn600_reg.h. The values are the modelled configuration's.
                                {{"chi_req_rsvdc_width", 0, 8, fa::ro, "0"},
                                 {"chi_req_addr_width", 8, 8, fa::ro, "REQ address width: 48"},
                                 {"physical_address_width", 16, 8, fa::ro, "48"},
-                                {"res0", 24, 40, fa::res0, "later parts' fields (multiple_dtm_en, VC counts) read 0 on CMN-600"}},
+                                {"datacheck_en", 24, 1, fa::ro, "0: no DataCheck"},
+                                {"flit_parity_en", 25, 1, fa::ro, "0: no flit parity"},
+                                {"res0_26", 26, 2, fa::res0, ""},
+                                {"num_remote_rnf", 28, 8, fa::ro, "0: remote (CCIX) RN-Fs are not modelled"},
+                                {"rnsam_num_add_hashed_tgt", 36, 6, fa::ro, "0: no additional hashed targets"},
+                                {"res0_42", 42, 6, fa::res0, ""},
+                                {"r2_enable", 48, 1, fa::ro, "0: r2 features off"},
+                                {"chic_mode_en", 49, 1, fa::ro, "0: CHI-B mode"},
+                                {"res0", 50, 14, fa::res0, "later parts' fields (multiple_dtm_en, VC counts) read 0 on CMN-600"}},
                                "Global configuration information"));
     t.registers.push_back({"secure_access", std::nullopt, 0x980, 64, 0, {}, "Secure access control (storage only)"});
     // Identification registers without fields are read-only too.
@@ -135,12 +145,17 @@ register_table make_xp() {
                                 {"wp_chn_sel", 1, 3, fa::rw, "channel: 0 REQ, 1 RSP, 2 SNP, 3 DAT"},
                                 {"wp_grp", 4, 1, fa::rw, "match group: 0 primary, 1 secondary"},
                                 {"wp_exclusive", 5, 1, fa::rw, "exclusive match"},
-                                {"wp_combine", 6, 1, fa::rw, "combine with WP n+1 (WP0 and WP2 only)"},
+                                // wp_combine exists in WP0 and WP2 only (cmn-tools cmn600.regdefs: wp1/wp3
+                                // mask 0x7f3f; arm-cmn.c "wp_combine is available only on WP0 and WP2").
+                                n % 2 == 0 ? field_def{"wp_combine", 6, 1, fa::rw, "combine with WP n+1"}
+                                           : field_def{"res0_6", 6, 1, fa::res0, "wp_combine is in WP0 and WP2 only"},
                                 {"res0_7", 7, 1, fa::res0, ""},
                                 {"wp_pkt_gen", 8, 1, fa::rw, "trace packet on match (storage only)"},
                                 {"wp_pkt_type", 9, 3, fa::rw, "trace packet type (storage only)"},
                                 {"wp_cc_en", 12, 1, fa::rw, "cycle count in trace packets (storage only)"},
-                                {"res0", 13, 51, fa::res0, ""}},
+                                {"wp_ctrig_en", 13, 1, fa::rw, "cross trigger on match (storage only)"},
+                                {"wp_dbgtrig_en", 14, 1, fa::rw, "debug trigger on match (storage only)"},
+                                {"res0", 15, 49, fa::res0, ""}},
                                fmt::format("Watchpoint {} configuration ({})", n, n < 2 ? "upload" : "download")});
         t.registers.push_back({fmt::format("por_dtm_wp{}_val", n), std::nullopt, base + 8, 64, 0, {},
                                fmt::format("Watchpoint {} match value", n)});
@@ -207,7 +222,7 @@ register_table make_dtc() {
                             {"dbgtrigger_en", 1, 1, fa::rw, "storage only"},
                             {"atbtrigger_en", 2, 1, fa::rw, "storage only"},
                             {"dt_wait_for_trigger", 3, 1, fa::rw, "storage only"},
-                            {"res0_4", 4, 6, fa::res0, ""},
+                            {"cross_trigger_count", 4, 6, fa::rw, "storage only (cmn-tools cmn600.regdefs; sdfirm cmn600.h)"},
                             {"cg_disable", 10, 1, fa::rw, "disable DT clock gating (the model never gates the cycle counter)"},
                             {"res0", 11, 53, fa::res0, ""}},
                            "DTC control"});

@@ -229,7 +229,18 @@ void dsu_clusterpmu::bind_hooks() {
         if (opt_.variant == dsu_variant::dsu110) x_ = v & 0x10;
         if (opt_.variant == dsu_variant::dsu120) fzo_ = v & 0x200;
     };
-    for (const char* n : {"CLUSTERPMCR_EL1", "PMCR"}) hook(n, [this] { return pmcr_value(); }, pmcr_w);
+    hook("CLUSTERPMCR_EL1", [this] { return pmcr_value(); }, pmcr_w);
+    // The memory-mapped PMCR is a window onto the control fields its table lists (dsu_tables.cpp):
+    // it reads those, and a write leaves the fields outside it (FZO on DSU-120) as they are.
+    if (const register_def* ext = table().find("PMCR")) {
+        uint64_t readable = 0, writable = 0;
+        for (const auto& f : ext->fields) {
+            if (f.access == field_access::rw || f.access == field_access::ro) readable |= f.mask();
+            if (f.access == field_access::rw || f.access == field_access::wo) writable |= f.mask();
+        }
+        hook("PMCR", [this, readable] { return pmcr_value() & readable; },
+             [this, pmcr_w, writable](uint64_t v) { pmcr_w((v & writable) | (pmcr_value() & ~writable)); });
+    }
     struct pair {
         const char *set, *clr;
         uint32_t dsu_clusterpmu::*field;

@@ -159,6 +159,21 @@ register_table make_table(dsu_variant v) {
     pmcr.push_back({"IDCODE", 16, 8, fa::ro, "0"});
     pmcr.push_back({"IMP", 24, 8, fa::ro, d120 ? "0 (software uses MIDR_EL1)" : "0x41 (Arm; UNVERIFIED)"});
     const uint64_t pmcr_reset = (6u << 11) | (orig ? 0x40 : 0) | (d120 ? 0 : 0x41000000u);
+    // The memory-mapped PMCR (0xE04) holds control fields only on DSU-110 (Marvell CN10K
+    // cavm-csrs-cst_apc.h, dsu.md §3.1: E [0], P [1], C [2], X [4], [31:5] reserved) and on
+    // DSU-120 (DSU-120AE TRM CLUSTERPMU_PMCR: [7:0] map the system register's, which has E and
+    // P there; X is RES0 as PMCFGR.EX = 0). The original DSU has no public external PMCR
+    // description: it keeps the system register's layout (the Armv8 external PMCR_EL0 one).
+    std::vector<field_def> ext_pmcr = pmcr;
+    uint64_t ext_pmcr_reset = pmcr_reset;
+    if (!orig) {
+        ext_pmcr = {pmcr[0], pmcr[1]};
+        if (!d120) ext_pmcr.insert(ext_pmcr.end(), {pmcr[2], {"RES0_3", 3, 1, fa::res0, ""}, pmcr[3]});
+        const unsigned lsb = d120 ? 2 : 5;
+        ext_pmcr.push_back({"RES0", lsb, 32 - lsb, fa::res0,
+                            "N, IDCODE and IMP are in CLUSTERPMCR_EL1 only; PMCFGR.N gives the counters"});
+        ext_pmcr_reset = 0;
+    }
 
     const std::string sel = "the counter selected by CLUSTERPMSELR_EL1.SEL (RAZ/WI when SEL >= N)";
     std::vector<field_def> evtype = {
@@ -247,7 +262,9 @@ register_table make_table(dsu_variant v) {
                                       {"UEN", 19, 1, fa::ro, "0"}, {"FZO", 21, 1, fa::ro, "freeze on overflow"},
                                       {"SS", 22, 1, fa::ro, "snapshot supported"}},
                   "Configuration"));
-    add(mreg("PMCR", 0xE04, 32, pmcr_reset, pmcr, "Control (same state as CLUSTERPMCR_EL1)"));
+    add(mreg("PMCR", 0xE04, 32, ext_pmcr_reset, ext_pmcr,
+             orig ? "Control (same state and layout as CLUSTERPMCR_EL1; UNVERIFIED)"
+                  : "Control: the control fields of CLUSTERPMCR_EL1 (one state)"));
     if (d120) add(mreg("PMIIDR", 0xE08, 32, 0x04EA043B, {}, "Implementation identification (fields UNVERIFIED)"));
     add(mreg("PMCEID0", 0xE20, 32, dsu_ceid(0), {{"CEID", 0, 32, fa::ro, ""}}, "Common events 0x00-0x1F"));
     add(mreg("PMCEID1", 0xE24, 32, dsu_ceid(1), {{"CEID", 0, 32, fa::ro, ""}}, "Common events 0x20-0x3F"));

@@ -62,16 +62,11 @@ std::vector<catalog_unit> read_units(const dt_node& parent, const std::string& f
         u.node_name = n.name;
         u.name = n.base_name();
         u.line = n.line;
+        // A unit of missing or unknown type is no error: skiboot deletes it (hw/imc.c
+        // check_imc_device_type) and Linux skips it (opal-imc.c), so neither sees a PMU.
         auto type = n.cell_of("type");
-        if (!type) {
-            bad("a `type` property (<0x10> nest, <0x4> core, <0x1> thread or <0x2> trace)");
-            continue;
-        }
-        auto dom = domain_of(*type);
-        if (!dom) {
-            bad(fmt::format("`type` 0x10, 0x4, 0x1 or 0x2, found {:#x}", *type));
-            continue;
-        }
+        auto dom = type ? domain_of(*type) : std::nullopt;
+        if (!dom) continue;
         u.domain = *dom;
         auto size = n.cell_of("size");
         if (!size) {
@@ -240,9 +235,15 @@ dt_node imc_counters_node(const catalog& c, const std::vector<chip_homer>& chips
 }
 
 std::vector<linux_event> linux_events(const dt_node& imc_counters, const std::string& file) {
+    const std::vector<catalog_unit> units = read_units(imc_counters, file, false);
+    // opal_imc_counters_probe: "If core imc is not registered, unregister thread-imc".
+    bool core_registered = false;
+    for (const auto& u : units) core_registered |= u.domain == imc_domain::core;
     std::vector<linux_event> out;
-    for (const auto& u : read_units(imc_counters, file, false))
+    for (const auto& u : units) {
+        if (u.domain == imc_domain::thread && !core_registered) continue;
         for (const auto& e : u.events) out.push_back({u.pmu_name(), e.name, e.value, e.scale, e.unit});
+    }
     return out;
 }
 

@@ -5,7 +5,9 @@
 //
 // Rules (../shared/reference/imc.md §2):
 //  - a unit is a node with compatible "ibm,imc-counters" and a `type`
-//    (0x10 nest, 0x4 core, 0x1 thread, 0x2 trace); `events` is a phandle to the
+//    (0x10 nest, 0x4 core, 0x1 thread, 0x2 trace); one of missing or unknown
+//    type is dropped, as skiboot's check_imc_device_type deletes it and Linux
+//    skips it (not an error); `events` is a phandle to the
 //    events node; `events-prefix` prefixes every event name;
 //  - an event is a child of the events node with `event-name` and `reg`;
 //    its value (perf `config`, and its offset in counter memory) is the unit's
@@ -95,7 +97,8 @@ struct linux_event {
     uint32_t value = 0; // "event=0x..."
     std::optional<std::string> scale, unit;
 };
-// Reads the emitted node as Linux's opal-imc.c / imc-pmu.c do.
+// Reads the emitted node as Linux's opal-imc.c / imc-pmu.c do: thread_imc is
+// unregistered when no core_imc registers (opal_imc_counters_probe).
 std::vector<linux_event> linux_events(const dt_node& imc_counters, const std::string& file);
 
 } // namespace pmusim::imc

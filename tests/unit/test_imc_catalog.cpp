@@ -116,19 +116,20 @@ TEST_CASE("imc catalog: malformed device-tree source names the file and line") {
     CHECK_THROWS_AS(parse_dts("/ { };", "x.dts"), input_error); // no /dts-v1/
     CHECK_THROWS_AS(parse_dts("/dts-v1/;\n/ { a = <1 2>; ", "x.dts"), input_error);
     CHECK_THROWS_AS(parse_dts("/dts-v1/;\n/ { a = <0x1_0000_0000>; };", "x.dts"), input_error);
-    // A unit without `type` is an error in a catalog pmusim loads (Linux would skip it).
-    const char* no_type = "/dts-v1/;\n/ {\n\tev: evs { e { event-name = \"X\"; reg = <0>; }; };\n"
-                          "\tu@0 {\n\t\tcompatible = \"ibm,imc-counters\";\n\t\treg = <0>;\n\t\tsize = <8>;\n"
+    // A unit without `size` is an error in a catalog pmusim loads (Linux would not register it).
+    const char* no_size = "/dts-v1/;\n/ {\n\tev: evs { e { event-name = \"X\"; reg = <0>; }; };\n"
+                          "\tu@0 {\n\t\tcompatible = \"ibm,imc-counters\";\n\t\treg = <0>;\n\t\ttype = <0x4>;\n"
                           "\t\tevents-prefix = \"P_\";\n\t\tevents = <&ev>;\n\t};\n};\n";
     try {
-        load_catalog(no_type, "no_type.dts");
+        load_catalog(no_size, "no_size.dts");
         FAIL("no error");
     } catch (const input_error& e) {
         CHECK(e.line() == 4);
-        CHECK_THAT(e.message(), Catch::Contains("`type`"));
+        CHECK_THAT(e.message(), Catch::Contains("`size`"));
     }
-    dt_node root = parse_dts(no_type, "no_type.dts");
-    CHECK(read_units(root, "no_type.dts", false).empty()); // Linux: skipped
+    dt_node root = parse_dts(no_size, "no_size.dts");
+    CHECK(read_units(root, "no_size.dts", false).empty()); // Linux: imc_pmu_create fails
+    // A unit without `type` is no error: skiboot deletes it (tests/unit/test_imc_pruning.cpp).
 }
 
 TEST_CASE("imc catalog: skiboot prunes nest units by the availability vector") {
