@@ -456,6 +456,12 @@ void cmn600::bind_hooks() {
     }
 }
 
+std::optional<std::string> cmn600::param_in_use(const std::string& param) const {
+    if (param == "root_node_offset") return std::to_string(mesh_.root_offset);
+    if (param == "periphbase") return std::to_string(opt_.periphbase);
+    return std::nullopt;
+}
+
 void cmn600::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
     collect();
     const uint64_t offset = trans.get_address() - opt_.periphbase;

@@ -63,6 +63,8 @@ public:
     // "NODE.REGISTER": "dtc0.por_dt_pmcr", "xp_1_0.por_dtm_pmu_config", "hnf0.pmu_event_sel".
     std::optional<mmio_register> find_mmio_register(const std::string& name) const override;
     void reset(bool cold) override;
+    // root_node_offset and periphbase as in use (derived from the HN-D port and the unit's base).
+    std::optional<std::string> param_in_use(const std::string& param) const override;
     // `inject cmn0.NODE EVENT COUNT`: a node event (by name or ID), an XP event, or wp0..wp3 on an XP.
     bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                 std::string& error) override;

@@ -91,6 +91,12 @@ public:
     virtual std::optional<mmio_register> find_mmio_register(const std::string& name) const;
 
     virtual void reset(bool cold) { (void)cold; }
+    // The canonical value of a parameter the unit derives when the platform leaves it out (the
+    // CMN-600's root_node_offset from its HN-D port), so that `param` reports what is in use.
+    virtual std::optional<std::string> param_in_use(const std::string& param) const {
+        (void)param;
+        return std::nullopt;
+    }
     // `inject UNIT[.NODE] EVENT COUNT [over D]`: false with `error` set when refused.
     virtual bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                         std::string& error);

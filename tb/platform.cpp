@@ -167,8 +167,23 @@ std::optional<std::string> platform::param(const std::string& name) const {
     auto dot = name.find('.');
     if (dot != std::string::npos && config_.find_unit(name.substr(0, dot)))
         wanted = "units." + name.substr(0, dot) + ".params." + name.substr(dot + 1);
-    for (const auto& p : collect_params(config_))
-        if (p.path == wanted || p.path == name) return p.value;
+    for (const auto& p : collect_params(config_)) {
+        if (p.path != wanted && p.path != name) continue;
+        // A value the unit derived (the platform left the parameter out) wins over the default.
+        const std::string prefix = "units.", middle = ".params.";
+        const auto m = p.path.find(middle);
+        if (p.path.rfind(prefix, 0) == 0 && m != std::string::npos) {
+            const std::string unit_name = p.path.substr(prefix.size(), m - prefix.size());
+            const std::string param_name = p.path.substr(m + middle.size());
+            const unit_config* uc = config_.find_unit(unit_name);
+            const unit* u = find_unit(unit_name);
+            std::optional<unit_type_info> info = uc ? find_unit_type(uc->type) : std::nullopt;
+            const param_spec* spec = info ? info->find_param(param_name) : nullptr;
+            if (u && spec)
+                if (auto v = u->param_in_use(param_name)) return display_param_value(*spec, *v);
+        }
+        return p.value;
+    }
     return std::nullopt;
 }
 

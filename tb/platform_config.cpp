@@ -995,6 +995,10 @@ void loader::check_overlaps() const {
 
 } // namespace
 
+std::string display_param_value(const param_spec& p, const std::string& canonical) {
+    return display_param(p, canonical);
+}
+
 // ---------------------------------------------------------------------------
 // Registry API
 // ---------------------------------------------------------------------------

@@ -74,6 +74,8 @@ std::vector<std::string> registered_unit_types(); // sorted
 const char* param_type_name(param_type t); // "integer", "boolean", ...
 // "integer 1..31", "choice original|dsu-110|dsu-120", "frequency", ...
 std::string describe_param_type(const param_spec& p);
+// Display form of a canonical value of `p` ("6", "0x50000000", "2GHz"), as --list-params shows it.
+std::string display_param_value(const param_spec& p, const std::string& canonical);
 
 // ---------------------------------------------------------------------------
 // The platform
