@@ -177,6 +177,13 @@ register_table make(amu_ext_format f) {
                     {n == 1 ? "CLASS_PRMBL_1" : fmt::format("PRMBL_{}", n), 0, 8, fa::ro,
                      n == 1 ? "CLASS [7:4] = 0x9 (CoreSight component), PRMBL_1 [3:0] = 0" : "preamble"}},
                    fmt::format("Component ID {}", n)));
+    const std::string map = x64 ? "DDI0487 M.a.a I5.4 Table I5-162 (FEAT_AMU_EXT64)" : "DDI0487 M.a.a I5.4 Table I5-161 (FEAT_AMU_EXT32)";
+    for (const char* counters : {"AMEVCNTR", "AMEVTYPER", "AMCNTEN", "AMCGCR", "AMCFGR", "AMCR$"})
+        cite(t, counters, map + "; fields I5.5 as the system registers (D24.6)");
+    cite(t, "AMIIDR", map + "; fields I5.5 AMIIDR; reset: pmusim's default amiidr 0x43B (UNVERIFIED: product 0)");
+    cite(t, "AMDEVAFF", map + "; fields I5.5 AMDEVAFF, the CPU's MPIDR_EL1 (pmusim's DynamIQ layout)");
+    for (const char* id : {"AMDEVARCH", "AMDEVTYPE", "AMPIDR", "AMCIDR"})
+        cite(t, id, "DDI0487 M.a.a I5.4 Table I5-163 and I5.5 (CoreSight identification); PIDR values follow AMIIDR");
     return t;
 }
 

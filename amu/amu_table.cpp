@@ -157,6 +157,22 @@ built make() {
         d.fields.push_back({"AMCNTEN0", 0, 1, fa::rw, "traps AMCNTENSET0_EL0 and AMCNTENCLR0_EL0"});
         add(std::move(d), amu_reg_class::hafgrtr, amu_reg_info::hafgrtr);
     }
+    // Sources: the Arm ARM's register pages; the encodings also in TF-A's arch.h (tests/facts/amu.tsv).
+    const std::string armarm = "DDI0487 M.a.a D24.6 ";
+    const std::string unknown_reset = "; reset UNVERIFIED: architecturally UNKNOWN on warm reset, pmusim resets to 0";
+    cite(t, "AMCR_EL0$", armarm + "AMCR_EL0" + unknown_reset);
+    cite(t, "AMCFGR_EL0$", armarm + "AMCFGR_EL0 (reset: no auxiliary counters)");
+    cite(t, "AMCGCR_EL0$", armarm + "AMCGCR_EL0 (reset: no auxiliary counters)");
+    cite(t, "AMUSERENR_EL0$", armarm + "AMUSERENR_EL0" + unknown_reset);
+    cite(t, "AMCNTEN", armarm + "AMCNTENSET0/1_EL0, AMCNTENCLR0/1_EL0 (reset 0 on AMU reset)");
+    cite(t, "AMCG1IDR_EL0$", armarm + "AMCG1IDR_EL0 (FEAT_AMUv1p1)");
+    cite(t, "AMEVCNTR0", armarm + "AMEVCNTR0<n>_EL0 (reset 0 on AMU reset)");
+    cite(t, "AMEVTYPER0", armarm + "AMEVTYPER0<n>_EL0; evtCount values from D16.3 (architected events)");
+    cite(t, "AMEVCNTR1", armarm + "AMEVCNTR1<n>_EL0 (reset 0 on AMU reset)");
+    cite(t, "AMEVTYPER1", armarm + "AMEVTYPER1<n>_EL0; reset UNVERIFIED: fixed IMPLEMENTATION DEFINED events, pmusim's 0x300 + n");
+    cite(t, "AMEVCNTVOFF0", armarm + "AMEVCNTVOFF0<n>_EL2 (n = 0, 2, 3)" + unknown_reset);
+    cite(t, "AMEVCNTVOFF1", armarm + "AMEVCNTVOFF1<n>_EL2" + unknown_reset);
+    cite(t, "HAFGRTR_EL2$", "DDI0487 M.a.a D24.2.61 HAFGRTR_EL2" + unknown_reset);
     return b;
 }
 

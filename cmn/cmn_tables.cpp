@@ -39,6 +39,18 @@ std::vector<field_def> child_pointer_fields() {
             {"res0_hi", 32, 32, fa::res0, ""}};
 }
 
+const std::string arm_cmn_c = "Linux drivers/perf/arm-cmn.c";
+
+void cite_identity(register_table& t) {
+    cite(t, "node_info$", arm_cmn_c + " (CMN_NODE_INFO 0x0, CMN_NI_NODE_TYPE, CMN_NI_NODE_ID, CMN_NI_LOGICAL_ID)");
+    cite(t, "child_info$", arm_cmn_c + " (CMN_CHILD_INFO 0x80, CMN_CI_CHILD_COUNT, CMN_CI_CHILD_PTR_OFFSET)");
+    for (const auto& r : t.registers)
+        if (r.name.rfind("child_pointer_", 0) == 0) {
+            cite(t, "child_pointer_", arm_cmn_c + " (child pointers at CMN_CI_CHILD_PTR_OFFSET + 8n; CMN_CHILD_NODE_ADDR, CMN_CHILD_NODE_EXTERNAL)");
+            break;
+        }
+}
+
 void add_identity(register_table& t, unsigned child_pointers) {
     t.registers.push_back(ro64("node_info", 0x000, node_info_fields(), "Node information (all nodes)"));
     t.registers.push_back(ro64("child_info", 0x080, child_info_fields(), "Child information"));
@@ -90,6 +102,11 @@ register_table make_cfg() {
     // Identification registers without fields are read-only too.
     for (auto& r : t.registers)
         if (r.fields.empty() && r.name != "secure_access") r.fields = {{"value", 0, 64, fa::ro, ""}};
+    cite_identity(t);
+    cite(t, "periph_id_", "CMN-600 TRM 100180 por_cfgm_periph_id_0_periph_id_1 / _2_3; Linux drivers/perf/arm-cmn.c CMN_CFGM_PERIPH_ID_23");
+    cite(t, "component_id_", "CMN-600 TRM 100180 por_cfgm_component_id_0_1 / _2_3 (CoreSight preamble)");
+    cite(t, "por_info_global$", "CMN-600 TRM 100180 por_info_global; Linux drivers/perf/arm-cmn.c CMN_INFO_* (../shared/reference/cmn.md §1.4)");
+    cite(t, "secure_access$", "CMN-600 TRM 100180 por_cfgm_secure_access (storage only)");
     return t;
 }
 
@@ -180,6 +197,14 @@ register_table make_xp() {
                             {"pmevcntsr2", 32, 16, fa::rw, "counter 2 at the last snapshot"},
                             {"pmevcntsr3", 48, 16, fa::rw, "counter 3 at the last snapshot"}},
                            "DTM local event counter shadow (snapshot) register"});
+    cite_identity(t);
+    cite(t, "device_port_connect_info_p", arm_cmn_c + " (CMN_MXP__CONNECT_INFO(p), CMN__CONNECT_INFO_DEVICE_TYPE)");
+    cite(t, "pmu_event_sel$", arm_cmn_c + " (CMN_PMU_EVENT_SEL 0x000 in the PMU page +0x2000, CMN__PMU_EVENTn_ID_SHIFT)");
+    cite(t, "por_dtm_control$", arm_cmn_c + " (CMN_DTM_CONTROL, CMN_DTM_CONTROL_DTM_ENABLE); other bits: FreeBSD cmn600_reg.h");
+    cite(t, "por_dtm_wp", arm_cmn_c + " (CMN_DTM_WPn(n) = 0x1A0 + 0x18n, CMN_DTM_WPn_CONFIG/VAL/MASK, CMN_DTM_WPn_CONFIG_WP_*)");
+    cite(t, "por_dtm_pmu_config$", arm_cmn_c + " (CMN_DTM_PMU_CONFIG and its PMEVCNT* fields)");
+    cite(t, "por_dtm_pmevcnt$", arm_cmn_c + " (CMN_DTM_PMEVCNT)");
+    cite(t, "por_dtm_pmevcntsr$", arm_cmn_c + " (CMN_DTM_PMEVCNTSR)");
     return t;
 }
 
@@ -246,6 +271,18 @@ register_table make_dtc() {
                            {{"ss_req", 0, 1, fa::wo, "write 1: snapshot every counter into its shadow register"},
                             {"res0", 1, 63, fa::res0, ""}},
                            "Snapshot request"});
+    cite_identity(t);
+    cite(t, "por_dt_dtc_ctl$", arm_cmn_c + " (CMN_DT_DTC_CTL 0xA00, CMN_DT_DTC_CTL_DT_EN); other bits: CMN-600 TRM 100180 por_dt_dtc_ctl");
+    cite(t, "por_dt_trace_control$", arm_cmn_c + " (CMN_DT_TRACE_CONTROL 0xA30)");
+    cite(t, "por_dt_pmevcnt", arm_cmn_c + " (CMN_DT_PMEVCNT(n) = 0x2000 + 0x10 (n / 2) + 4 (n % 2))");
+    cite(t, "por_dt_pmccntr$", arm_cmn_c + " (CMN_DT_PMCCNTR 0x2040, 40 bits: CMN_DT_PMCCNTR width)");
+    cite(t, "por_dt_pmevcntsr", arm_cmn_c + " (CMN_DT_PMEVCNTSR(n) = CMN_DT_PMEVCNT(n) + 0x50)");
+    cite(t, "por_dt_pmccntrsr$", arm_cmn_c + " (CMN_DT_PMCCNTRSR 0x2090)");
+    cite(t, "por_dt_pmcr$", arm_cmn_c + " (CMN_DT_PMCR 0x2100, CMN_DT_PMCR_PMU_EN, _CNTR_RST, _OVFL_INTR_EN)");
+    cite(t, "por_dt_pmovsr$", arm_cmn_c + " (CMN_DT_PMOVSR 0x2118)");
+    cite(t, "por_dt_pmovsr_clr$", arm_cmn_c + " (CMN_DT_PMOVSR_CLR 0x2120)");
+    cite(t, "por_dt_pmssr$", arm_cmn_c + " (CMN_DT_PMSSR 0x2128, CMN_DT_PMSSR_SS_STATUS)");
+    cite(t, "por_dt_pmsrr$", arm_cmn_c + " (CMN_DT_PMSRR 0x2130, CMN_DT_PMSRR_SS_REQ)");
     return t;
 }
 
@@ -281,6 +318,9 @@ register_table make_node(const node_layout& l) {
     if (l.occup_bits) sel.push_back({"occup1_id", 32, l.occup_bits, fa::rw, l.occup_description});
     sel.push_back({"res0", 32 + l.occup_bits, 32 - l.occup_bits, fa::res0, ""});
     t.registers.push_back({"pmu_event_sel", std::nullopt, 0x2000, 64, 0, sel, "PMU event selection"});
+    cite_identity(t);
+    cite(t, "pmu_event_sel$", "Arm cmn-tools data/regdefs/cmn600.regdefs por_*_pmu_event_sel (field widths per node type); " +
+                                 arm_cmn_c + " (CMN_PMU_EVENT_SEL, CMN__PMU_OCCUP1_ID)");
     return t;
 }
 

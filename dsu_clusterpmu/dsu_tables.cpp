@@ -100,6 +100,38 @@ std::vector<field_def> bitmap_fields(const std::string& what) {
             {"C", 31, 1, fa::rw, what + " of the cycle counter (RAZ/WI without one, DSU-120)"}};
 }
 
+// Where each register comes from (../shared/reference/dsu.md names the documents; tests/facts/dsu.tsv
+// checks the numbers against the public headers).
+void cite_dsu_sources(register_table& t, dsu_variant v) {
+    const bool orig = v == dsu_variant::original, d120 = v == dsu_variant::dsu120;
+    const std::string sysregs = "Linux arch/arm64/include/asm/arm_dsu_pmu.h (encodings); fields: " +
+                                std::string(d120 ? "DSU-120AE TRM 107721/0001 IMP_CLUSTERPM*_EL1 pages"
+                                                 : "DSU TRM 100453 CLUSTERPM*_EL1 pages");
+    const std::string frame = orig ? "UNVERIFIED: the Armv8 PMU external register map (DDI0487 PMU block) with 32-bit counters"
+                              : d120 ? "DSU-120AE TRM 107721/0001 External cluster PMU registers summary"
+                                     : "Marvell CN10K CSR definitions of the DSU-110 CLUSTERPMU (../shared/reference/dsu.md §7)";
+    cite(t, "CLUSTERPM", sysregs);
+    cite(t, "CLUSTERPMMDCR_EL3$", "DSU-120AE TRM 107721/0001 IMP_CLUSTERPMMDCR_EL3; TF-A include/drivers/arm/dsu.h");
+    cite(t, "CLUSTERPMMDCR_EL1$", "UNVERIFIED: Linux arch/arm64/include/asm/arm_dsu_pmu.h's op1=0 encoding, an alias of the EL3 register");
+    cite(t, "CLUSTERPMCR_EL1$", sysregs + (orig ? "; LC: UNVERIFIED, Linux's CLUSTERPMCR reserved value 0x40" : "") +
+                                    (d120 ? "" : "; IMP 0x41: UNVERIFIED"));
+    for (const char* p : {"PMEVCNTR", "PMEVTYPER", "PMCNTEN", "PMINTEN", "PMOVS", "PMCFGR", "PMCR$", "PMCEID", "PMSS",
+                          "PMEVCNTSR", "PMAUTHSTATUS", "PMDEVID", "PMLAR", "PMLSR"})
+        cite(t, p, frame);
+    if (!d120) cite(t, "PMCCNTR", frame);
+    if (!d120) cite(t, "PMCCNTSR", frame);
+    if (!d120) cite(t, "PMCCFILTR", frame);
+    if (!d120) cite(t, "PMCLAIM", frame);
+    if (d120) cite(t, "PMIIDR", frame + "; fields UNVERIFIED");
+    if (orig) cite(t, "PMEVCNTSR", "UNVERIFIED: snapshot layout inferred from the Cortex-A55 core PMU (TRM 100442)");
+    cite(t, "PMDEVAFF", "UNVERIFIED: the Armv8 PMU external block (DDI0487) layout, cluster number in Aff1");
+    cite(t, "PMDEVARCH", "UNVERIFIED: derived from the Armv8 PMU external block (DDI0487 PMDEVARCH, PMUv3)");
+    cite(t, "PMDEVTYPE", "UNVERIFIED: the Armv8 PMU external block's PMDEVTYPE (0x16)");
+    cite(t, "PMPIDR", d120 ? "DSU-120AE TRM 107721/0001 (part 0x4EA)" : "UNVERIFIED: part number 0 (not published)");
+    cite(t, "PMCIDR", "CoreSight Architecture Specification (IHI0029) component identification");
+    cite(t, "CTL_", "pmusim model control page (not an Arm register; docs/dsu_clusterpmu.md)");
+}
+
 register_table make_table(dsu_variant v) {
     register_table t;
     const bool orig = v == dsu_variant::original, d120 = v == dsu_variant::dsu120;
@@ -276,6 +308,7 @@ register_table make_table(dsu_variant v) {
              "Model input: authentication signals"));
     add(mreg("CTL_PWRSTAT", 0x100C, 32, 1, {{"PU", 0, 1, fa::ro, "cluster powered (some core not off)"}},
              "Model status: cluster power"));
+    cite_dsu_sources(t, v);
     return t;
 }
 

@@ -97,6 +97,12 @@ const register_table& imc_table() {
             {"BUFFERSIZE", 13, 3, fa::rw, "IBM 48:50: 4096 << n records of 64 bytes (n = 0..4)"},
         };
         r.registers.push_back(trace);
+        cite(r, "LDBAR$", "Linux arch/powerpc/include/asm/imc-pmu.h (THREAD_IMC_LDBAR_MASK, THREAD_IMC_ENABLE, TRACE_IMC_ENABLE); "
+                          "POWER9 UM: LDBAR SPR 850; PB_SCOPE UNVERIFIED");
+        cite(r, "PDBAR$", "skiboot include/imc.h (pdbar_scom_index, CORE_IMC_PDBAR_MASK); hw/xscom.c POWER9 offset pcb << 3");
+        cite(r, "EVENT_MASK$", "skiboot include/imc.h (CORE_IMC_EVENT_MASK_ADDR_P9, CORE_IMC_EVENT_MASK); fields UNVERIFIED: stored, not interpreted");
+        cite(r, "HTM_MODE$", "skiboot include/imc.h (htm_scom_index, CORE_IMC_HTM_MODE_ENABLE/DISABLE)");
+        cite(r, "TRACE_IMC$", "skiboot include/imc.h (TRACE_IMC_ADDR_P9, TRACE_IMC_SAMPLESEL, _CPMC_LOAD, _CPMC1SEL, _CPMC2SEL, _BUFFERSIZE)");
         return r;
     }();
     return t;
@@ -141,6 +147,11 @@ const register_table& imc_homer_table() {
              "unit availability: IBM bit i = skiboot nest_pmus_p9[i] (microcode)",
              {{"POWERBUS0", 63, 1, fa::rw, "IBM bit 0"}, {"MCS0_7", 55, 8, fa::rw, "IBM bits 1:8"}});
         word("CB_RUN_MODE", cb + cb_run_mode, 0, "imc_chip_run_mode: 0 monitor, 1 debug (others: status 4)");
+        cite(r, "NEST_", "skiboot hw/imc.c (nest counters in HOMER) and the IMC catalog's reg offsets; "
+                         "group header/trailer offsets UNVERIFIED: OCC 24x7 microcode layout");
+        cite(r, "OCC_24X7_VERSION$", "UNVERIFIED: OCC 24x7 microcode version word (not in skiboot's headers)");
+        cite(r, "CB_", "skiboot include/imc.h (P9_CB_STRUCT_OFFSET, P9_CB_STRUCT_CMD, P9_CB_STRUCT_SPEED, struct imc_chip_cb); "
+                       "speed codes UNVERIFIED");
         return r;
     }();
     return t;

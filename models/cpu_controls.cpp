@@ -67,6 +67,19 @@ register_table make_table() {
           {"EL3", 12, 4, fa::ro, ""}, {"AMU", 44, 4, fa::ro, "0 none, 1 AMUv1, 2 AMUv1p1"}},
          "AArch64 Processor Feature Register 0: EL0-EL3 AArch64; AMU [47:44] per CPU from the platform; KVM hides the AMU from guests"},
     };
+    // Field positions: the Arm ARM's register pages and TF-A's arch.h (checked by tests/facts/cpu.tsv);
+    // reset values are pmusim's (architecturally mostly UNKNOWN, see the summary).
+    const std::string reset = "; reset UNVERIFIED: pmusim's trap-clear value";
+    cite(t, "SCR_EL3$", "DDI0487 M.a.a D24.2.169 SCR_EL3; TF-A include/arch/aarch64/arch.h SCR_*" + reset);
+    cite(t, "CPTR_EL3$", "DDI0487 M.a.a D24.2.39 CPTR_EL3; TF-A include/arch/aarch64/arch.h TAM_BIT, TFP_BIT, TCPAC_BIT" + reset);
+    cite(t, "CPTR_EL2$", "DDI0487 M.a.a D24.2.38 CPTR_EL2 (E2H=0); TF-A include/arch/aarch64/arch.h CPTR_EL2_*" + reset);
+    cite(t, "HCR_EL2$", "DDI0487 M.a.a D24.2.62 HCR_EL2; Linux arch/arm64/include/asm/kvm_arm.h HCR_*" + reset);
+    cite(t, "MDCR_EL3$", "DDI0487 MDCR_EL3; TF-A include/arch/aarch64/arch.h MDCR_TPM_BIT, MDCR_SPME_BIT" + reset);
+    cite(t, "MDCR_EL2$", "DDI0487 MDCR_EL2; TF-A include/arch/aarch64/arch.h MDCR_EL2_*; Linux kvm_arm.h MDCR_EL2_*" + reset);
+    cite(t, "ACTLR_EL3$", "Cortex-A76 TRM 100798 B2.5 ACTLR_EL3 and DSU TRM 100453 (CLUSTERPMUEN, PWREN); TF-A dsu_def.h" + reset);
+    cite(t, "ACTLR_EL2$", "Cortex-A76 TRM 100798 B2.6 ACTLR_EL2 (CLUSTERPMUEN, PWREN)" + reset);
+    cite(t, "ID_AA64PFR0_EL1$", "DDI0487 M.a.a D24.2.93 ID_AA64PFR0_EL1; TF-A include/arch/aarch64/arch.h ID_AA64PFR0_*_SHIFT; "
+                                "reset: EL0-EL3 AArch64 only (pmusim)");
     return t;
 }
 

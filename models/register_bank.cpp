@@ -23,6 +23,34 @@ const char* to_string(field_access a) {
     return "?";
 }
 
+void cite(register_def& def, const std::string& source) {
+    def.source = source;
+    for (auto& f : def.fields)
+        if (f.source.empty()) f.source = source;
+}
+
+void cite(register_table& table, const std::string& name_prefix, const std::string& source) {
+    const bool exact = !name_prefix.empty() && name_prefix.back() == '$';
+    const std::string key = exact ? name_prefix.substr(0, name_prefix.size() - 1) : name_prefix;
+    bool any = false;
+    for (auto& r : table.registers)
+        if (exact ? r.name == key : r.name.compare(0, key.size(), key) == 0) {
+            cite(r, source);
+            any = true;
+        }
+    if (!any) throw model_error(fmt::format("register table {}: no register {} to cite", table.unit, name_prefix));
+}
+
+std::vector<std::string> uncited(const register_table& table) {
+    std::vector<std::string> out;
+    for (const auto& r : table.registers) {
+        if (r.source.empty()) out.push_back(r.name);
+        for (const auto& f : r.fields)
+            if (f.source.empty()) out.push_back(r.name + "." + f.name);
+    }
+    return out;
+}
+
 const register_def* register_table::find(const std::string& name) const {
     for (const auto& r : registers)
         if (r.name == name) return &r;

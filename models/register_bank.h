@@ -36,15 +36,31 @@ enum class field_access {
 const char* to_string(field_access a);
 
 struct field_def {
+    field_def() = default;
+    // The positional form the tables use (a constructor, not an aggregate, so that the source may
+    // be named later by cite() without every initializer listing it).
+    field_def(std::string name_, unsigned lsb_, unsigned width_, field_access access_, std::string description_,
+              std::string source_ = {})
+        : name(std::move(name_)), lsb(lsb_), width(width_), access(access_), description(std::move(description_)),
+          source(std::move(source_)) {}
     std::string name;
     unsigned lsb = 0;
     unsigned width = 1;
     field_access access = field_access::rw;
     std::string description;
+    // Where the position, width and access come from: document and section, header file and
+    // line, or "UNVERIFIED: <the choice made>". Empty: the register's source (cite()).
+    std::string source;
     uint64_t mask() const { return (width >= 64 ? ~0ULL : ((1ULL << width) - 1)) << lsb; }
 };
 
 struct register_def {
+    register_def() = default;
+    register_def(std::string name_, std::optional<sysreg_encoding> sysreg_, std::optional<uint64_t> offset_,
+                 unsigned width_ = 64, uint64_t reset_ = 0, std::vector<field_def> fields_ = {},
+                 std::string description_ = {}, std::string source_ = {})
+        : name(std::move(name_)), sysreg(sysreg_), offset(offset_), width(width_), reset(reset_),
+          fields(std::move(fields_)), description(std::move(description_)), source(std::move(source_)) {}
     std::string name;                      // architectural name: AMCNTENSET0_EL0, PMEVTYPER2, ...
     std::optional<sysreg_encoding> sysreg; // system-register view
     std::optional<uint64_t> offset;        // memory-mapped view: offset in the unit's frame
@@ -52,6 +68,8 @@ struct register_def {
     uint64_t reset = 0;
     std::vector<field_def> fields;         // empty: a single RW field spanning the register
     std::string description;
+    // Where the encoding/offset, width and reset come from (as field_def::source).
+    std::string source;
     uint64_t width_mask() const { return width >= 64 ? ~0ULL : ((1ULL << width) - 1); }
 };
 
@@ -62,6 +80,15 @@ struct register_table {
     std::vector<register_def> registers;
     const register_def* find(const std::string& name) const;
 };
+
+// Names the source of a register and of each of its fields that names none of its own.
+void cite(register_def& def, const std::string& source);
+// The same for every register of `table` whose name starts with `name_prefix` (exact names end
+// the prefix with '$'); throws model_error when no register matches, so a renamed register
+// cannot silently lose its source.
+void cite(register_table& table, const std::string& name_prefix, const std::string& source);
+// Registers and fields of `table` without a source ("REG" or "REG.FIELD"); empty when all have one.
+std::vector<std::string> uncited(const register_table& table);
 
 // Tables every part of pmusim registers, for `pmusim regs` and the docs check.
 void register_table_for_docs(const register_table& table);

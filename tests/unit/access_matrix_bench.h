@@ -19,6 +19,7 @@
 #include "tb/unit_factory.h"
 #include "tests/unit/tlm_test_access.h"
 #include "models/data_files.h"
+#include "tests/unit/facts.h"
 
 namespace pmusim::access_matrix {
 
@@ -28,12 +29,19 @@ inline const std::string source_tree = pmusim::source_dir();
 constexpr uint64_t poison = 0x5A5A5A5A5A5A5A5AULL;  // pre-filled read buffer: a refused read must not overwrite it with data
 constexpr uint64_t all_ones = ~0ULL;                 // written value: changes every writable bit
 
-// Architectural bit positions, from the reference documents (not from models/cpu_controls.h).
-constexpr uint64_t SCR_EEL2 = 1ULL << 18, SCR_AMVOFFEN = 1ULL << 35, SCR_RES1 = 0x30;
-constexpr uint64_t CPTR_TAM = 1ULL << 30, CPTR_EL2_RES1 = 0x33ff;
-constexpr uint64_t HCR_TGE = 1ULL << 27, HCR_AMVOFFEN = 1ULL << 51;
-constexpr uint64_t HCR_TIDCP = 1ULL << 20; // Linux arch/arm64/include/asm/kvm_arm.h HCR_TIDCP (UL(1) << 20)
-constexpr uint64_t ACTLR_CLUSTERPMUEN = 1ULL << 12;
+// Architectural bit positions, from the facts files (tests/facts/cpu.tsv: TF-A's arch.h and dsu.h,
+// Linux's kvm_arm.h), not from models/cpu_controls.h.
+inline uint64_t cpu_bit(const char* reg, const char* field) { return facts::fact_field("cpu_controls", reg, field).bit(); }
+inline const uint64_t SCR_EEL2 = cpu_bit("SCR_EL3", "EEL2"), SCR_AMVOFFEN = cpu_bit("SCR_EL3", "AMVOFFEN"),
+                      SCR_RES1 = facts::fact_field("cpu_controls", "SCR_EL3", "RES1").mask();
+inline const uint64_t CPTR_TAM = cpu_bit("CPTR_EL3", "TAM"), CPTR_EL2_RES1 = facts::fact_number("cpu_controls", "CPTR_EL2", "reset");
+inline const uint64_t HCR_TGE = cpu_bit("HCR_EL2", "TGE"), HCR_AMVOFFEN = cpu_bit("HCR_EL2", "AMVOFFEN");
+inline const uint64_t HCR_TIDCP = cpu_bit("HCR_EL2", "TIDCP");
+inline const uint64_t ACTLR_CLUSTERPMUEN = cpu_bit("ACTLR_EL3", "CLUSTERPMUEN");
+// The system-register encoding a register of `table_unit` has in the facts files (TF-A, Linux).
+inline uint32_t fact_key(const std::string& table_unit, const std::string& reg) {
+    return facts::fact_encoding(table_unit, reg).key();
+}
 
 // One state of everything: the value of every register of every unit and of the CPU controls,
 // read at EL3 (system registers, through the bus, behind the gate) and by a Secure debugger

@@ -127,7 +127,7 @@ void run_amu_matrix(tally& t, const std::string& platform_name, const std::vecto
         for (const auto& reg : amu->table().registers) {
             const unsigned cpu = entry.first;
             const amu_cpu_features f = entry.second;
-            const uint32_t key = reg.sysreg->key();
+            const uint32_t key = fact_key(amu->table().unit, reg.name); // the encoding TF-A and Linux use
             const bool implemented = amu_implemented(reg.name, f);
             for (unsigned bits = 0; bits < 128; ++bits) {
                 amu_controls c{bool(bits & 1), bool(bits & 2), bool(bits & 4), bool(bits & 8), bool(bits & 16),
@@ -249,7 +249,7 @@ void run_dsu_sysreg_matrix(tally& t, const std::string& platform_name, const std
                                 // counters on every pass: PMCR gets E only, CNTENCLR nothing.
                                 uint64_t v = def->name == "CLUSTERPMCR_EL1" ? 1
                                              : def->name == "CLUSTERPMCNTENCLR_EL1" ? 0 : all_ones;
-                                auto a = b.sysreg(cpu, el, secure, guest, def->sysreg->key(), write, write ? v : poison);
+                                auto a = b.sysreg(cpu, el, secure, guest, fact_key(dsu->table().unit, def->name), write, write ? v : poison);
                                 ++t.checked;
                                 const std::string label = dsu_name + " cpu" + std::to_string(cpu) + " " +
                                                           ctx_label(def->name, el, secure, guest, write) +
@@ -263,7 +263,7 @@ void run_dsu_sysreg_matrix(tally& t, const std::string& platform_name, const std
                                 if (expected != o::ok) check_refused(t, b, before, scope, a, write, label);
                                 if (expected == o::trap_el2 || expected == o::trap_el3) {
                                     // ESR: EC 0x18, IL, ISS = Op0 Op2 Op1 CRn Rt CRm Dir (dsu.md §2.1).
-                                    const auto& e = *def->sysreg;
+                                    const sysreg_encoding e = facts::fact_encoding(dsu->table().unit, def->name);
                                     uint64_t iss = (uint64_t(e.op0) << 20) | (uint64_t(e.op2) << 17) |
                                                    (uint64_t(e.op1) << 14) | (uint64_t(e.crn) << 10) |
                                                    (uint64_t(e.crm) << 1) | (write ? 0 : 1);
@@ -467,7 +467,7 @@ TEST_CASE("access matrix: CPU control registers against the Arm ARM oracle") {
                                 snapshot before;
                                 if (write && expected != o::ok) before = b.take(scope);
                                 // Write a value that keeps the controls sane (RES1 bits kept) but flips the rest.
-                                auto a = b.sysreg(cpu, el, secure, guest, def->sysreg->key(), write,
+                                auto a = b.sysreg(cpu, el, secure, guest, fact_key("cpu_controls", n), write,
                                                   write ? all_ones : poison);
                                 ++t.checked;
                                 const std::string label = "cpu" + std::to_string(cpu) + " " +

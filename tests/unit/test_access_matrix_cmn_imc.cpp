@@ -127,7 +127,8 @@ std::vector<cmn_target> cmn_targets(const cmn_mesh& mesh, uint64_t periphbase) {
             for (uint64_t b = 0; b < def.width / 8; ++b) used.insert(*def.offset + b);
         for (const auto& def : t->registers) {
             const uint64_t off = *def.offset;
-            const bool secure_control = off == 0x980; // §1.4: por_cfgm_secure_access
+            // §1.4: por_cfgm_secure_access (its offset from tests/facts/cmn.tsv, cmn-tools regdefs)
+            const bool secure_control = off == facts::fact_number("cmn600_cfg", "secure_access", "offset");
             const expect normal = expect::ok;
             const expect ns = secure_control ? expect::raz_wi : normal;
             const std::vector<cmn_shape> shapes = {
@@ -174,7 +175,7 @@ void run_cmn_matrix(tally& t, const std::string& platform_name) {
     const uint64_t periphbase = cmn->mmio_windows().front().base;
     const cmn_mesh& mesh = cmn->mesh();
     const auto targets = cmn_targets(mesh, periphbase);
-    const uint64_t secure_access = periphbase + mesh.nodes[0].offset + 0x980;
+    const uint64_t secure_access = periphbase + mesh.nodes[0].offset + facts::fact_number("cmn600_cfg", "secure_access", "offset");
 
     auto secure_debug = [&](uint64_t address, bool write, uint64_t v) {
         access_context c;
@@ -188,8 +189,12 @@ void run_cmn_matrix(tally& t, const std::string& platform_name) {
     // or a refused write that reaches a counter shows. Offsets: cmn.md §2, §3.1.
     const cmn_node* dtc = mesh.find("dtc0");
     REQUIRE(dtc);
-    secure_debug(periphbase + dtc->offset + 0xA00, true, 1);    // por_dt_dtc_ctl.dt_en
-    secure_debug(periphbase + dtc->offset + 0x2100, true, 0x41); // por_dt_pmcr: pmu_en, ovfl_intr_en
+    // Offsets and bits from tests/facts/cmn.tsv (Linux arm-cmn.c, cmn-tools).
+    secure_debug(periphbase + dtc->offset + facts::fact_number("cmn600_dtc", "por_dt_dtc_ctl", "offset"), true,
+                 facts::fact_field("cmn600_dtc", "por_dt_dtc_ctl", "dt_en").bit());
+    secure_debug(periphbase + dtc->offset + facts::fact_number("cmn600_dtc", "por_dt_pmcr", "offset"), true,
+                 facts::fact_field("cmn600_dtc", "por_dt_pmcr", "pmu_en").bit() |
+                     facts::fact_field("cmn600_dtc", "por_dt_pmcr", "ovfl_intr_en").bit());
     sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
 
     // Contexts: CPU at EL0..EL3 in either security state (EL3 is Secure), a debugger in either.

@@ -13,6 +13,14 @@
 #include "tests/unit/tlm_test_access.h"
 #include "tb/platform_config.h"
 #include "models/data_files.h"
+#include "tests/unit/facts.h"
+
+namespace {
+// CPU control bits and RES1 values from the facts files (tests/facts/cpu.tsv).
+uint64_t cpu_bit(const char* reg, const char* field) { return pmusim::facts::fact_field("cpu_controls", reg, field).bit(); }
+uint64_t scr_res1() { return pmusim::facts::fact_field("cpu_controls", "SCR_EL3", "RES1").mask(); }
+uint64_t cptr_el2_res1() { return pmusim::facts::fact_number("cpu_controls", "CPTR_EL2", "reset"); }
+} // namespace
 
 using namespace pmusim;
 
@@ -259,10 +267,11 @@ TEST_CASE("amu: access rules through the gate follow the control registers") {
     for (unsigned bits = 0; bits < 64; ++bits) {
         bool en = bits & 1, tge = bits & 2, tam2 = bits & 4, tam3 = bits & 8, amvoffen = bits & 16, hcr_amvoffen = bits & 32;
         in.write_el3(0, "AMUSERENR_EL0", en);
-        ctl["HCR_EL2"].value = (uint64_t(tge) << 27) | (uint64_t(hcr_amvoffen) << 51);
-        ctl["CPTR_EL2"].value = 0x33ff | (uint64_t(tam2) << 30);
-        ctl["CPTR_EL3"].value = uint64_t(tam3) << 30;
-        ctl["SCR_EL3"].value = 0x30 | (uint64_t(amvoffen) << 35);
+        // Bit positions from tests/facts/cpu.tsv (TF-A arch.h, Linux kvm_arm.h), not from the model.
+        ctl["HCR_EL2"].value = (tge ? cpu_bit("HCR_EL2", "TGE") : 0) | (hcr_amvoffen ? cpu_bit("HCR_EL2", "AMVOFFEN") : 0);
+        ctl["CPTR_EL2"].value = cptr_el2_res1() | (tam2 ? cpu_bit("CPTR_EL2", "TAM") : 0);
+        ctl["CPTR_EL3"].value = tam3 ? cpu_bit("CPTR_EL3", "TAM") : 0;
+        ctl["SCR_EL3"].value = scr_res1() | (amvoffen ? cpu_bit("SCR_EL3", "AMVOFFEN") : 0);
         for (const auto& [name, cls] : regs)
             for (unsigned el = 0; el < 4; ++el)
                 for (bool secure : {false, true})
@@ -301,23 +310,23 @@ TEST_CASE("amu: an allowed access is not remembered past a change of any rule in
     in.elaborate();
     auto& ctl = p.controls().bank(0);
     ctl["CPTR_EL3"].value = 0;
-    ctl["CPTR_EL2"].value = 0x33ff;
+    ctl["CPTR_EL2"].value = cptr_el2_res1();
     ctl["HCR_EL2"].value = 0;
-    ctl["SCR_EL3"].value = 0x31; // Non-secure lower ELs, EL2 enabled
+    ctl["SCR_EL3"].value = scr_res1() | cpu_bit("SCR_EL3", "NS"); // Non-secure lower ELs, EL2 enabled
     in.write_el3(0, "AMUSERENR_EL0", 1); // EL0 may read
     for (int round = 0; round < 2; ++round) {
         CHECK(in.access(0, 0, false, false, "AMEVCNTR00_EL0", false).outcome == access_outcome::ok);
         CHECK(in.access(0, 0, false, false, "AMEVCNTR00_EL0", false).outcome == access_outcome::ok);
-        ctl["CPTR_EL3"].value = 1ULL << ctl::cptr_tam; // EL3 traps every AMU access below it
+        ctl["CPTR_EL3"].value = cpu_bit("CPTR_EL3", "TAM"); // EL3 traps every AMU access below it
         CHECK(in.access(0, 0, false, false, "AMEVCNTR00_EL0", false).outcome == access_outcome::trap_el3);
         ctl["CPTR_EL3"].value = 0;
         CHECK(in.access(0, 0, false, false, "AMEVCNTR00_EL0", false).outcome == access_outcome::ok);
-        ctl["CPTR_EL2"].value = 0x33ff | (1ULL << ctl::cptr_tam); // EL2 traps EL0/EL1 (Non-secure, EL2 enabled)
+        ctl["CPTR_EL2"].value = cptr_el2_res1() | cpu_bit("CPTR_EL2", "TAM"); // EL2 traps EL0/EL1 (Non-secure, EL2 enabled)
         CHECK(in.access(0, 0, false, false, "AMEVCNTR00_EL0", false).outcome == access_outcome::trap_el2);
-        ctl["CPTR_EL2"].value = 0x33ff;
+        ctl["CPTR_EL2"].value = cptr_el2_res1();
         in.write_el3(0, "AMUSERENR_EL0", 0); // EN = 0: EL0 reads trap to EL1...
         CHECK(in.access(0, 0, false, false, "AMEVCNTR00_EL0", false).outcome == access_outcome::trap_el1);
-        ctl["HCR_EL2"].value = 1ULL << ctl::hcr_tge; // ...or to EL2 when HCR_EL2.TGE = 1
+        ctl["HCR_EL2"].value = cpu_bit("HCR_EL2", "TGE"); // ...or to EL2 when HCR_EL2.TGE = 1
         CHECK(in.access(0, 0, false, false, "AMEVCNTR00_EL0", false).outcome == access_outcome::trap_el2);
         ctl["HCR_EL2"].value = 0;
         in.write_el3(0, "AMUSERENR_EL0", 1);

@@ -8,6 +8,7 @@
 #include "tests/unit/tlm_test_access.h"
 #include "models/system_bus.h"
 #include "tb/platform.h"
+#include "tests/unit/facts.h"
 
 using namespace pmusim;
 
@@ -196,14 +197,17 @@ TEST_CASE_METHOD(arm_gate, "gate: the gate and the units complete a non-blocking
 }
 
 TEST_CASE_METHOD(arm_gate, "gate: EL-suffixed control registers and unimplemented encodings") {
-    const uint32_t cptr_el3 = key(3, 6, 1, 1, 2), hcr_el2 = key(3, 4, 1, 1, 0);
+    // Encodings and CPTR_EL3.TAM from tests/facts/cpu.tsv (the Arm ARM, TF-A arch.h TAM_BIT).
+    const uint32_t cptr_el3 = facts::fact_encoding("cpu_controls", "CPTR_EL3").key(),
+                   hcr_el2 = facts::fact_encoding("cpu_controls", "HCR_EL2").key();
+    const auto tam = facts::fact_field("cpu_controls", "CPTR_EL3", "TAM");
     // EL3 writes CPTR_EL3; EL2 and EL1 get UNDEFINED and nothing changes.
-    CHECK(ini.access(true, cptr_el3, 8, 1u << 30, cpu_ctx(3, true)).outcome == access_outcome::ok);
+    CHECK(ini.access(true, cptr_el3, 8, tam.bit(), cpu_ctx(3, true)).outcome == access_outcome::ok);
     auto r = ini.access(true, cptr_el3, 8, 0, cpu_ctx(2));
     CHECK(r.outcome == access_outcome::undefined);
     CHECK(r.status == tlm::TLM_COMMAND_ERROR_RESPONSE);
     CHECK(r.syndrome == (1ull << 25)); // EC 0 (unknown reason), IL
-    CHECK(p.controls().bit(0, "CPTR_EL3", ctl::cptr_tam));
+    CHECK(p.controls().bit(0, "CPTR_EL3", tam.lsb));
     CHECK(ini.access(false, hcr_el2, 8, 0, cpu_ctx(1)).outcome == access_outcome::undefined);
     CHECK(ini.access(false, hcr_el2, 8, 0, cpu_ctx(2)).outcome == access_outcome::ok);
     // An encoding no unit implements is UNDEFINED and named in the detail.
@@ -226,9 +230,12 @@ TEST_CASE_METHOD(arm_gate, "gate: EL-suffixed control registers and unimplemente
 TEST_CASE_METHOD(arm_gate, "gate: per-CPU control registers are independent") {
     auto c1 = cpu_ctx(3, true);
     c1.cpu = 5;
-    CHECK(ini.access(true, key(3, 6, 1, 0, 1), 8, 1u << 12, c1).outcome == access_outcome::ok);
-    CHECK(p.controls().bit(5, "ACTLR_EL3", ctl::actlr_clusterpmuen));
-    CHECK_FALSE(p.controls().bit(0, "ACTLR_EL3", ctl::actlr_clusterpmuen));
+    // ACTLR_EL3 and CLUSTERPMUEN from tests/facts/cpu.tsv (TF-A include/drivers/arm/dsu.h).
+    const auto clusterpmuen = facts::fact_field("cpu_controls", "ACTLR_EL3", "CLUSTERPMUEN");
+    CHECK(ini.access(true, facts::fact_encoding("cpu_controls", "ACTLR_EL3").key(), 8, clusterpmuen.bit(), c1).outcome ==
+          access_outcome::ok);
+    CHECK(p.controls().bit(5, "ACTLR_EL3", clusterpmuen.lsb));
+    CHECK_FALSE(p.controls().bit(0, "ACTLR_EL3", clusterpmuen.lsb));
 }
 
 TEST_CASE_METHOD(arm_gate, "gate: a debug access to a system register reads its owner without asking the access rule") {

@@ -9,6 +9,7 @@
 #include "tb/platform.h"
 #include "tests/unit/tlm_test_access.h"
 #include "tb/unit_factory.h"
+#include "tests/unit/facts.h"
 
 using namespace pmusim;
 
@@ -57,10 +58,13 @@ TEST_CASE("dsu: system-register access rules follow the reference's priority tab
     REQUIRE(dsu);
     for (const auto& r : rows) {
         auto& b = p.controls().bank(0);
-        b["HCR_EL2"].value = r.tidcp ? (1ULL << ctl::hcr_tidcp) : 0;
-        b["ACTLR_EL2"].value = r.actlr2 ? (1ULL << ctl::actlr_clusterpmuen) : 0;
-        b["ACTLR_EL3"].value = r.actlr3 ? (1ULL << ctl::actlr_clusterpmuen) : 0;
-        b["SCR_EL3"].value = 0x30 | (r.eel2 ? (1ULL << ctl::scr_eel2) : 0);
+        // Bit positions from tests/facts/cpu.tsv (Linux kvm_arm.h, TF-A dsu.h and arch.h), not from the model.
+        using facts::fact_field;
+        b["HCR_EL2"].value = r.tidcp ? fact_field("cpu_controls", "HCR_EL2", "TIDCP").bit() : 0;
+        b["ACTLR_EL2"].value = r.actlr2 ? fact_field("cpu_controls", "ACTLR_EL2", "CLUSTERPMUEN").bit() : 0;
+        b["ACTLR_EL3"].value = r.actlr3 ? fact_field("cpu_controls", "ACTLR_EL3", "CLUSTERPMUEN").bit() : 0;
+        b["SCR_EL3"].value = fact_field("cpu_controls", "SCR_EL3", "RES1").mask() |
+                             (r.eel2 ? fact_field("cpu_controls", "SCR_EL3", "EEL2").bit() : 0);
         access_context ctx = testing::sysreg_context(0, r.el, r.secure || r.el == 3);
         const register_def* def = dsu->table().find(r.reg);
         REQUIRE(def);

@@ -11,6 +11,7 @@
 #include "tb/sequence_parser.h"
 #include "tb/sequence_runner.h"
 #include "tb/unit_factory.h"
+#include "tests/unit/facts.h"
 
 using namespace pmusim;
 using namespace pmusim::imc;
@@ -41,7 +42,9 @@ TEST_CASE("imc: TRACE_IMC_SCOM values of current and older skiboot") {
     CHECK(trace_scom_value(1, 0xfa, 0, 2, 0) == 0x7FFFFFC140020000ULL); // before skiboot 54634c4e6
     CHECK(trace_scom_value(0, 0xfa, 4, 2, 0) == 0x3FFFFFC142020000ULL); // the P10 value
     CHECK(trace_scom_value(1, 0xfa, 4, 2, 1) == 0x7FFFFFC142022000ULL);
-    CHECK(skiboot_trace_scom == trace_scom_value(1, 0xfa, 4, 2, 0));
+    // skiboot hw/imc.c's POWER9 value, computed in tests/facts/imc.tsv from its macros.
+    CHECK(skiboot_trace_scom == facts::fact_number("imc_const", "skiboot_trace_scom", "value"));
+    CHECK(trace_scom_value(1, 0xfa, 4, 2, 0) == facts::fact_number("imc_const", "skiboot_trace_scom", "value"));
 }
 
 namespace {
@@ -87,7 +90,7 @@ run 2ms
         uint64_t off = 0x10400000 - 0x10400000 + 64 * i; // imc_counters memory starts at 0x10400000
         uint64_t tb1 = m->load_be64(off), tb2 = m->load_be64(off + 56);
         CHECK(tb1 > prev);
-        CHECK(tb2 == (tb1 & trace_tb_mask));
+        CHECK(tb2 == (tb1 & facts::fact_number("imc_const", "trace_tb_mask", "value"))); // Linux IMC_TRACE_RECORD_TB1_MASK
         CHECK(tb1 == 4016ULL * (i + 1));
         prev = tb1;
     }
@@ -125,7 +128,7 @@ unsigned kernel_valid_samples(const memory& m, uint64_t offset, unsigned entries
     unsigned n = 0;
     for (unsigned i = 0; i < entries; ++i) {
         uint64_t tb1 = m.load_be64(offset + 64 * i), tb2 = m.load_be64(offset + 64 * i + 56);
-        if (tb1 <= prev || tb2 != (tb1 & trace_tb_mask)) break;
+        if (tb1 <= prev || tb2 != (tb1 & facts::fact_number("imc_const", "trace_tb_mask", "value"))) break;
         prev = tb1;
         ++n;
     }

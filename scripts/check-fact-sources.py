@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Checks the facts files (tests/facts/*.tsv) against the source lines they cite.
+
+The ctest `facts:` cases compare the models with the facts files; this script closes the other
+side: that each fact says what the cited line of TF-A, skiboot or cmn-tools says. It reads the
+sources from local git clones at the commits the facts files name (nothing is downloaded):
+
+    scripts/check-fact-sources.py --tfa ~/src/arm-trusted-firmware --skiboot ~/src/skiboot \
+        --cmn-tools ~/src/cmn-tools
+
+A clone may be bare. Facts citing other sources (Linux, the Arm ARM, TRMs) are counted as not
+checked here; docs/facts.md says how those were checked. Exit 0 when every checked fact agrees,
+1 when one does not (each printed with file:line, the fact and the cited text), 2 on bad usage.
+"""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+
+# The commits the facts were transcribed from (also in the header of every facts file).
+COMMITS = {"tfa": "6a164dda7208", "skiboot": "ecebf4fb3d9c", "cmn-tools": "34baf88b0fe9"}
+CITATION = re.compile(r"\b(tfa|skiboot|cmn-tools):([\w./-]+):(\d+)")
+NUMBER = re.compile(r"\b(0x[0-9a-fA-F]+|\d+)(?:ull|ul|u|ll|l)?\b", re.IGNORECASE)
+SYSREG = re.compile(r"\bS(\d)_(\d)_C(\d+)_C(\d+)_(\d)\b")
+
+
+class Sources:
+    def __init__(self, clones):
+        self.clones, self.cache = clones, {}
+
+    def lines(self, repo, path):
+        key = (repo, path)
+        if key not in self.cache:
+            gitdir = self.clones[repo]
+            text = subprocess.run(["git", "--git-dir", gitdir, "show", f"{COMMITS[repo]}:{path}"] if
+                                  os.path.isdir(os.path.join(gitdir, "objects")) else
+                                  ["git", "-C", gitdir, "show", f"{COMMITS[repo]}:{path}"],
+                                  capture_output=True, text=True, check=True).stdout
+            self.cache[key] = text.split("\n")
+        return self.cache[key]
+
+
+def numbers(text):
+    return {int(n, 0) for n in NUMBER.findall(text)}
+
+
+def contiguous_width(mask):
+    if mask == 0:
+        return None
+    while mask & 1 == 0:
+        mask >>= 1
+    width = mask.bit_length()
+    return width if mask == (1 << width) - 1 else None
+
+
+def check_regdefs(fact, line):
+    """cmn-tools regdefs: 'R <offset> <width> ...', 'F <lsb> <width> <name>', 'RESET <value> <mask>'."""
+    words = line.split()
+    kind, value = fact["kind"], fact["value"]
+    if kind == "field" and words[:1] == ["F"]:
+        return [int(words[1]), int(words[2])] == [int(v, 0) for v in value.split(",")]
+    if kind == "offset" and words[:1] == ["R"]:
+        return int(words[1], 0) == int(value, 0)
+    if kind == "width" and words[:1] == ["R"]:
+        return int(words[2], 0) == int(value, 0)
+    if kind == "reset" and words[:1] == ["RESET"]:
+        return int(words[1], 0) == int(value, 0)
+    return False
+
+
+def xscom_p9(macro, core, addr):
+    # skiboot include/xscom.h XSCOM_ADDR_P9_EQ / XSCOM_ADDR_P9_EC, for a PCB address.
+    if macro == "XSCOM_ADDR_P9_EQ":
+        return ((((core) & 0x1C) + 0x40) << 22) | addr
+    return ((((core) & 0x1F) + 0x20) << 24) | addr
+
+
+def defined_values(text):
+    """The values of the '#define NAME <constant expression>' lines in text (U(), UL(), ULL() and
+    integer suffixes dropped; only numbers, shifts, | & + - ( ) are evaluated)."""
+    values = set()
+    for body in re.findall(r"#define\s+\w+\s+(.*?)(?=#define|/\*|$)", text):
+        expr = re.sub(r"\bU?L?L?\(([^()]*)\)", r"(\1)", body.strip())
+        expr = re.sub(r"\b(0x[0-9a-fA-F]+|\d+)(?:ull|ul|u|ll|l)\b", r"\1", expr, flags=re.IGNORECASE)
+        if expr and re.fullmatch(r"[0-9a-fA-FxX\s()|&+<>-]+", expr):
+            try:
+                values.add(int(eval(expr, {"__builtins__": {}})))
+            except Exception:
+                pass
+    return values
+
+
+def check_text(fact, text):
+    """A header line: the fact's numbers must all be in the cited text."""
+    kind, value = fact["kind"], fact["value"]
+    found = numbers(text) | defined_values(text)
+    if kind == "encoding":
+        want = tuple(int(v, 0) for v in value.split(","))
+        encodings = {tuple(int(g) for g in m) for m in SYSREG.findall(text)}
+        return want in encodings or (len(want) == 5 and set(want) <= found)
+    if kind == "field":
+        lsb, width = (int(v, 0) for v in value.split(","))
+        if width == 1 and (1 << lsb) in found:
+            return True
+        masks = {n for n in found if contiguous_width(n) == width and n & -n == 1 << lsb}
+        if masks:
+            return True
+        if lsb not in found and not (lsb == 0 and width > 1):
+            return False
+        # A macro taking the field's value, '((x) << lsb)', names the position only: the width
+        # is then the fact's other source (the next field's shift, the Arm ARM).
+        if width == 1 or re.search(r"\(\s*\(?\s*(?:uint64_t\s*\)\s*)?x\s*\)?\s*<<\s*" + str(lsb) + r"\b", text):
+            return True
+        return (width in found or lsb + width - 1 in found or
+                any(contiguous_width(n) == width for n in found) or
+                any(contiguous_width(n) == width and n & (1 << lsb) for n in found))
+    return int(value, 0) in found
+
+
+def check_skiboot_scom(fact, sources, cites):
+    """imc_scom/imc_xscom facts: recompute from the cited macro and base address."""
+    core = int(fact["reg"].split("@")[1])
+    macro = "XSCOM_ADDR_P9_EQ" if "XSCOM_ADDR_P9_EQ" in fact["source"] else "XSCOM_ADDR_P9_EC"
+    base = None
+    for repo, path, line in cites:
+        text = sources.lines(repo, path)[line - 1]
+        if path == "include/xscom.h":
+            # the macro's definition line must be the one cited
+            if macro not in text:
+                return False
+            continue
+        if path == "hw/xscom.c":
+            continue
+        vals = [n for n in numbers(text) if n > 0xFFFF]
+        if vals:
+            base = vals[0]
+    if base is None:
+        return False
+    pcb = xscom_p9(macro, core, base)
+    if fact["unit"] == "imc_scom":
+        return pcb == int(fact["value"], 0)
+    # hw/xscom.c xscom_addr: POWER9 (not proc_gen_p8) offset = pcb_addr << 3
+    xscom = [l for l in sources.lines("skiboot", "hw/xscom.c") if "pcb_addr << 3)" in l and "|=" in l]
+    return bool(xscom) and (pcb << 3) == int(fact["value"], 0)
+
+
+def check_derived(fact, text, scom_facts):
+    """Facts computed from several cited lines: True/False, or None when the fact is not one."""
+    value = int(fact["value"], 0) if fact["kind"] != "encoding" and "," not in fact["value"] else None
+    if fact["note"].startswith("n/a") and "does not exist" in text:
+        return True  # the source says the register is absent, as the note does
+    member = re.search(r"0x([0-9A-Fa-f]+) \+ 8 x (\d+)", fact["source"])
+    if member:  # a be64 member of a packed struct: base + 8 x its index
+        return int(member.group(1), 16) in numbers(text) and value == int(member.group(1), 16) + 8 * int(member.group(2))
+    pcb = re.search(r"\(imc_scom (\w+@\d+)\)", fact["source"])
+    if pcb:  # hw/xscom.c on POWER9: offset = pcb << 3, of the SCOM address fact named
+        return "pcb_addr << 3" in text and scom_facts.get(pcb.group(1)) is not None and \
+            value == scom_facts[pcb.group(1)] << 3
+    if "TRACE_IMC_SCOM(" in text:  # hw/imc.c's TRACE_IMC_SCOM value from its macros and shifts
+        args = [int(n, 0) for n in re.findall(r"#define IMC_TRACE_\w+\s+(0x[0-9a-fA-F]+|\d+)", text)]
+        shifts = {m: int(n) for m, n in re.findall(r"#define TRACE_IMC_(\w+)\(x\)\s*\(\(uint64_t\)x << (\d+)\)", text)}
+        load = re.search(r"TRACE_IMC_CPMC_LOAD\(x\)\s*\(\(0x([0-9a-f]+) - \(uint64_t\)x\) << (\d+)\)", text)
+        if len(args) != 5 or not load or len(shifts) != 4:
+            return False
+        sampsel, cpmcload, cpmc1, cpmc2, buffsize = args  # in the order the source line cites them
+        computed = (sampsel << shifts["SAMPLESEL"]) | ((int(load.group(1), 16) - cpmcload) << int(load.group(2))) | \
+            (cpmc1 << shifts["CPMC1SEL"]) | (cpmc2 << shifts["CPMC2SEL"]) | (buffsize << shifts["BUFFERSIZE"])
+        return computed == value
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tfa", required=True)
+    ap.add_argument("--skiboot", required=True)
+    ap.add_argument("--cmn-tools", required=True)
+    ap.add_argument("--facts", default=os.path.join(os.path.dirname(__file__), "..", "tests", "facts"))
+    args = ap.parse_args()
+    sources = Sources({"tfa": args.tfa, "skiboot": args.skiboot, "cmn-tools": args.cmn_tools})
+    checked = unchecked = 0
+    failures = []
+    scom_facts = {}
+    for path in sorted(glob.glob(os.path.join(args.facts, "*.tsv"))):
+        for n, row in enumerate(open(path, encoding="utf-8"), 1):
+            row = row.rstrip("\n")
+            if not row or row.startswith("#"):
+                continue
+            cols = row.split("\t")
+            if len(cols) != 7:
+                print(f"{path}:{n}: expected 7 tab-separated columns", file=sys.stderr)
+                return 2
+            fact = dict(zip(["unit", "reg", "kind", "field", "value", "source", "note"], cols))
+            cites = [(r, p, int(l)) for r, p, l in CITATION.findall(fact["source"])]
+            if not cites:
+                unchecked += 1
+                continue
+            try:
+                if fact["unit"] in ("imc_scom", "imc_xscom"):
+                    ok = check_skiboot_scom(fact, sources, cites)
+                    text = fact["source"]
+                    if fact["unit"] == "imc_scom":
+                        scom_facts[fact["reg"]] = int(fact["value"], 0)
+                else:
+                    text = " ".join(sources.lines(r, p)[l - 1] for r, p, l in cites)
+                    derived = check_derived(fact, text, scom_facts)
+                    if derived is not None:
+                        ok = derived
+                    elif cites[0][0] == "cmn-tools":
+                        ok = check_regdefs(fact, text)
+                    else:
+                        ok = check_text(fact, text)
+            except (subprocess.CalledProcessError, IndexError) as e:
+                ok, text = False, f"cannot read the cited line ({e})"
+            checked += 1
+            if not ok:
+                failures.append(f"{os.path.relpath(path)}:{n}: {fact['unit']} {fact['reg']} {fact['kind']} "
+                                f"{fact['field']} = {fact['value']}; cited text: {text.strip()}")
+    for f in failures:
+        print(f)
+    print(f"fact sources: {checked} checked against the cited line, {len(failures)} disagree, "
+          f"{unchecked} cite no TF-A/skiboot/cmn-tools line")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
