@@ -359,6 +359,10 @@ int main(int argc, char** argv) {
             std::cout << pmusim::data_dir() << '\n';
             return exit_ok;
         }
+        if (!top_overrides.empty() && !list_params) // `pmusim -C K=V run ...` would silently drop them
+            throw input_error("", 0, "-C " + top_overrides.front() +
+                                         ": give -C after the command (pmusim run FILE -C KEY=VALUE); before it, "
+                                         "only with --list-params");
         if (list_params) {
             register_all_units();
             std::vector<param_override> overrides = parse_override_arguments(top_overrides);

@@ -9,7 +9,8 @@ Expected values come from the specifications, not from pmusim:
 - CLUSTERPMCR_EL1.N, bits [15:11], is the number of event counters (Arm DSU TRM; Linux
   drivers/perf/arm_dsu_pmu.c CLUSTERPMCR_N_SHIFT 11, CLUSTERPMCR_N_MASK 0x1f): 4 counters read
   as 0x2000 under mask 0xF800, 6 (the arm-default) as 0x3000.
-- HAFGRTR_EL2 exists only with FEAT_FGT (Arm ARM D24.2.61): without it the access is UNDEFINED.
+- HAFGRTR_EL2 (op0=3 op1=4 CRn=3 CRm=1 op2=6) exists only with FEAT_FGT (Arm ARM D24.2.61):
+  without it the access is UNDEFINED.
 Usage: check_overrides.py PMUSIM"""
 import json
 import os
@@ -27,7 +28,7 @@ SEQ = """platform arm-default
 as cpu0 el1
 read CLUSTERPMCR_EL1 == 0x2000 mask 0xF800   # N = 4: the counters -C gave
 as cpu0 el2
-read HAFGRTR_EL2                              # ok only with FEAT_FGT
+read S3_4_C3_C1_6                             # HAFGRTR_EL2: ok only with FEAT_FGT
 """
 
 
@@ -150,6 +151,8 @@ def main():
             refused(pmusim(exe, "serve", *cs, stdin=""), argument, *expected)
             if "DSU-120" not in expected:  # --list-params builds no unit, so cannot see that one
                 refused(pmusim(exe, "--list-params", *cs), argument, *expected[:1])
+        # before the command, -C would apply to nothing: refused rather than dropped
+        refused(pmusim(exe, "-C", "dsu0.counters=4", "run", seq), "dsu0.counters=4", "after the command")
         refused(pmusim(exe, "simulate", "scenarios/examples/tour.yaml", "-o", out, "--no-progress",
                        "-C", "dsu0.counters=99", cwd=ROOT), "dsu0.counters=99", "1..31")
     finally:
