@@ -252,6 +252,7 @@ void add_help_examples(CLI::App& app) {
                "  pmusim --list-params -C dsu0.counters=4 -C cpu0.features.fgt=true  # values -C would give\n"
                "  pmusim --list-unit-types\n"
                "  pmusim --version\n"
+               "  pmusim --data-dir                              # where the IMC catalogs and plot scripts are\n"
                "Exit codes: 0 ok, 1 an expectation failed, 2 bad input, 3 model error (docs/sequence-language.md).");
     const std::pair<const char*, const char*> examples[] = {
         {"run", "  pmusim run tests/sequences/dsu/overflow_irq.seq\n"
@@ -271,7 +272,9 @@ void add_help_examples(CLI::App& app) {
                      "  pmusim simulate scenarios/examples/tour.yaml -o out/tour4 -C dsu0.counters=4"},
         {"sweep", "  pmusim sweep scenarios/studies/dsu-multiplex/sweep.yaml -o out/sweep -j 2\n"
                   "  pmusim sweep SWEEP.yaml -o out/shard0 --shard 0/4\n"
-                  "  pmusim sweep SWEEP.yaml -o out/fgt -C cpu0.features.fgt=true"},
+                  "  pmusim sweep SWEEP.yaml -o out/fgt -C cpu0.features.fgt=true\n"
+                  "  pmusim sweep SWEEP.yaml -o out/sweep --no-progress --no-resume   # every point again, no progress line\n"
+                  "  pmusim sweep SWEEP.yaml --list --shard 1/4                       # the points, nothing run"},
         {"plot", "  pmusim plot rates out/tour/samples.csv -o rates.svg --opt counters='dsu0.*'"},
         {"imc-dt", "  pmusim imc-dt --platform power9-default --unit imc0 --avl-vector 0xff --linux-events"},
         {"completion", "  pmusim completion bash > ~/.local/share/bash-completion/completions/pmusim"},
