@@ -281,7 +281,9 @@ register_table make_table(dsu_variant v) {
     add(mreg("PMLSR", 0xFB4, 32, 0x3, {{"SLI", 0, 1, fa::ro, "lock implemented"}, {"SLK", 1, 1, fa::ro, "locked"},
                                        {"nTT", 2, 1, fa::ro, "0"}},
              "Software lock status (only with software_lock; else RAZ)"));
-    add(mreg("PMAUTHSTATUS", 0xFB8, 32, 0x30, {{"NSID", 0, 2, fa::ro, "0"}, {"NSNID", 2, 2, fa::ro, "0"},
+    // Reset 0xF0: SNID = SID = 0b11 with the model's default authentication inputs (CTL_AUTH 0xF,
+    // DBGEN and SPIDEN set), 0xA0 without them ([TRM120] CLUSTERPMU_PMAUTHSTATUS; the read hook).
+    add(mreg("PMAUTHSTATUS", 0xFB8, 32, 0xF0, {{"NSID", 0, 2, fa::ro, "0"}, {"NSNID", 2, 2, fa::ro, "0"},
                                                 {"SID", 4, 2, fa::ro, "0b11 Secure debug enabled, 0b10 disabled"},
                                                 {"SNID", 6, 2, fa::ro, "= SID"}},
              "Authentication status"));

@@ -59,6 +59,12 @@ void write_junit(std::ostream& out, const std::vector<junit_suite>& suites) {
         const std::string suite = xml_attribute(s.name);
         out << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" time=\"{}\">\n",
                            suite, s.testcases.size(), s.count(v::failed), s.count(v::error), junit_seconds(s.time_fs));
+        if (!s.properties.empty()) {
+            out << "    <properties>\n";
+            for (const auto& [name, value] : s.properties)
+                out << fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", xml_attribute(name), xml_attribute(value));
+            out << "    </properties>\n";
+        }
         for (const auto& t : s.testcases) {
             out << fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{}\"", suite, xml_attribute(t.name),
                                junit_seconds(t.duration_fs));
@@ -79,7 +85,9 @@ std::string junit_suite_to_json(const junit_suite& s) {
     for (const auto& t : s.testcases)
         cases.push_back({{"name", t.name}, {"result", int(t.result)}, {"type", t.type}, {"message", t.message},
                          {"duration_fs", t.duration_fs}});
-    return nlohmann::json{{"name", s.name}, {"time_fs", s.time_fs}, {"testcases", cases}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    nlohmann::json properties = nlohmann::json::array();
+    for (const auto& [name, value] : s.properties) properties.push_back({name, value});
+    return nlohmann::json{{"name", s.name}, {"time_fs", s.time_fs}, {"testcases", cases}, {"properties", properties}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 junit_suite junit_suite_from_json(const std::string& text) {
@@ -87,6 +95,7 @@ junit_suite junit_suite_from_json(const std::string& text) {
     junit_suite s;
     s.name = j.at("name").get<std::string>();
     s.time_fs = j.at("time_fs").get<fs_t>();
+    for (const auto& p : j.at("properties")) s.properties.emplace_back(p.at(0).get<std::string>(), p.at(1).get<std::string>());
     for (const auto& c : j.at("testcases"))
         s.testcases.push_back({c.at("name").get<std::string>(), junit_testcase::verdict(c.at("result").get<int>()),
                                c.at("type").get<std::string>(), c.at("message").get<std::string>(),

@@ -4,6 +4,7 @@
 // statement or per error that stopped the file (docs/sequence-language.md, "JUnit").
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/sim_time.h"
@@ -23,6 +24,9 @@ struct junit_suite {
     std::string name; // the sequence file as given on the command line
     std::vector<junit_testcase> testcases;
     fs_t time_fs = 0; // simulated time the whole file ran
+    // <properties> of the testsuite, in order: what the run was given besides the file, e.g.
+    // ("-C", "dsu0.counters=4") for each parameter override (docs/logs.md).
+    std::vector<std::pair<std::string, std::string>> properties;
 
     unsigned count(junit_testcase::verdict v) const;
 };

@@ -22,6 +22,7 @@
 #include "tb/demo_scenario.h"
 #include "tb/junit.h"
 #include "tb/multi_run.h"
+#include "tb/param_overrides.h"
 #include "tb/platform.h"
 #include "tb/register_docs.h"
 #include "tb/sequence_parser.h"
@@ -46,6 +47,7 @@ struct run_options {
     std::string vcd;
     bool quiet = false;
     bool reference = false; // per-cycle reference mode (docs/reference-mode.md)
+    std::vector<std::string> overrides; // -C KEY=VALUE (tb/param_overrides.h)
 };
 
 std::string read_file(const std::string& path) {
@@ -64,16 +66,29 @@ std::string read_file(const std::string& path) {
 int simulate(const std::vector<seq::statement>& statements, const std::string& source_name,
              const std::string& platform_name, const run_options& opt, bool serve, run_recorder& rec) {
     register_all_units(); // unit parameter schemas must be known before a platform is validated
-    platform_config cfg = load_platform(platform_name);
+    for (const auto& o : opt.overrides) rec.property("-C", o); // in the report even when refused
+    std::vector<param_override> overrides = parse_override_arguments(opt.overrides);
+    platform_config cfg = load_platform_with_overrides(platform_name, overrides);
     rec.log = opt.quiet || serve ? nullptr : &std::cout;
     // Outputs appear under their names only once complete (tb/atomic_output.h).
     std::unique_ptr<atomic_output> json_out;
     if (!opt.log_json.empty()) {
         json_out = std::make_unique<atomic_output>(opt.log_json);
         rec.json = &json_out->stream();
+        if (!overrides.empty()) // the header record: what the run changed of the platform (docs/logs.md)
+            *rec.json << nlohmann::ordered_json{{"op", "header"}, {"platform", cfg.name}, {"platform_file", cfg.file},
+                                                {"overrides", overrides_json(overrides)}}
+                             .dump()
+                      << '\n';
     }
     if (opt.reference) set_reference_mode(true); // before the platform: its clocks and counters get twins
-    platform p(cfg);
+    std::unique_ptr<platform> built;
+    try {
+        built = std::make_unique<platform>(cfg);
+    } catch (const input_error& e) {
+        throw name_override_in_error(e, cfg, overrides); // a unit's own check of a value -C set
+    }
+    platform& p = *built;
     sequence_runner runner("runner", p, rec);
     if (!opt.vcd.empty()) {
         std::vector<observable> signals;
@@ -234,24 +249,32 @@ void add_help_examples(CLI::App& app) {
                "  pmusim                                         # the built-in demo\n"
                "  pmusim run my.seq --junit junit.xml            # see `pmusim run --help`\n"
                "  pmusim --list-params --platform power9-default\n"
+               "  pmusim --list-params -C dsu0.counters=4 -C cpu0.features.fgt=true  # values -C would give\n"
                "  pmusim --list-unit-types\n"
                "  pmusim --version\n"
+               "  pmusim --data-dir                              # where the IMC catalogs and plot scripts are\n"
                "Exit codes: 0 ok, 1 an expectation failed, 2 bad input, 3 model error (docs/sequence-language.md).");
     const std::pair<const char*, const char*> examples[] = {
         {"run", "  pmusim run tests/sequences/dsu/overflow_irq.seq\n"
                 "  pmusim run my.seq --platform my.yaml --log-json log.jsonl --junit junit.xml --vcd wave.vcd\n"
                 "  pmusim run a.seq b.seq tests/sequences -j 2 --junit junit.xml --quiet\n"
                 "  pmusim run my.seq --reference\n"
+                "  pmusim run my.seq -C dsu0.counters=4 -C cpu0.features.fgt=true   # parameter overrides\n"
                 "Reports (JUnit, JSON-lines log, VCD): docs/logs.md."},
         {"serve", "  printf 'as cpu0 el1\\nread AMCNTENSET0_EL0\\n' | pmusim serve --platform arm-default\n"
-                  "  pmusim serve --junit junit.xml --log-json log.jsonl --vcd wave.vcd --reference < session.seq"},
+                  "  pmusim serve --junit junit.xml --log-json log.jsonl --vcd wave.vcd --reference < session.seq\n"
+                  "  pmusim serve -C dsu0.counters=4 < session.seq"},
         {"regs", "  pmusim regs --format c-header --unit dsu_clusterpmu\n"
                  "  pmusim regs --format markdown --output-dir docs/registers\n"
                  "  pmusim regs --format json"},
         {"simulate", "  pmusim simulate scenarios/examples/tour.yaml -o out/tour\n"
-                     "  pmusim simulate SCENARIO.yaml --set NAME=VALUE --log-json log.jsonl --verbose --no-progress"},
+                     "  pmusim simulate SCENARIO.yaml --set NAME=VALUE --log-json log.jsonl --verbose --no-progress\n"
+                     "  pmusim simulate scenarios/examples/tour.yaml -o out/tour4 -C dsu0.counters=4"},
         {"sweep", "  pmusim sweep scenarios/studies/dsu-multiplex/sweep.yaml -o out/sweep -j 2\n"
-                  "  pmusim sweep SWEEP.yaml -o out/shard0 --shard 0/4"},
+                  "  pmusim sweep SWEEP.yaml -o out/shard0 --shard 0/4\n"
+                  "  pmusim sweep SWEEP.yaml -o out/fgt -C cpu0.features.fgt=true\n"
+                  "  pmusim sweep SWEEP.yaml -o out/sweep --no-progress --no-resume   # every point again, no progress line\n"
+                  "  pmusim sweep SWEEP.yaml --list --shard 1/4                       # the points, nothing run"},
         {"plot", "  pmusim plot rates out/tour/samples.csv -o rates.svg --opt counters='dsu0.*'"},
         {"imc-dt", "  pmusim imc-dt --platform power9-default --unit imc0 --avl-vector 0xff --linux-events"},
         {"completion", "  pmusim completion bash > ~/.local/share/bash-completion/completions/pmusim"},
@@ -275,6 +298,9 @@ int main(int argc, char** argv) {
     app.add_flag("--list-params", list_params, "print every platform parameter with type, value, default, meaning");
     app.add_flag("--list-unit-types", list_units, "print every unit type and its parameters");
     app.add_option("--platform", top_platform, "platform for --list-params (built-in name or YAML file)");
+    std::vector<std::string> top_overrides;
+    app.add_option("-C,--param", top_overrides, std::string(override_option_help) + "; with --list-params: list the values they give")
+        ->allow_extra_args(false);
     bool print_data_dir = false;
     app.add_flag("--data-dir", print_data_dir,
                  "print the folder holding pmusim's data files (IMC catalogs, plot scripts) and exit");
@@ -288,6 +314,7 @@ int main(int argc, char** argv) {
     run->add_option("--log-json", ropt.log_json, "write one JSON object per access to this file");
     run->add_option("--junit", ropt.junit, "write JUnit XML to this file");
     run->add_option("--vcd", ropt.vcd, "write counters, enables and interrupt lines as a VCD waveform");
+    run->add_option("-C,--param", ropt.overrides, override_option_help)->allow_extra_args(false);
     run->add_flag("--quiet,-q", ropt.quiet, "print only failures and errors");
     run->add_flag("--reference", ropt.reference,
                   "per-cycle reference mode: every counter advanced on every clock edge (slow; docs/reference-mode.md)");
@@ -295,6 +322,7 @@ int main(int argc, char** argv) {
     run_options sopt;
     auto* serve = app.add_subcommand("serve", "speak the sequence language on stdin/stdout, one answer per line");
     serve->add_option("--platform", sopt.platform, "built-in platform name or YAML file")->default_val("arm-default");
+    serve->add_option("-C,--param", sopt.overrides, override_option_help)->allow_extra_args(false);
     serve->add_flag("--reference", sopt.reference, "per-cycle reference mode (docs/reference-mode.md)");
     serve->add_option("--log-json", sopt.log_json, "write one JSON object per access and interrupt edge to this file");
     serve->add_option("--junit", sopt.junit, "write JUnit XML to this file when the session ends");
@@ -334,9 +362,15 @@ int main(int argc, char** argv) {
             std::cout << pmusim::data_dir() << '\n';
             return exit_ok;
         }
+        if (!top_overrides.empty() && !list_params) // `pmusim -C K=V run ...` would silently drop them
+            throw input_error("", 0, "-C " + top_overrides.front() +
+                                         ": give -C after the command (pmusim run FILE -C KEY=VALUE); before it, "
+                                         "only with --list-params");
         if (list_params) {
             register_all_units();
-            for (const auto& l : pmusim::list_params(load_platform(top_platform))) std::cout << l << '\n';
+            std::vector<param_override> overrides = parse_override_arguments(top_overrides);
+            for (const auto& l : pmusim::list_params(load_platform_with_overrides(top_platform, overrides)))
+                std::cout << l << '\n';
             return exit_ok;
         }
         if (list_units) {

@@ -63,11 +63,15 @@ public:
                      const std::string& message, fs_t now);
     void error(const std::string& where, const std::string& type, const std::string& message, fs_t now);
 
+    // A JUnit <property> of the run (a -C override), in the order recorded.
+    void property(const std::string& name, const std::string& value) { properties_.emplace_back(name, value); }
+
     const std::vector<junit_testcase>& testcases() const { return testcases_; }
-    junit_suite suite(const std::string& name, fs_t time) const { return {name, testcases_, time}; }
+    junit_suite suite(const std::string& name, fs_t time) const { return {name, testcases_, time, properties_}; }
 
 private:
     std::vector<junit_testcase> testcases_;
+    std::vector<std::pair<std::string, std::string>> properties_;
     fs_t statement_start_ = 0;
     bool holding_edges_ = false;
     std::vector<std::string> held_edges_;

@@ -215,9 +215,11 @@ void scenario_loader::load_platform_part(const std::map<std::string, YAML::Node>
     }
     if (s_.overrides.empty()) {
         s_.platform = parse_platform(platform_text, platform_file);
+        s_.platform_text = platform_text;
         return;
     }
     std::string edited = apply_platform_overrides(platform_text, s_.overrides, lines, file_);
+    s_.platform_text = edited;
     try {
         s_.platform = parse_platform(edited, platform_file + " (with " + file_ + " set:)");
     } catch (const input_error& e) {

@@ -86,6 +86,7 @@ struct scenario {
     std::vector<std::pair<std::string, std::string>> overrides; // set: platform path -> value
     std::map<std::string, std::string> params; // ${NAME} values after --set/sweep overrides
     platform_config platform;                  // with the overrides applied
+    std::string platform_text;                 // the YAML `platform` was parsed from (after `set`)
     fs_t duration = 0;
     std::vector<scenario_workload> workloads;
     std::vector<scenario_dvfs> dvfs;

@@ -22,6 +22,7 @@
 #include <systemc>
 
 #include "models/input_error.h"
+#include "tb/param_overrides.h"
 #include "tb/platform.h"
 #include "tb/sampler.h"
 #include "tb/scenario.h"
@@ -208,6 +209,8 @@ void append_truth_values(const std::vector<unit*>& units, const scenario& s, std
 int simulate_scenario(const simulate_options& opt) {
     register_all_units(); // unit schemas before the platform is validated
     scenario s = load_scenario(opt.scenario_file, opt.params);
+    std::vector<param_override> overrides = parse_override_arguments(opt.overrides);
+    if (!overrides.empty()) s.platform = apply_param_overrides(s.platform_text, s.platform.file, s.platform, overrides);
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::create_directories(opt.out_dir, ec);
@@ -220,7 +223,13 @@ int simulate_scenario(const simulate_options& opt) {
         json_out = std::make_unique<atomic_output>(opt.log_json);
         rec.json = &json_out->stream();
     }
-    platform p(s.platform);
+    std::unique_ptr<platform> built;
+    try {
+        built = std::make_unique<platform>(s.platform);
+    } catch (const input_error& e) {
+        throw name_override_in_error(e, s.platform, overrides); // a unit's own check of a value -C set
+    }
+    platform& p = *built;
     sequence_runner runner("runner", p, rec);
     // The runner's own thread boots the firmware, then idles past the end; the driver stops the run.
     runner.load({seq::statement{s.file, 0, seq::run_time{fs_never / 2}}});
@@ -267,7 +276,7 @@ int simulate_scenario(const simulate_options& opt) {
     if (csv) csv->commit();
     if (jsonl) jsonl->commit();
     write_whole(fs::path(opt.out_dir) / "stats.json", run_stats(p.units(), p.system(), end).dump(2) + "\n");
-    write_whole(fs::path(opt.out_dir) / "config.json", run_config(s).dump(2) + "\n");
+    write_whole(fs::path(opt.out_dir) / "config.json", run_config(s, overrides).dump(2) + "\n");
     if (opt.verbose)
         std::cout << fmt::format("pmusim: {} simulated {} ({} samples) into {}\n", s.file, format_time(end),
                                  smp ? smp->samples_taken() : 0, opt.out_dir);

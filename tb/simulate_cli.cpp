@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "models/input_error.h"
+#include "tb/param_overrides.h"
 #include "tb/sweep.h"
 #include "models/data_files.h"
 
@@ -34,6 +35,8 @@ whatif_commands::whatif_commands(CLI::App& app) {
     simulate_->add_option("scenario", sim_.scenario_file, "scenario file (.yaml), docs/whatif.md")->required();
     simulate_->add_option("-o,--output", sim_.out_dir, "output folder")->default_val("whatif-out");
     simulate_->add_option("--set", sets_, "NAME=VALUE: a value for one of the scenario's params, or set.PATH=VALUE: a platform override");
+    simulate_->add_option("-C,--param", sim_.overrides, std::string(override_option_help) + "; applied after the scenario's set:")
+        ->allow_extra_args(false);
     simulate_->add_option("--log-json", sim_.log_json, "write one JSON object per register access to this file");
     simulate_->add_flag("--verbose,-v", sim_.verbose, "print the sequences' log (echo, print) and a summary");
     simulate_->add_flag("--no-progress", no_progress_, "no progress line, even on a terminal");
@@ -43,6 +46,8 @@ whatif_commands::whatif_commands(CLI::App& app) {
     sweep_->add_option("-o,--output", sweep_out_, "output folder (results.csv, points/)")->default_val("sweep-out");
     sweep_->add_option("-j,--jobs", jobs_, "points run at once on this machine")->default_val(1)->check(CLI::Range(1u, 256u));
     sweep_->add_option("--shard", shard_, "K/N: run only the points whose index is K modulo N (0 <= K < N), e.g. --shard 2/8");
+    sweep_->add_option("-C,--param", sweep_overrides_, std::string(override_option_help) + "; given to every point's simulate")
+        ->allow_extra_args(false);
     sweep_->add_flag("--no-progress", sweep_no_progress_, "no progress line, even on a terminal");
     sweep_->add_flag("--no-resume", sweep_no_resume_, "run every point again, even those an earlier run in the folder recorded as done");
     sweep_->add_flag("--list", sweep_list_, "print the (shard's) points as CSV and run nothing");
@@ -82,12 +87,14 @@ int whatif_commands::run() {
         std::tie(o.shard, o.shards) = parse_shard(shard_);
         o.progress = !sweep_no_progress_;
         o.resume = !sweep_no_resume_;
+        o.overrides = sweep_overrides_;
         const sweep_spec spec = load_sweep(sweep_file_);
         if (sweep_list_) {
             list_sweep(spec, o, std::cout);
             return 0;
         }
         check_sweep_params(spec); // a misspelled parameter is refused before the first point
+        check_sweep_overrides(spec, o.overrides); // so is a -C the platform does not take
         o.self_exe = self_exe();
         return run_sweep(spec, o);
     }

@@ -27,6 +27,7 @@ private:
     bool no_progress_ = false;
     std::string sweep_file_, shard_ = "0/1", sweep_out_ = "sweep-out";
     unsigned jobs_ = 1;
+    std::vector<std::string> sweep_overrides_; // -C
     bool sweep_no_progress_ = false, sweep_no_resume_ = false, sweep_list_ = false;
     std::string merge_file_, merge_output_ = "merged.csv";
     std::vector<std::string> merge_inputs_;

@@ -44,7 +44,7 @@ nlohmann::ordered_json run_stats(const std::vector<unit*>& units, const soc& sys
     return j;
 }
 
-nlohmann::ordered_json run_config(const scenario& s) {
+nlohmann::ordered_json run_config(const scenario& s, const std::vector<param_override>& overrides) {
     nlohmann::ordered_json j;
     j["scenario"] = s.file;
     j["name"] = s.name;
@@ -53,6 +53,7 @@ nlohmann::ordered_json run_config(const scenario& s) {
     nlohmann::ordered_json set;
     for (const auto& [k, v] : s.overrides) set[k] = v;
     j["set"] = set.is_null() ? nlohmann::ordered_json::object() : set;
+    j["overrides"] = overrides_json(overrides); // -C, applied after `set`
     j["duration_fs"] = s.duration;
     nlohmann::ordered_json sample;
     sample["enabled"] = s.sampling.enabled;

@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "models/unit.h"
+#include "tb/param_overrides.h"
 #include "tb/scenario.h"
 
 namespace pmusim {
 
 nlohmann::ordered_json run_stats(const std::vector<unit*>& units, const soc& system, fs_t end);
-nlohmann::ordered_json run_config(const scenario& s);
+// `overrides`: the -C arguments, recorded as "overrides" (docs/whatif.md, config.json).
+nlohmann::ordered_json run_config(const scenario& s, const std::vector<param_override>& overrides);
 
 } // namespace pmusim

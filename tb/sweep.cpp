@@ -1,6 +1,8 @@
 // `pmusim sweep` and `pmusim sweep merge` (tb/sweep.h, docs/whatif.md).
 #include "tb/sweep.h"
 
+#include "tb/param_overrides.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -273,6 +275,21 @@ void check_sweep_params(const sweep_spec& spec) {
     }
 }
 
+void check_sweep_overrides(const sweep_spec& spec, const std::vector<std::string>& overrides) {
+    std::vector<param_override> parsed = parse_override_arguments(overrides);
+    if (parsed.empty() || spec.point_count == 0) return;
+    std::map<std::string, std::string> first;
+    const std::vector<std::string> values = spec.point(0);
+    for (size_t i = 0; i < spec.params.size(); ++i) first[spec.params[i]] = values[i];
+    scenario s;
+    try {
+        s = load_scenario(spec.scenario, first);
+    } catch (const input_error&) {
+        return; // the point's own error, reported in its row like any other point's
+    }
+    apply_param_overrides(s.platform_text, s.platform.file, s.platform, parsed);
+}
+
 void list_sweep(const sweep_spec& spec, const sweep_options& opt, std::ostream& out) {
     out << "point";
     for (const auto& p : spec.params) out << ',' << csv_field(p);
@@ -335,8 +352,10 @@ bool read_done(const fs::path& dir, uint64_t index, uint64_t key, point_codes& c
 // What decides a point's result: the scenario (its path and text), the analysis command and the
 // point's parameter values. Files the scenario includes are not in it: after editing those, run
 // with --no-resume (docs/whatif.md, "Resume").
-uint64_t point_key(const sweep_spec& spec, const std::string& scenario_text, const std::vector<std::string>& values) {
+uint64_t point_key(const sweep_spec& spec, const std::vector<std::string>& overrides, const std::string& scenario_text,
+                   const std::vector<std::string>& values) {
     uint64_t h = fnv1a(spec.scenario);
+    for (const auto& o : overrides) h = fnv1a(std::string(1, '\0') + "-C " + o, h); // none: keys as before -C existed
     h = fnv1a(std::string(1, '\0') + scenario_text, h);
     for (const auto& a : spec.analysis) h = fnv1a(std::string(1, '\0') + a, h);
     for (size_t i = 0; i < values.size(); ++i) h = fnv1a(std::string(1, '\0') + spec.params[i] + "=" + values[i], h);
@@ -450,6 +469,7 @@ int run_sweep(const sweep_spec& spec, const sweep_options& opt) {
         fs::remove(dir / done_file, ec);
         fs::create_directories(dir);
         std::vector<std::string> argv = {opt.self_exe, "simulate", spec.scenario, "-o", dir.string(), "--no-progress"};
+        for (const auto& o : opt.overrides) argv.push_back("--param=" + o);
         for (size_t i = 0; i < spec.params.size(); ++i) argv.push_back("--set=" + spec.params[i] + "=" + values[i]);
         active[start(argv, dir / "simulate.out", dir / "simulate.err")] = {idx, false, {}};
     };
@@ -485,7 +505,7 @@ int run_sweep(const sweep_spec& spec, const sweep_options& opt) {
                 advance();
                 const std::vector<std::string> values = spec.point(idx);
                 point_codes codes;
-                if (opt.resume && read_done(point_dir(idx), idx, point_key(spec, scenario_text, values), codes)) {
+                if (opt.resume && read_done(point_dir(idx), idx, point_key(spec, opt.overrides, scenario_text, values), codes)) {
                     ++progress.done, ++progress.resumed;
                     if (codes.code()) ++progress.failed;
                     continue;
@@ -532,7 +552,7 @@ int run_sweep(const sweep_spec& spec, const sweep_options& opt) {
                 continue;
             }
             atomic_output done((dir / done_file).string());
-            done.stream() << done_line(r.index, r.codes, point_key(spec, scenario_text, spec.point(r.index))) << '\n';
+            done.stream() << done_line(r.index, r.codes, point_key(spec, opt.overrides, scenario_text, spec.point(r.index))) << '\n';
             done.commit();
         }
     } catch (...) {
@@ -549,7 +569,7 @@ int run_sweep(const sweep_spec& spec, const sweep_options& opt) {
         point_codes c;
         auto u = unrecorded.find(idx);
         if (u != unrecorded.end()) return u->second;
-        if (!read_done(point_dir(idx), idx, point_key(spec, scenario_text, spec.point(idx)), c))
+        if (!read_done(point_dir(idx), idx, point_key(spec, opt.overrides, scenario_text, spec.point(idx)), c))
             throw model_error(fmt::format("sweep: point {} ran but has no done record", idx));
         return c;
     };

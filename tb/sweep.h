@@ -42,11 +42,15 @@ struct sweep_options {
     std::string self_exe;           // the pmusim binary to run points with
     bool progress = true;           // a progress line on stderr, only when stderr is a terminal
     bool resume = true;             // reuse points recorded as done by an earlier run in out_dir
+    std::vector<std::string> overrides; // -C KEY=VALUE, passed to every point's simulate
 };
 
 // Refuses (input_error naming the sweep file's line) a parameter the scenario does not declare or
 // a `set.PATH` the platform does not have, before any point runs.
 void check_sweep_params(const sweep_spec& spec);
+// Refuses (input_error naming the -C argument) an override the first point's platform does not
+// take, before any point runs.
+void check_sweep_overrides(const sweep_spec& spec, const std::vector<std::string>& overrides);
 
 // Runs the selected points; writes OUT/results.csv (rows in point order) atomically, then its
 // completion marker OUT/results.csv.complete ("pmusim sweep results: shard K/N, R rows"). Returns

@@ -58,3 +58,14 @@ if(Python3_FOUND)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/check_help_completion.py $<TARGET_FILE:pmusim>)
   set_tests_properties("cli: every help has examples and bash completion offers every option" PROPERTIES TIMEOUT 60)
 endif()
+if(Python3_FOUND)
+  add_test(NAME "cli: -C parameter overrides in every command, recorded, bad ones refused"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/check_overrides.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("cli: -C parameter overrides in every command, recorded, bad ones refused" PROPERTIES TIMEOUT 180)
+endif()
+if(Python3_FOUND)
+  add_test(NAME "docs: every command of the tutorial runs"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/docs/check_tutorial.py ${CMAKE_SOURCE_DIR}/docs/tutorial.md
+            $<TARGET_FILE:pmusim> ${CMAKE_SOURCE_DIR})
+  set_tests_properties("docs: every command of the tutorial runs" PROPERTIES TIMEOUT 300)
+endif()

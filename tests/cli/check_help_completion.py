@@ -12,12 +12,12 @@ import tempfile
 ENV = dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")
 # Options the documentation promises per command (README.md, docs/logs.md, docs/whatif.md).
 DOCUMENTED = {
-    "": ["--list-params", "--list-unit-types", "--platform", "--version"],
-    "run": ["--platform", "--log-json", "--junit", "--vcd", "-j", "--jobs", "--quiet", "--reference"],
-    "serve": ["--platform", "--log-json", "--junit", "--vcd", "--reference"],
+    "": ["--list-params", "--list-unit-types", "--platform", "--version", "-C"],
+    "run": ["-C", "--platform", "--log-json", "--junit", "--vcd", "-j", "--jobs", "--quiet", "--reference"],
+    "serve": ["-C", "--platform", "--log-json", "--junit", "--vcd", "--reference"],
     "regs": ["--format", "--unit", "--output-dir"],
-    "simulate": ["-o", "--set", "--log-json", "--no-progress"],
-    "sweep": ["-j", "--shard", "-o"],
+    "simulate": ["-C", "-o", "--set", "--log-json", "--no-progress"],
+    "sweep": ["-C", "-j", "--shard", "-o"],
     "sweep merge": ["-o"],
     "plot": ["-o", "--opt"],
     "imc-dt": ["--platform", "--unit", "--avl-vector", "--linux-events"],
