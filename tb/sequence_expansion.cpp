@@ -101,7 +101,7 @@ private:
     // Lines [begin, end) of `file`, reached through `frames`.
     void block(const std::vector<source_line>& lines, size_t begin, size_t end, const std::string& file,
                const std::vector<std::string>& frames) {
-        const std::string origin = render_origin(frames);
+        const auto origin = frames.empty() ? nullptr : std::make_shared<const std::string>(render_origin(frames));
         for (size_t i = begin; i < end; ++i) {
             const source_line& l = lines[i];
             if (!frames.empty()) spend(file, l.number, frames);

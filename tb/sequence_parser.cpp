@@ -791,7 +791,9 @@ std::optional<statement> parse_line(std::string_view line, const std::string& fi
     return statement{file, line_no, p.parse(), {}};
 }
 
-std::string location(const statement& s) { return s.file + ":" + std::to_string(s.line) + s.origin; }
+std::string location(const statement& s) {
+    return s.file + ":" + std::to_string(s.line) + (s.origin ? *s.origin : std::string());
+}
 
 // ---------------------------------------------------------------------------
 // Printing

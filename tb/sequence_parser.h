@@ -6,6 +6,7 @@
 // what was expected and what was found, e.g.
 //   tests/x.seq:12: expected a number after 'write AMCR_EL0', found 'foo'
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -239,9 +240,10 @@ struct statement {
     unsigned line = 0; // 1-based
     statement_body body;
     // How the line was reached when not directly from the top file, innermost first, e.g.
-    // " (included from a.seq:7)" or " (iteration 2 of 4 of the repeat at a.seq:3)"; empty
-    // otherwise. Messages name a statement as file:line + origin.
-    std::string origin;
+    // " (included from a.seq:7)" or " (iteration 2 of 4 of the repeat at a.seq:3)"; null
+    // otherwise. Messages name a statement as file:line + origin. Shared by the statements of
+    // one included file or repeat iteration (a repeat may expand to a million statements).
+    std::shared_ptr<const std::string> origin = nullptr; // (initialized: aggregates may omit it)
 };
 
 // "file:line" plus the statement's origin: how every message names a statement.

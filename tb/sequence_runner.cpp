@@ -104,7 +104,7 @@ void sequence_runner::record_testcase(const seq::statement& s, const result& r) 
                    [](const auto&) { return false; }},
         s.body);
     // Named "file:line[ (origin)] statement", as testcase_name(): each repeat iteration is its own testcase.
-    const std::string text = s.origin.empty() ? seq::to_string(s.body) : s.origin.substr(1) + " " + seq::to_string(s.body);
+    const std::string text = s.origin ? s.origin->substr(1) + " " + seq::to_string(s.body) : seq::to_string(s.body);
     if (checks) rec_.expectation(s.file, s.line, text, r.v == verdict::ok, r.message, now_fs());
 }
 

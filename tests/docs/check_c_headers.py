@@ -44,6 +44,19 @@ def main():
             r = subprocess.run([exe], capture_output=True, text=True)
             if r.returncode:
                 problems.append(f"c_headers_together.c with {board}: {r.stdout}")
+        # Only the banks indexed by event counter follow `counters`: with 3 counters PMEVCNTR and
+        # PMEVTYPER have 3, the 4 PMCIDR identification registers stay 4.
+        checked += 1
+        board3 = os.path.join(inc, "dsu3-board.yaml")
+        with open(board3, "w") as f:
+            f.write(open("tests/docs/dsu7-board.yaml").read().replace("counters: 7", "counters: 3"))
+        text = subprocess.run([pmusim, "regs", "--format", "c-header", "--platform", board3], capture_output=True,
+                              text=True, env=env).stdout
+        for want in ("#define DSU0_PMEVCNTR_COUNT 3u", "#define DSU0_PMEVTYPER_COUNT 3u", "#define DSU0_PMCIDR_COUNT 4u"):
+            if want not in text:
+                problems.append(f"3-counter board: header lacks '{want}'")
+        if "DSU0_PMEVCNTR3_ADDR" in text:
+            problems.append("3-counter board: header has DSU0_PMEVCNTR3_ADDR")
         # --platform is for c-header only, and an unknown platform is bad input (exit 2).
         for args in (["--format", "markdown", "--platform", "arm-default"],
                      ["--format", "c-header", "--platform", "no-such-board"]):

@@ -113,7 +113,7 @@ TEST_CASE("expressions: malformed text names what was expected", "[language]") {
     CHECK(eval(std::string(max_expression_depth, '(') + "1" + std::string(max_expression_depth, ')')) == 1);
 }
 
-TEST_CASE("statements: operands are expressions, also across spaces", "[language]") {
+TEST_CASE("statements: operands are expressions also across spaces", "[language]") {
     name_table names{{"DSU", 0x2A000000}, {"SEL", 3}};
     auto one = [&](const std::string& text) {
         auto s = parse_line(text, "t.seq", 1, &names);
@@ -156,7 +156,7 @@ TEST_CASE("statements: operands are expressions, also across spaces", "[language
                       Catch::Contains("for a memory address write print32 ADDR or print64 ADDR"));
 }
 
-TEST_CASE("expansion: let, repeat and include in file order", "[language]") {
+TEST_CASE("expansion: let repeat and include in file order", "[language]") {
     scratch d;
     d.write("lib/consts.inc", "let BASE = 0x1000\ninclude more/step.inc\n");
     d.write("lib/more/step.inc", "let STEP = 8\n");
@@ -176,14 +176,15 @@ TEST_CASE("expansion: let, repeat and include in file order", "[language]") {
         CHECK(w.value == unsigned(k));
         CHECK(st[1 + k].file == top);
         CHECK(st[1 + k].line == 5);
-        CHECK(st[1 + k].origin == " (iteration " + std::to_string(k + 1) + " of 3 of the repeat at " + top + ":4)");
-        CHECK(location(st[1 + k]) == top + ":5" + st[1 + k].origin);
+        REQUIRE(st[1 + k].origin);
+        CHECK(*st[1 + k].origin == " (iteration " + std::to_string(k + 1) + " of 3 of the repeat at " + top + ":4)");
+        CHECK(location(st[1 + k]) == top + ":5" + *st[1 + k].origin);
     }
-    CHECK(st[4].origin.empty());
+    CHECK(!st[4].origin);
     CHECK(st[4].line == 8);
 }
 
-TEST_CASE("expansion: errors keep file, line and the include chain", "[language]") {
+TEST_CASE("expansion: errors keep file and line and the include chain", "[language]") {
     scratch d;
     d.write("b.seq", "# b\nlet X = 1\nwrite64 X nonsense\n");
     d.write("sub/c.seq", "include ../b.seq\n");
@@ -201,7 +202,7 @@ TEST_CASE("expansion: errors keep file, line and the include chain", "[language]
     }
 }
 
-TEST_CASE("expansion: include cycles, depth, missing files and non-files are refused", "[language]") {
+TEST_CASE("expansion: include cycles and depth and missing files and non-files are refused", "[language]") {
     scratch d;
     std::string self = d.write("self.seq", "include self.seq\n");
     CHECK_THROWS_WITH(parse_file(self), Catch::Contains("include cycle: " + self + " includes " + self));

@@ -94,7 +94,7 @@ def main():
             if line not in r.stdout:
                 problems.append(f"imc_memory_names.seq: stdout lacks '{line}'\n{r.stdout[-2000:]}")
         r = run(pmusim, "run", f"{HERE}/dsu_include_let_repeat.seq")
-        for line in ("debug read64 0x2a000018 = 0x34", "debug read32 0x2a000e04 = 0x11"):
+        for line in ("debug NS read64 0x2a000018 = 0x34", "debug NS read32 0x2a000e04 = 0x11"):
             if line not in r.stdout:
                 problems.append(f"dsu_include_let_repeat.seq: stdout lacks '{line}'")
 
