@@ -124,10 +124,13 @@ private:
                     if (!frames.empty())
                         fail(file, l.number, frames, "expected 'platform' only as the first statement of the file, "
                                                      "found it inside a 'repeat' block");
-                    if (!out_.empty())
+                    if (!out_.empty()) {
+                        const statement& first = out_.front();
+                        const bool here = first.file == file && !first.origin;
                         fail(file, l.number, frames,
                              "expected 'platform' only as the first statement of the file, found it after the "
-                             "statement at " + location(out_.front()));
+                             "statement at " + (here ? "line " + std::to_string(first.line) : location(first)));
+                    }
                 }
                 s->origin = origin;
                 out_.push_back(std::move(*s));
