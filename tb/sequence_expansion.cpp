@@ -101,7 +101,8 @@ private:
     // Lines [begin, end) of `file`, reached through `frames`.
     void block(const std::vector<source_line>& lines, size_t begin, size_t end, const std::string& file,
                const std::vector<std::string>& frames) {
-        const auto origin = frames.empty() ? nullptr : std::make_shared<const std::string>(render_origin(frames));
+        std::shared_ptr<const std::string> origin; // made at the first statement: most iterations of a
+                                                   // large repeat of directives need none
         for (size_t i = begin; i < end; ++i) {
             const source_line& l = lines[i];
             if (!frames.empty()) spend(file, l.number, frames);
@@ -132,6 +133,7 @@ private:
                              "statement at " + (here ? "line " + std::to_string(first.line) : location(first)));
                     }
                 }
+                if (!frames.empty() && !origin) origin = std::make_shared<const std::string>(render_origin(frames));
                 s->origin = origin;
                 out_.push_back(std::move(*s));
             }
