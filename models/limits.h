@@ -10,6 +10,14 @@ namespace pmusim::limits {
 constexpr uint64_t max_platform_file_bytes = 4ULL << 20; // 4 MiB
 // A sequence of 10^6 lines is about 30 MB; parsing is linear.
 constexpr uint64_t max_sequence_file_bytes = 256ULL << 20; // 256 MiB
+// Sequence files' include and repeat (docs/sequence-language.md): every line reached through an
+// include or a repeat iteration, and every iteration, counts against one budget, so that neither
+// nested repeats nor repeated includes can run out of memory or time while the file is read (the
+// parser takes about 7 us a line: 2*10^6 lines, about 15 s).
+constexpr uint64_t max_expanded_sequence_lines = 2'000'000;
+constexpr uint64_t max_repeat_count = 1'000'000;
+constexpr unsigned max_repeat_nesting = 8;
+constexpr unsigned max_include_depth = 16;
 constexpr uint64_t max_cpus = 1024;
 // Clocks run at 1 fs resolution: 1 THz is a 1000 fs period, far beyond any silicon.
 constexpr uint64_t max_clock_hz = 1'000'000'000'000ULL;

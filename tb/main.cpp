@@ -171,6 +171,7 @@ junit_suite run_reported(const std::string& suite_name, const std::function<int(
     } catch (const input_error& e) {
         std::string where = e.file().empty() ? "command line" : e.file();
         if (!e.file().empty() && e.line()) where += ":" + std::to_string(e.line());
+        if (!e.file().empty()) where += e.origin(); // "(included from a.seq:7)"
         stopped(exit_bad_input, where, "input error", e.what());
     } catch (const sc_core::sc_report& e) {
         stopped(exit_model_error, "simulation", "model error", std::string("model error: ") + e.what());
@@ -211,7 +212,28 @@ int run_command(const run_options& opt) {
     return r.status;
 }
 
-int regs_command(const std::string& format, const std::string& unit_filter, const std::string& out_dir) {
+// `pmusim regs --format c-header --platform P`: the platform's instances (docs/c-headers.md).
+int platform_header_command(const std::string& format, const std::string& unit_filter, const std::string& platform_name,
+                            const std::string& out_dir) {
+    if (format != "c-header")
+        throw input_error("", 0, "--platform: expected --format c-header (markdown and json describe the register tables)");
+    if (!unit_filter.empty()) throw input_error("", 0, "--platform: gives every unit of the platform; drop --unit");
+    register_all_units();
+    platform p(load_platform(platform_name));
+    std::string text = platform_c_header(p);
+    if (out_dir.empty()) {
+        std::cout << text;
+    } else {
+        atomic_output f(out_dir + "/" + p.config().name + ".h");
+        f.stream() << text;
+        f.commit();
+    }
+    return exit_ok;
+}
+
+int regs_command(const std::string& format, const std::string& unit_filter, const std::string& out_dir,
+                 const std::string& platform_name) {
+    if (!platform_name.empty()) return platform_header_command(format, unit_filter, platform_name, out_dir);
     auto tables = all_register_tables();
     if (!unit_filter.empty()) {
         std::vector<const register_table*> picked;
@@ -236,7 +258,12 @@ int regs_command(const std::string& format, const std::string& unit_filter, cons
             }
         }
     } else if (format == "c-header") {
-        std::cout << registers_c_header(tables);
+        if (out_dir.empty()) std::cout << registers_c_header(tables);
+        for (auto* t : out_dir.empty() ? std::vector<const register_table*>{} : tables) {
+            atomic_output f(out_dir + "/" + t->unit + ".h");
+            f.stream() << registers_c_header({t});
+            f.commit();
+        }
     } else {
         std::cout << registers_json(tables);
     }
@@ -266,7 +293,9 @@ void add_help_examples(CLI::App& app) {
                   "  pmusim serve -C dsu0.counters=4 < session.seq"},
         {"regs", "  pmusim regs --format c-header --unit dsu_clusterpmu\n"
                  "  pmusim regs --format markdown --output-dir docs/registers\n"
-                 "  pmusim regs --format json"},
+                 "  pmusim regs --format json\n"
+                 "  pmusim regs --format c-header --output-dir include/pmu   # one UNIT.h per table\n"
+                 "  pmusim regs --format c-header --platform board.yaml     # the board's instances"},
         {"simulate", "  pmusim simulate scenarios/examples/tour.yaml -o out/tour\n"
                      "  pmusim simulate SCENARIO.yaml --set NAME=VALUE --log-json log.jsonl --verbose --no-progress\n"
                      "  pmusim simulate scenarios/examples/tour.yaml -o out/tour4 -C dsu0.counters=4"},
@@ -328,12 +357,15 @@ int main(int argc, char** argv) {
     serve->add_option("--junit", sopt.junit, "write JUnit XML to this file when the session ends");
     serve->add_option("--vcd", sopt.vcd, "write counters, control registers and interrupt lines as a VCD waveform");
 
-    std::string regs_format = "markdown", regs_unit, regs_dir;
+    std::string regs_format = "markdown", regs_unit, regs_dir, regs_platform;
     auto* regs = app.add_subcommand("regs", "print the register reference generated from the register tables");
     regs->add_option("--format", regs_format, "markdown, c-header or json")
         ->check(CLI::IsMember({"markdown", "c-header", "json"}));
     regs->add_option("--unit", regs_unit, "only this unit's table");
-    regs->add_option("--output-dir", regs_dir, "markdown: write one UNIT.md per table into this directory");
+    regs->add_option("--output-dir", regs_dir,
+                     "write one UNIT.md (markdown) or UNIT.h (c-header) per table, or PLATFORM.h, into this directory");
+    regs->add_option("--platform", regs_platform,
+                     "c-header of this platform's units (built-in name or YAML): addresses, banks of its counter counts");
 
     whatif_commands whatif(app); // simulate, sweep, plot (docs/whatif.md)
     std::string dt_platform = "power9-default", dt_unit;
@@ -381,7 +413,7 @@ int main(int argc, char** argv) {
         if (*run) return run_command(ropt);
         if (*serve)
             return run_single("<stdin>", sopt, [&](run_recorder& rec) { return simulate({}, "<stdin>", sopt.platform, sopt, true, rec); });
-        if (*regs) return regs_command(regs_format, regs_unit, regs_dir);
+        if (*regs) return regs_command(regs_format, regs_unit, regs_dir, regs_platform);
         if (*completion) {
             std::cout << bash_completion(app);
             return exit_ok;

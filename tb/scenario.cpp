@@ -252,12 +252,7 @@ std::vector<seq::statement> scenario_loader::sequence_body(const YAML::Node& n, 
         // A block scalar (| or >) starts on the line after its indicator.
         size_t pos = size_t(n.Mark().pos);
         if (pos < text_.size() && (text_[pos] == '|' || text_[pos] == '>')) ++first;
-        try {
-            body = seq::parse_sequence(text, file_);
-        } catch (const input_error& e) { // the block's line -> the scenario's line
-            throw input_error(file_, e.line() + first - 1, e.message());
-        }
-        for (auto& st : body) st.line += first - 1;
+        body = seq::parse_sequence(text, file_, first); // numbered as the scenario's lines
     }
     for (const auto& st : body)
         if (std::holds_alternative<seq::platform_decl>(st.body))

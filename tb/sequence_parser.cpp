@@ -156,7 +156,11 @@ std::string frequency_text(uint64_t hz) {
 
 const char* const keyword_list =
     "platform, as, read, write, read32, read64, write32, write64, run, power, security, freq, workload, "
-    "inject, expect, wait, reset, print, param, echo, opal, traffic";
+    "inject, expect, wait, reset, print, print32, print64, param, echo, opal, traffic, "
+    "let, include, repeat, end";
+
+// A token that is an expression rather than a plain number or name (tb/sequence_expression.h).
+bool has_operator(std::string_view tok) { return tok.find_first_of("+-*/%<>&|^~()") != std::string_view::npos; }
 
 // ---------------------------------------------------------------------------
 // One line
@@ -169,15 +173,22 @@ struct token {
 
 class line_parser {
 public:
-    line_parser(std::string_view line, const std::string& file, unsigned line_no)
-        : file_(file), line_no_(line_no) {
+    line_parser(std::string_view line, const std::string& file, unsigned line_no, const name_table* names)
+        : file_(file), line_no_(line_no), names_(names) {
         size_t hash = line.find('#');
         code_ = line.substr(0, hash);
         size_t i = 0;
         while (i < code_.size()) {
             while (i < code_.size() && is_space(code_[i])) ++i;
             size_t b = i;
-            while (i < code_.size() && !is_space(code_[i])) ++i;
+            // Spaces inside parentheses do not end a token: "(BASE + 0x10)" is one operand.
+            // An unclosed '(' runs to the end of the line (the expression reports it).
+            int depth = 0;
+            while (i < code_.size() && (depth > 0 || !is_space(code_[i]))) {
+                if (code_[i] == '(') ++depth;
+                else if (code_[i] == ')' && depth > 0) --depth;
+                ++i;
+            }
             if (i > b) toks_.push_back({code_.substr(b, i - b), i});
         }
     }
@@ -202,6 +213,10 @@ public:
         if (kw == "wait") return parse_wait();
         if (kw == "reset") return parse_reset();
         if (kw == "print") return parse_print();
+        if (kw == "print32" || kw == "print64") return parse_mem_print(kw == "print32" ? 32 : 64);
+        if (kw == "let" || kw == "include" || kw == "repeat" || kw == "end")
+            fail("a statement keyword", quote(kw),
+                 "'" + std::string(kw) + "' is a directive of sequence files (pmusim run), not of single lines");
         if (kw == "param") return parse_param();
         if (kw == "echo") return parse_echo();
         if (kw == "opal") return parse_opal();
@@ -248,10 +263,31 @@ private:
     }
 
     // ---- operands -----------------------------------------------------------
+    // A name bound with `let` or an expression; anything else gets parse_number's message.
+    bool is_expression(std::string_view tok) const {
+        return has_operator(tok) || (names_ && is_value_name(tok) && names_->count(tok));
+    }
+    // An operand written with spaces ("DSU + 8 * n") spans several tokens: it continues while a
+    // token ends with a binary operator or the next one starts with one ("->" is no operator).
+    static bool ends_with_operator(std::string_view t) {
+        return !t.empty() && std::string_view("+-*/%<>&|^").find(t.back()) != std::string_view::npos;
+    }
+    static bool starts_with_operator(std::string_view t) {
+        return t != "->" && !t.empty() && std::string_view("+-*/%<>&|^").find(t.front()) != std::string_view::npos;
+    }
     uint64_t number(std::string_view what = "a number") {
         if (at_end()) fail(what, "end of line");
-        uint64_t v = parse_number(peek(), file_, line_no_, context());
-        ++pos_;
+        size_t last = pos_;
+        while (last + 1 < toks_.size() &&
+               (ends_with_operator(toks_[last].text) || starts_with_operator(toks_[last + 1].text)))
+            ++last;
+        const size_t begin = size_t(toks_[pos_].text.data() - code_.data());
+        std::string_view tok = code_.substr(begin, toks_[last].end - begin);
+        static const name_table no_names;
+        uint64_t v = last > pos_ || is_expression(tok)
+                         ? evaluate(tok, names_ ? *names_ : no_names, file_, line_no_, context())
+                         : parse_number(tok, file_, line_no_, context());
+        pos_ = last + 1;
         return v;
     }
     uint64_t duration() {
@@ -439,9 +475,11 @@ private:
 
     statement_body parse_run() {
         std::string_view t = peek();
-        if (at_end() || !is_digit(t[0])) fail("a cycle count (N cycles) or a duration (e.g. 10us)", found());
+        if (at_end() || (!is_digit(t[0]) && !is_expression(t)))
+            fail("a cycle count (N cycles) or a duration (e.g. 10us)", found());
         bool plain = (t.size() > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) ||
-                     std::all_of(t.begin(), t.end(), [](char c) { return is_digit(c) || c == '_'; });
+                     std::all_of(t.begin(), t.end(), [](char c) { return is_digit(c) || c == '_'; }) ||
+                     is_expression(t);
         if (!plain) {
             run_time s{duration()};
             expect_end();
@@ -606,7 +644,18 @@ private:
         return s;
     }
 
+    mem_read parse_mem_print(unsigned width) {
+        mem_read s;
+        s.width = width;
+        s.print = true;
+        s.address = number("an address");
+        expect_end();
+        return s;
+    }
+
     print_reg parse_print() {
+        if (!at_end() && (is_digit(peek()[0]) || peek()[0] == '('))
+            fail("a register name", found(), "for a memory address write print32 ADDR or print64 ADDR");
         print_reg s{reg()};
         expect_end();
         return s;
@@ -628,6 +677,7 @@ private:
 
     const std::string& file_;
     unsigned line_no_;
+    const name_table* names_; // for expressions; null: no names bound
     std::string_view code_; // the line without its comment
     std::vector<token> toks_;
     size_t pos_ = 0;
@@ -734,31 +784,15 @@ rational parse_rate(std::string_view tok, const std::string& file, unsigned line
 // Parsing
 // ---------------------------------------------------------------------------
 
-std::optional<statement> parse_line(std::string_view line, const std::string& file, unsigned line_no) {
-    line_parser p(line, file, line_no);
+std::optional<statement> parse_line(std::string_view line, const std::string& file, unsigned line_no,
+                                    const name_table* names) {
+    line_parser p(line, file, line_no, names);
     if (p.blank()) return std::nullopt;
-    return statement{file, line_no, p.parse()};
+    return statement{file, line_no, p.parse(), {}};
 }
 
-std::vector<statement> parse_sequence(std::string_view text, const std::string& file) {
-    std::vector<statement> out;
-    unsigned line_no = 0;
-    size_t start = 0;
-    while (start <= text.size()) {
-        size_t nl = text.find('\n', start);
-        std::string_view line = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
-        ++line_no;
-        if (auto s = parse_line(line, file, line_no)) {
-            if (std::holds_alternative<platform_decl>(s->body) && !out.empty())
-                throw input_error(file, line_no,
-                                  "expected 'platform' only as the first statement of the file, found it after "
-                                  "the statement at line " + std::to_string(out.front().line));
-            out.push_back(std::move(*s));
-        }
-        if (nl == std::string_view::npos) break;
-        start = nl + 1;
-    }
-    return out;
+std::string location(const statement& s) {
+    return s.file + ":" + std::to_string(s.line) + (s.origin ? *s.origin : std::string());
 }
 
 // ---------------------------------------------------------------------------
@@ -799,6 +833,7 @@ struct printer {
                outcome_suffix(s.outcome);
     }
     std::string operator()(const mem_read& s) const {
+        if (s.print) return "print" + std::to_string(s.width) + " " + hex(s.address);
         return "read" + std::to_string(s.width) + " " + hex(s.address) + check_text(s.check) + outcome_suffix(s.outcome);
     }
     std::string operator()(const mem_write& s) const {
@@ -854,7 +889,10 @@ struct keyword_of {
     std::string_view operator()(const as_debug&) const { return "as"; }
     std::string_view operator()(const reg_read&) const { return "read"; }
     std::string_view operator()(const reg_write&) const { return "write"; }
-    std::string_view operator()(const mem_read& s) const { return s.width == 32 ? "read32" : "read64"; }
+    std::string_view operator()(const mem_read& s) const {
+        if (s.print) return s.width == 32 ? "print32" : "print64";
+        return s.width == 32 ? "read32" : "read64";
+    }
     std::string_view operator()(const mem_write& s) const { return s.width == 32 ? "write32" : "write64"; }
     std::string_view operator()(const run_cycles&) const { return "run"; }
     std::string_view operator()(const run_time&) const { return "run"; }

@@ -6,6 +6,7 @@
 // what was expected and what was found, e.g.
 //   tests/x.seq:12: expected a number after 'write AMCR_EL0', found 'foo'
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include "models/access_outcome.h"
 #include "models/input_error.h"
 #include "models/rational.h"
+#include "tb/sequence_expression.h"
 
 namespace pmusim::seq {
 
@@ -112,8 +114,10 @@ struct reg_write {
 
 // read32|read64 ADDR [== VALUE [mask M]] [-> OUTCOME]. For width 32, value and
 // mask fit in 32 bits (checked by the parser).
+// print32|print64 ADDR: the same read (expecting ok), whose value the runner logs.
 struct mem_read {
     unsigned width = 64; // 32 or 64
+    bool print = false;  // written as print32/print64
     uint64_t address = 0;
     std::optional<value_check> check;
     std::optional<access_outcome> outcome;
@@ -235,7 +239,15 @@ struct statement {
     std::string file;
     unsigned line = 0; // 1-based
     statement_body body;
+    // How the line was reached when not directly from the top file, innermost first, e.g.
+    // " (included from a.seq:7)" or " (iteration 2 of 4 of the repeat at a.seq:3)"; null
+    // otherwise. Messages name a statement as file:line + origin. Shared by the statements of
+    // one included file or repeat iteration (a repeat may expand to a million statements).
+    std::shared_ptr<const std::string> origin = nullptr; // (initialized: aggregates may omit it)
 };
+
+// "file:line" plus the statement's origin: how every message names a statement.
+std::string location(const statement& s);
 
 // ---------------------------------------------------------------------------
 // Parsing
@@ -243,13 +255,21 @@ struct statement {
 
 // Whole file ('\n' or "\r\n" line ends; lines numbered from 1). Stops at the
 // first error by throwing. Enforces that `platform` appears only as the first
-// statement.
-std::vector<statement> parse_sequence(std::string_view text, const std::string& file);
+// statement. Expands the file-level directives (tb/sequence_expansion.cpp):
+// `include FILE` (read from disk, relative to the directory of `file`), `let NAME = EXPR`
+// and `repeat N` ... `end`, so the result is the flat list of statements to run.
+// An error inside an included file or a repeat names that file and line and, in
+// input_error::origin(), how it was reached.
+// Lines are numbered from `first_line` (a sequence embedded in another file, e.g. a scenario).
+std::vector<statement> parse_sequence(std::string_view text, const std::string& file, unsigned first_line = 1);
 
 // One line (any '\n' or '\r' is treated as whitespace). nullopt for a blank or
 // comment-only line. Accepts `platform` (the position rule is parse_sequence's).
+// Numeric operands may be expressions (tb/sequence_expression.h) using `names`
+// (none when null). The directives let/include/repeat/end are refused here: they
+// belong to whole files.
 std::optional<statement> parse_line(std::string_view line, const std::string& file,
-                                    unsigned line_no);
+                                    unsigned line_no, const name_table* names = nullptr);
 
 // Canonical text of a statement, e.g. "read PMCR_EL0 == 0x41 mask 0xff -> ok".
 // Numbers are printed in hex (values, addresses, masks) or decimal (counts,

@@ -86,7 +86,7 @@ void sequence_runner::serve(std::istream& in, std::ostream& out) {
     serve_out_ = &out;
 }
 
-std::string sequence_runner::where(const seq::statement& s) const { return fmt::format("{}:{}", s.file, s.line); }
+std::string sequence_runner::where(const seq::statement& s) const { return seq::location(s); }
 
 // The rule for what a JUnit testcase is (docs/sequence-language.md, "JUnit"): a statement that
 // accesses a register or memory (its outcome is an expectation, `-> ok` when not written) or
@@ -103,7 +103,9 @@ void sequence_runner::record_testcase(const seq::statement& s, const result& r) 
                    [](const seq::expect_irq&) { return true; }, [](const seq::wait_irq&) { return true; },
                    [](const auto&) { return false; }},
         s.body);
-    if (checks) rec_.expectation(s.file, s.line, seq::to_string(s.body), r.v == verdict::ok, r.message, now_fs());
+    // Named "file:line[ (origin)] statement", as testcase_name(): each repeat iteration is its own testcase.
+    const std::string text = s.origin ? s.origin->substr(1) + " " + seq::to_string(s.body) : seq::to_string(s.body);
+    if (checks) rec_.expectation(s.file, s.line, text, r.v == verdict::ok, r.message, now_fs());
 }
 
 std::string sequence_runner::testcase_name() const {
@@ -442,6 +444,8 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                 result res = check_outcome(s, what, m.outcome.value_or(access_outcome::ok), r, m.outcome.has_value());
                 if (res.v != verdict::ok) return res;
                 if (r.outcome == access_outcome::ok) res.answer = fmt::format("OK {:#x}", r.value);
+                if (m.print && r.outcome == access_outcome::ok)
+                    rec_.line(fmt::format("[{}] {} {} = {:#x}", format_time(now_fs()), ctx_.describe(), what, r.value));
                 if (m.check && r.outcome == access_outcome::ok) {
                     bool ok = (r.value & m.check->mask) == (m.check->value & m.check->mask);
                     if (!ok) {

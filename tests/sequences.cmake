@@ -69,3 +69,15 @@ if(Python3_FOUND)
             $<TARGET_FILE:pmusim> ${CMAKE_SOURCE_DIR})
   set_tests_properties("docs: every command of the tutorial runs" PROPERTIES TIMEOUT 300)
 endif()
+if(Python3_FOUND)
+  # include/let/repeat, print32/64: messages at file:line through includes, logs and JUnit (issue 22).
+  add_test(NAME "sequences: language files, names and loops report file:line"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/sequences/language/check_language.py $<TARGET_FILE:pmusim>
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties("sequences: language files, names and loops report file:line" PROPERTIES TIMEOUT 120)
+  # Generated C headers: included together, compiled with -Wall -Werror, values from the sources.
+  add_test(NAME "docs: generated C headers compile together with the sources' values"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/docs/check_c_headers.py $<TARGET_FILE:pmusim>
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties("docs: generated C headers compile together with the sources' values" PROPERTIES TIMEOUT 120)
+endif()
