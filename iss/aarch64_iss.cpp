@@ -93,10 +93,6 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& 
     uc_hook h;
     check(uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&aarch64_iss::on_block), this, 1, 0), "block hook");
     hooks_.push_back(h);
-    check(uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&aarch64_iss::on_mrs), this, 1, 0, UC_ARM64_INS_MRS), "MRS hook");
-    hooks_.push_back(h);
-    check(uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&aarch64_iss::on_msr), this, 1, 0, UC_ARM64_INS_MSR), "MSR hook");
-    hooks_.push_back(h);
     check(uc_hook_add(uc_, &h, UC_HOOK_INTR, reinterpret_cast<void*>(&aarch64_iss::on_interrupt), this, 1, 0), "interrupt hook");
     hooks_.push_back(h);
     check(uc_hook_add(uc_, &h, UC_HOOK_MEM_UNMAPPED, reinterpret_cast<void*>(&aarch64_iss::on_unmapped), this, 1, 0), "memory hook");
@@ -115,18 +111,23 @@ aarch64_iss::~aarch64_iss() {
 void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, fs_t time_limit_fs) {
     if (running()) throw input_error(elf_path, 0, fmt::format("cpu{} is already running firmware", cpu_));
     image_ = load_elf_file(elf_path, platform_);
-    // ERET and WFI are executed by the ISS: a code hook at each address that holds one.
+    // The instructions the ISS executes itself end translation blocks: an engine exit at each
+    // address of an executable segment that holds one (ERET, WFI, HLT #0xF000, and MRS/MSR of a
+    // register the gate or the ISS holds). The engine stops with the PC on it, not executed.
+    exits_.clear();
     for (const auto& s : image_.segments) {
         if (!s.executable) continue;
         for (uint64_t a = s.address; a + 4 <= s.address + s.file_size; a += 4) {
             uint32_t w = fetch_word(a);
-            if (w != insn_eret && w != insn_wfi) continue;
-            uc_hook h;
-            check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&aarch64_iss::on_special), this, a, a), "code hook");
-            hooks_.push_back(h);
+            bool sysreg = (w & mask_sysreg_move) == insn_sysreg_move && handled_here(encoding_of(w));
+            if (w == insn_eret || w == insn_wfi || w == insn_hlt_semihosting || sysreg) exits_.push_back(a);
         }
     }
-    uc_ctl_flush_tlb(uc_); // UC_CTL_TB_FLUSH: code translated before this load is dropped
+    set_exits(0);
+    // Code translated for an earlier firmware on this CPU is dropped (a whole-cache flush would
+    // clear Unicorn's 1 GiB translation buffer: seconds).
+    for (const auto& s : image_.segments)
+        check(uc_ctl_remove_cache(uc_, s.address, s.address + s.memory_size), "dropping translated code");
     // Reset state (docs/firmware.md "Initial state").
     for (unsigned r = 0; r < 31; ++r) write_x(r, 0);
     std::fill(std::begin(sp_), std::end(sp_), 0);
@@ -194,21 +195,36 @@ void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* se
     self->counted_ += n;
 }
 
-uint32_t aarch64_iss::on_sysreg_hook(bool) {
-    uint64_t pc = engine_pc();
-    uint32_t word = fetch_word(pc);
-    sysreg_encoding enc = encoding_of(word);
+bool aarch64_iss::handled_here(const sysreg_encoding& enc) const {
     uint32_t k = enc.key();
-    // Registers Unicorn holds (EL0/EL1 system registers nobody else models) run natively.
-    bool ours = platform_.gate().sysreg_owner(cpu_, k) || k == key_currentel || k == key_spsel || enc.op1 == 4 ||
-                enc.op1 == 5 || enc.op1 == 6 || (el_ == 0 && enc.op1 != 3);
-    if (!ours) return 0;
-    stop_.kind = stop_kind::sysreg;
-    uc_emu_stop(uc_); // measured: stop + return 0 leaves the PC on the instruction, not executed
-    return 0;
+    return platform_.gate().sysreg_owner(cpu_, k) || k == key_currentel || k == key_spsel || enc.op1 == 4 ||
+           enc.op1 == 5 || enc.op1 == 6;
 }
-uint32_t aarch64_iss::on_mrs(uc_struct*, int, const void*, void* self) { return static_cast<aarch64_iss*>(self)->on_sysreg_hook(true); }
-uint32_t aarch64_iss::on_msr(uc_struct*, int, const void*, void* self) { return static_cast<aarch64_iss*>(self)->on_sysreg_hook(false); }
+
+void aarch64_iss::set_exits(uint64_t extra) {
+    std::vector<uint64_t> all = exits_;
+    if (extra) all.push_back(extra);
+    uint64_t none = 1; // an odd address no instruction can have: exits must not be empty
+    if (all.empty()) all.push_back(none);
+    uc_ctl_exits_enable(uc_);
+    check(uc_ctl_set_exits(uc_, all.data(), all.size()), "setting engine exits");
+}
+
+uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
+    // A block translated before may span exit_address: translate the one at `from` again.
+    check(uc_ctl_remove_cache(uc_, from, from + 4), "dropping a translated block");
+    set_exits(exit_address);
+    stop_ = {};
+    counted_ = before_block_ = 0;
+    block_start_ = from;
+    budget_check_ = false;
+    ++engine_runs_;
+    last_error_ = uc_emu_start(uc_, from, 0, 0, 0);
+    budget_check_ = true;
+    set_exits(0);
+    check(uc_ctl_remove_cache(uc_, from, from + 4), "dropping a translated block");
+    return before_block_ + (engine_pc() - block_start_) / 4;
+}
 
 void aarch64_iss::on_interrupt(uc_struct* uc, uint32_t intno, void* self_ptr) {
     auto* self = static_cast<aarch64_iss*>(self_ptr);
@@ -234,12 +250,6 @@ bool aarch64_iss::on_unmapped(uc_struct* uc, int type, uint64_t address, int siz
     return false; // the engine stops with the PC on the instruction, before it changed anything
 }
 
-void aarch64_iss::on_special(uc_struct* uc, uint64_t, uint32_t, void* self_ptr) {
-    auto* self = static_cast<aarch64_iss*>(self_ptr);
-    self->stop_.kind = stop_kind::special;
-    uc_emu_stop(uc);
-}
-
 uint64_t aarch64_iss::run_engine(uint64_t budget) {
     stop_ = {};
     budget_ = budget;
@@ -249,33 +259,23 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     block_start_ = pc;
     budget_check_ = true;
     ++engine_runs_;
-    uc_err e = uc_emu_start(uc_, pc, 0, 0, 0);
+    last_error_ = uc_emu_start(uc_, pc, 0, 0, 0);
     uint64_t retired;
     if (stop_.kind == stop_kind::budget) {
         retired = counted_;
         uint64_t rest = budget - counted_;
-        if (rest > 0) {
-            // The block that would overshoot is straight-line: run exactly `rest` of it.
-            uint64_t from = engine_pc();
-            stop_ = {};
-            budget_check_ = false;
-            counted_ = before_block_ = 0;
-            block_start_ = from;
-            check(uc_ctl_remove_cache(uc_, from, from + 4), "dropping a translated block");
-            ++engine_runs_;
-            e = uc_emu_start(uc_, from, from + 4 * rest, 0, 0);
-            retired += (engine_pc() - block_start_) / 4 + before_block_;
-            budget_check_ = true;
-            if (stop_.kind == stop_kind::none && e == UC_ERR_OK) stop_.kind = stop_kind::budget;
-        } else {
-            stop_.kind = stop_kind::budget;
-        }
+        uint64_t from = engine_pc();
+        // The block that would overshoot is straight-line: run exactly `rest` of it.
+        if (rest > 0) retired += run_until(from, from + 4 * rest);
+        if (stop_.kind == stop_kind::none) stop_.kind = stop_kind::budget;
     } else {
         retired = before_block_ + (engine_pc() - block_start_) / 4;
     }
-    if (e != UC_ERR_OK && stop_.kind != stop_kind::memory && stop_.kind != stop_kind::fetch_fault) {
+    if (stop_.kind == stop_kind::none && std::binary_search(exits_.begin(), exits_.end(), engine_pc()))
+        stop_.kind = stop_kind::special;
+    if (uc_err(last_error_) != UC_ERR_OK && stop_.kind != stop_kind::memory && stop_.kind != stop_kind::fetch_fault) {
         stop_.kind = stop_kind::engine_error;
-        stop_.intno = unsigned(e);
+        stop_.intno = unsigned(last_error_);
     }
     if (stop_.kind == stop_kind::none) stop_.kind = stop_kind::budget;
     return retired;
@@ -367,6 +367,7 @@ void aarch64_iss::run_loop() {
         uint64_t retired = run_engine(budget);
         retire(retired);
         uint64_t pc = engine_pc();
+        if (getenv("ISS_DEBUG")) fprintf(stderr, "stop kind %d intno %u pc %lx retired %lu budget %lu\n", int(stop_.kind), stop_.intno, (unsigned long)pc, (unsigned long)retired, (unsigned long)budget);
         switch (stop_.kind) {
         case stop_kind::budget: break;
         case stop_kind::sysreg: handle_sysreg(pc); break;
@@ -608,14 +609,9 @@ void aarch64_iss::handle_memory(uint64_t pc, const stop_info& st) {
     mmio_pc_ = pc;
     mmio_failed_ = false;
     check(uc_mmio_map(uc_, page, page_size, &aarch64_iss::on_mmio_read, this, &aarch64_iss::on_mmio_write, this), "mapping MMIO");
-    stop_ = {};
-    budget_check_ = false;
-    check(uc_ctl_remove_cache(uc_, pc, pc + 4), "dropping a translated block");
-    ++engine_runs_;
-    uc_err e = uc_emu_start(uc_, pc, pc + 4, 0, 0);
-    budget_check_ = true;
+    run_until(pc, pc + 4);
+    uc_err e = uc_err(last_error_);
     uc_mem_unmap(uc_, page, page_size);
-    check(uc_ctl_remove_cache(uc_, pc, pc + 4), "dropping a translated block");
     bool failed = mmio_failed_;
     stop_info second = stop_;
     if (failed) {
@@ -766,7 +762,15 @@ void aarch64_iss::exception_return(uint64_t pc) {
 
 void aarch64_iss::handle_special(uint64_t pc) {
     uint32_t w = fetch_word(pc);
+    if ((w & mask_sysreg_move) == insn_sysreg_move) {
+        handle_sysreg(pc);
+        return;
+    }
     sync();
+    if (w == insn_hlt_semihosting) {
+        semihosting_call(pc);
+        return;
+    }
     if (w == insn_eret) {
         exception_return(pc);
         return;
@@ -813,10 +817,12 @@ bool aarch64_iss::try_take_irq() {
 }
 
 void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
-    // SVC arrives after the instruction (EXCP_SWI, PC past it); everything else the engine
-    // raises with the PC on the instruction.
-    constexpr uint32_t excp_swi = 2;
-    uint64_t at = intno == excp_swi ? pc - 4 : pc;
+    // SVC, HVC and SMC the engine takes itself (EXCP_SWI 2, EXCP_HVC 11, EXCP_SMC 13) arrive with
+    // the PC past the instruction, which its block count already holds; UNDEFINED (EXCP_UDEF 1)
+    // arrives with the PC on the instruction, not counted.
+    bool past = intno == 2 || intno == 11 || intno == 13;
+    uint64_t at = past ? pc - 4 : pc;
+    const uint64_t executed = past ? 0 : 1;
     uint32_t w = fetch_word(at);
     sync();
     if (w == insn_hlt_semihosting) {
@@ -826,7 +832,7 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
     uint32_t imm16 = (w >> 5) & 0xffff;
     uint64_t s = scr(), h = hcr();
     if ((w & mask_exception_gen) == insn_svc) {
-        retire(intno == excp_swi ? 0 : 1); // the engine's block count already holds an executed SVC
+        retire(executed);
         unsigned target = el_ == 0 ? route_from_el0() : el_;
         take_exception(target, false, (uint64_t(ec_svc64) << 26) | esr_il | imm16, at + 4, std::nullopt);
         return;
@@ -837,7 +843,7 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
             take_undefined(at);
             return;
         }
-        retire(1);
+        retire(executed);
         take_exception(std::max(2u, el_), false, (uint64_t(ec_hvc64) << 26) | esr_il | imm16, at + 4, std::nullopt);
         return;
     }
@@ -850,23 +856,14 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
             return;
         }
         if (el_ < 3 && ((s >> scr_smd) & 1)) { take_undefined(at); return; }
-        retire(1);
+        retire(executed);
         take_exception(3, false, (uint64_t(ec_smc64) << 26) | esr_il | imm16, at + 4, std::nullopt);
         return;
     }
     if ((w & mask_sysreg_move) == insn_sysreg_move) {
-        // A system register Unicorn does not implement and nobody models: UNDEFINED, logged
-        // through the gate like any other access so the log shows it.
-        sysreg_encoding enc = encoding_of(w);
-        bool is_read = (w >> 21) & 1;
-        gate_result r = gate_access(!is_read, true, enc.key(), 8, is_read ? 0 : read_x(w & 31), at);
-        if (r.outcome == access_outcome::ok) {
-            if (is_read) write_x(w & 31, r.value);
-            set_pc(at + 4);
-            retire(1);
-            return;
-        }
-        take_undefined(at);
+        // Unicorn raises UNDEFINED itself for encodings its CPU lacks (EL2/EL3 registers) before
+        // the MRS/MSR hooks run: the same handling as the hooks' path.
+        handle_sysreg(at);
         return;
     }
     // Anything else the engine could not execute is UNDEFINED for the firmware; without a

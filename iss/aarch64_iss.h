@@ -9,13 +9,16 @@
 // - a UC_HOOK_BLOCK hook counts instructions a translation block at a time and stops the
 //   engine before a block that would exceed the budget; the rest of the budget runs with
 //   an `until` address inside that straight-line block, so a run retires an exact count;
-// - MRS/MSR hooks that call uc_emu_stop and return 0 stop the engine *before* the
-//   instruction; the ISS then synchronises SystemC time, performs the access and steps on;
+// - the addresses of the instructions the ISS executes itself (MRS/MSR of registers the gate or
+//   the ISS holds, ERET, WFI, HLT #0xF000), found in the ELF's executable segments when it is
+//   loaded, are engine exits: translation blocks end there and the engine stops *before* them
+//   (MRS/MSR hooks cannot stop it there: the rest of the block runs first); the ISS then
+//   synchronises SystemC time, performs the instruction and steps on;
 // - loads/stores outside plain memory fault (nothing else is mapped), precisely, before
 //   the instruction changes anything; the ISS synchronises, maps that page as MMIO whose
 //   callbacks issue TLM transactions, executes that one instruction, and unmaps it again;
-// - ERET and WFI have UC_HOOK_CODE hooks at their addresses (found in the ELF's
-//   executable segments); HLT #0xF000, SVC, HVC, SMC and UNDEFINED arrive at UC_HOOK_INTR.
+// - SVC, HVC, SMC, and MRS/MSR outside those segments or of registers Unicorn's CPU lacks
+//   arrive at UC_HOOK_INTR (UNDEFINED) with the PC on them.
 // No wait() happens inside an engine callback: the engine is stopped first.
 #include <cstdint>
 #include <map>
@@ -145,15 +148,18 @@ private:
 
     // Engine callbacks (C linkage-compatible statics, user data = this).
     static void on_block(uc_struct* uc, uint64_t address, uint32_t size, void* self);
-    static uint32_t on_mrs(uc_struct* uc, int reg, const void* cp, void* self);
-    static uint32_t on_msr(uc_struct* uc, int reg, const void* cp, void* self);
     static void on_interrupt(uc_struct* uc, uint32_t intno, void* self);
     static bool on_unmapped(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
-    static void on_special(uc_struct* uc, uint64_t address, uint32_t size, void* self);
     static uint64_t on_mmio_read(uc_struct* uc, uint64_t offset, unsigned size, void* self);
     static void on_mmio_write(uc_struct* uc, uint64_t offset, unsigned size, uint64_t value, void* self);
-    uint32_t on_sysreg_hook(bool is_read);
-
+    // MRS/MSR of this encoding is executed by the ISS (the gate owns it, or an EL2/EL3 or PSTATE
+    // register the ISS holds); the rest run inside the engine.
+    bool handled_here(const sysreg_encoding& enc) const;
+    // Engine exits: the ISS's instructions' addresses (sorted) plus `extra` (0: none).
+    void set_exits(uint64_t extra);
+    // Runs from `from` until the PC reaches `exit_address` (inside a straight-line block), or
+    // another stop; returns the instructions retired.
+    uint64_t run_until(uint64_t from, uint64_t exit_address);
     platform& platform_;
     run_recorder& rec_;
     unsigned cpu_;
@@ -175,6 +181,8 @@ private:
 
     // Engine bookkeeping.
     stop_info stop_;
+    std::vector<uint64_t> exits_;
+    int last_error_ = 0;
     uint64_t budget_ = 0, counted_ = 0, block_start_ = 0, before_block_ = 0;
     bool budget_check_ = true;
     uint64_t mmio_page_ = 0;

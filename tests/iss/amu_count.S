@@ -15,11 +15,11 @@ _start:
     // Between the two INST_RETIRED reads: read 1 itself, the CPU_CYCLES read and 100 NOPs retire.
     sub x3, x2, x1
     cmp x3, #102
-    check_eq
+    check_eq 1
     // One cycle per instruction (cycles_per_instruction 1): CPU_CYCLES advances by as many.
     sub x7, x6, x5
     cmp x7, #102
-    check_eq
+    check_eq 2
     adr x0, message
     mov x1, x0
     mov x0, #0x04              // SYS_WRITE0
