@@ -12,7 +12,7 @@
  *             from a read just before the enable, is 2N + 3 when the enable falls on a DSU edge and
  *             2N + 2 when it falls half a DSU cycle after one (the phase is measured by two
  *             consecutive reads of a running DSU counter; the derivation is in
- *             docs/firmware-tutorial.md). */
+ *             docs/firmware.md, "In-repo firmware examples"). */
 #include "check.h"
 #include "dsu_pmu.h"
 #include "el3_boot.h"
