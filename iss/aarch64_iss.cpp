@@ -223,7 +223,18 @@ uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
     budget_check_ = true;
     set_exits(0);
     check(uc_ctl_remove_cache(uc_, from, from + 4), "dropping a translated block");
-    return before_block_ + (engine_pc() - block_start_) / 4;
+    return retired_in_run();
+}
+
+// Instructions retired by the engine run that just ended: the blocks before the last one, and of
+// the last one those before the PC when the engine stopped inside it. A stop outside it (a
+// branch or a fall-through to an engine exit, which starts a block of its own) means the last
+// block ran to its end: the PC minus its start would count a backward branch as a huge number
+// and a forward one as the instructions skipped.
+uint64_t aarch64_iss::retired_in_run() const {
+    const uint64_t pc = engine_pc(), in_block = counted_ - before_block_;
+    if (pc >= block_start_ && pc - block_start_ < 4 * in_block) return before_block_ + (pc - block_start_) / 4;
+    return counted_;
 }
 
 void aarch64_iss::on_interrupt(uc_struct* uc, uint32_t intno, void* self_ptr) {
@@ -269,7 +280,7 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
         if (rest > 0) retired += run_until(from, from + 4 * rest);
         if (stop_.kind == stop_kind::none) stop_.kind = stop_kind::budget;
     } else {
-        retired = before_block_ + (engine_pc() - block_start_) / 4;
+        retired = retired_in_run();
     }
     if (stop_.kind == stop_kind::none && std::binary_search(exits_.begin(), exits_.end(), engine_pc()))
         stop_.kind = stop_kind::special;

@@ -184,6 +184,7 @@ private:
     std::vector<uint64_t> exits_;
     int last_error_ = 0;
     uint64_t budget_ = 0, counted_ = 0, block_start_ = 0, before_block_ = 0;
+    uint64_t retired_in_run() const;
     bool budget_check_ = true;
     uint64_t mmio_page_ = 0;
     gate_result mmio_error_;
