@@ -5,7 +5,7 @@ Variants are made from a good ELF by changing the fields the ELF-64 specificatio
 (e_machine at offset 18, the program header table at e_phoff, p_paddr at +24 of a header)."""
 import os, struct, subprocess, sys, tempfile
 
-pmusim, good, forever, undefined = sys.argv[1:5]
+pmusim, good, forever, undefined, exception_loop = sys.argv[1:6]
 data = open(good, "rb").read()
 phoff = struct.unpack_from("<Q", data, 32)[0]
 failures = []
@@ -34,6 +34,7 @@ with tempfile.TemporaryDirectory() as d:
     run(["firmware", os.path.join(d, "missing.elf"), "-q"], 2, "cannot read the ELF file")
     run(["firmware", forever, "-q", "--time-limit", "2us"], 2, "time limit")
     run(["firmware", undefined, "-q"], 2, "cannot be executed (UNDEFINED) and VBAR_EL3 is 0")
+    run(["firmware", exception_loop, "-q"], 2, "exception loop")
 if failures:
     print("\n".join(failures))
     sys.exit(1)

@@ -6,7 +6,7 @@ if(NOT AARCH64_GCC OR NOT AARCH64_LD)
   message(FATAL_ERROR "aarch64-linux-gnu-gcc/ld not found: run scripts/install-deps.sh (gcc-aarch64-linux-gnu, binutils-aarch64-linux-gnu)")
 endif()
 set(ISS_ELF_DIR ${CMAKE_BINARY_DIR}/tests/iss)
-set(ISS_PROGRAMS amu_count traps forever undefined exit_status)
+set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi exception_loop)
 set(ISS_ELFS)
 foreach(prog ${ISS_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/tests/iss/${prog}.S)
@@ -33,13 +33,16 @@ iss_test("INST_RETIRED and CPU_CYCLES count a known block exactly" 0 firmware -q
 iss_test("trap to EL3 with ESR ELR SPSR then ERET and SMC" 0 firmware -q ${ISS_ELF_DIR}/traps.elf)
 iss_test("exit status 3 and an unknown semihosting call" 1 firmware -q ${ISS_ELF_DIR}/exit_status.elf)
 iss_test("exec statement mixes firmware and text" 0 run -q ${ISS_ELF_DIR}/exec_mix.seq)
+iss_test("overflow IRQ wakes WFI, taken at EL3 with ELR SPSR, AMU stopped in WFI" 0 firmware -q ${ISS_ELF_DIR}/irq_wfi.elf)
 add_test(NAME "iss: fast and reference access logs agree"
-  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/traps.elf)
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim>
+          ${ISS_ELF_DIR}/traps.elf ${ISS_ELF_DIR}/amu_count.elf ${ISS_ELF_DIR}/irq_wfi.elf)
 set_tests_properties("iss: fast and reference access logs agree" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
   add_test(NAME "iss: bad ELF files and runs exit 2"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/iss/bad_input.py $<TARGET_FILE:pmusim>
-            ${ISS_ELF_DIR}/amu_count.elf ${ISS_ELF_DIR}/forever.elf ${ISS_ELF_DIR}/undefined.elf)
+            ${ISS_ELF_DIR}/amu_count.elf ${ISS_ELF_DIR}/forever.elf ${ISS_ELF_DIR}/undefined.elf
+            ${ISS_ELF_DIR}/exception_loop.elf)
   set_tests_properties("iss: bad ELF files and runs exit 2" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 120)
 endif()
