@@ -152,7 +152,8 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
     }
     for (const auto& [base, m] : platform_.memories())
         if (image_.entry >= base && image_.entry - base < m->size()) sp_[el_] = (base + m->size()) & ~uint64_t(15);
-    load_pstate(pstate_daif);
+    load_pstate(pstate_daif | 1); // DAIF masked, SPSel = 1 (ELxh), as out of reset
+    last_vector_ = ~uint64_t(0);
     set_pc(image_.entry);
 
     started_at_ = now_fs();
@@ -741,6 +742,14 @@ void aarch64_iss::take_exception(unsigned target, bool irq, uint64_t esr, uint64
     update_security();
     rec_.line(fmt::format("[{}] cpu{}: {} EL{} -> EL{} at {:#x} (ESR {:#x}, ELR {:#x})", format_time(now_fs()), cpu_,
                           irq ? "IRQ" : "exception", from, target, vector, irq ? 0 : esr, elr));
+    // A synchronous exception at the vector it leads to, with nothing retired since that vector
+    // was entered (no handler there: zeros are UNDEFINED), would loop forever at one instant.
+    if (!irq && elr == last_vector_ && retired_ == retired_at_vector_)
+        fail(2, fmt::format("{}: exception loop: the exception taken at the vector {:#x} (ESR {:#x}) leads to that vector "
+                            "again without an instruction retiring (no handler at VBAR_EL{} + {:#x})",
+                            where(elr), vector, esr, target, offset));
+    last_vector_ = vector;
+    retired_at_vector_ = retired_;
     if (!in_plain_memory(vector))
         fail(2, fmt::format("{}: exception to EL{} (ESR {:#x}) but VBAR_EL{} = {:#x} holds no vector table in memory",
                             where(elr), target, irq ? 0 : esr, target, vbar));

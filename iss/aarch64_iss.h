@@ -178,6 +178,7 @@ private:
     uint64_t elr_[4] = {}, spsr_[4] = {}, esr_[4] = {}, far_[4] = {}, vbar_[4] = {}; // [2], [3] used
     std::map<uint32_t, uint64_t> el23_registers_; // other EL2/EL3 registers nobody models: stored
     bool core_secure_ = true;
+    uint64_t last_vector_ = ~uint64_t(0), retired_at_vector_ = 0; // exception-loop detection
 
     // Engine bookkeeping.
     stop_info stop_;
