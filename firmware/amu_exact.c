@@ -37,7 +37,7 @@ __asm__(".text\n.global counted_loop\ncounted_loop:\n"
 int main(void)
 {
 	el3_enable_amu();
-	static const uint64_t iterations[] = {1, 2, 10, 1000, 123457};
+	static const uint64_t iterations[] = {1, 2, 10, 1000, 12345};
 	for (unsigned i = 0; i < sizeof iterations / sizeof iterations[0]; i++) {
 		uint64_t n = iterations[i];
 		struct loop_counts counts = counted_loop(n);

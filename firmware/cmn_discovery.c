@@ -14,6 +14,7 @@
 #include "check.h"
 #include "el3_boot.h"
 #include "exceptions.h"
+#include "mmio.h"
 #include "semihost.h"
 #include "sysreg.h"
 
@@ -42,8 +43,8 @@ enum cmn_device { DEV_NONE = 0x00, DEV_RNI = 0x01, DEV_RND = 0x02, DEV_HNI = 0x0
 
 static uint8_t el1_stack[8192] __attribute__((aligned(16)));
 
-static uint64_t rd(uint64_t address) { return *(volatile uint64_t *)(uintptr_t)address; }
-static void wr(uint64_t address, uint64_t value) { *(volatile uint64_t *)(uintptr_t)address = value; }
+static uint64_t rd(uint64_t address) { return mmio_read64(address); }
+static void wr(uint64_t address, uint64_t value) { mmio_write64(address, value); }
 
 static unsigned node_type(uint64_t info) { return (unsigned)(info & 0xffff); }
 static unsigned node_id(uint64_t info) { return (unsigned)((info >> 16) & 0xffff); }
@@ -158,7 +159,7 @@ static void dtc_cycle_counter(void)
 	wr(dtc_base + CMN_DT_PMCR, rd(dtc_base + CMN_DT_PMCR) | 1);
 	uint64_t cpu0, dtc0, cpu1, dtc1;
 	uint64_t pmccntr = dtc_base + CMN_DT_PMCCNTR;
-	__asm__ volatile("mrs %0, " FW_STR(AMEVCNTR00_EL0) "\n\tldr %1, [%2]"
+	__asm__ volatile("mrs %0, " FW_STR(AMEVCNTR00_EL0) "\n\tldr %1, [%2]" /* the ISS stops at the MRS: the LDR starts a block (mmio.h) */
 			 : "=&r"(cpu0), "=&r"(dtc0) : "r"(pmccntr) : "memory");
 	for (volatile unsigned i = 0; i < 3000; i++)
 		;

@@ -6,13 +6,13 @@
  *             Linux driver names is set in CLUSTERPMCEID0/1;
  *   counting: over a loop, the DSU cycle counter advances by the CPU cycles / 2 (the clocks'
  *             ratio), to the edge;
- *   overflow: counter 0 set to 2^64 - N on CYCLES raises nCLUSTERPMUIRQ at the N-th DSU edge;
+ *   overflow: counter 0 set to 2^32 - N (32-bit event counters, Linux DSU_PMU_COUNTER_WIDTH) on CYCLES raises nCLUSTERPMUIRQ at the N-th DSU edge;
  *             the handler (Linux dsu_pmu_handle_irq: read PMOVSCLR, write it back) sees bit 0,
  *             and the IRQ is taken at that edge exactly: the vector's INST_RETIRED read, counted
  *             from a read just before the enable, is 2N + 3 when the enable falls on a DSU edge and
  *             2N + 2 when it falls half a DSU cycle after one (the phase is measured by two
  *             consecutive reads of a running DSU counter; the derivation is in
- *             docs/firmware-tutorial.md). */
+ *             docs/firmware.md, "In-repo firmware examples"). */
 #include "check.h"
 #include "dsu_pmu.h"
 #include "el3_boot.h"
@@ -119,8 +119,14 @@ static void overflow_interrupt(void)
 	fw_check_eq("interrupted instruction: the spin loop", irq_elr,
 		    (uint64_t)(uintptr_t)dsu_overflow_spin);
 	fw_check_eq("CLUSTERPMOVSCLR_EL1 after the handler", sysreg_read(CLUSTERPMOVSCLR_EL1), 0);
-	uint64_t expected = 2ull * OVERFLOW_PERIOD + (start.edge_between_probes ? 2 : 3);
-	fw_printf("enable %s a DSU edge\n", start.edge_between_probes ? "half a cycle after" : "on");
+	/* The probe reads were at t - 1 and t - 1/2 ns (t: the INST_RETIRED read), the enable at
+	 * t + 1/2. An access sees the edges of its own instant (the ISS lets everything due at an
+	 * instant act before the instruction, iss/aarch64_iss.cpp sync()), so the two reads differ
+	 * exactly when an edge falls at t - 1/2, i.e. on the enable; otherwise the edges are at
+	 * t - 1, t, t + 1 and the enable is half a DSU cycle after one. */
+	const int enable_on_edge = start.edge_between_probes != 0;
+	uint64_t expected = 2ull * OVERFLOW_PERIOD + (enable_on_edge ? 3 : 2);
+	fw_printf("enable %s a DSU edge\n", enable_on_edge ? "on" : "half a cycle after");
 	fw_check_eq("instructions from the enable to the IRQ vector's read", irq_inst - start.inst_before_enable,
 		    expected);
 	sysreg_write(CLUSTERPMINTENCLR_EL1, 1u << 0);

@@ -30,11 +30,11 @@ clocks:
   - { name: cmn0, frequency: 1GHz }      # CMN-600 mesh clock
 
 cpus:
-  - { name: cpu0, clock: cpu0, cluster: 0, features: { amu: v1p1, amu_aux_counters: 0 } }
+  - { name: cpu0, clock: cpu0, cluster: 0, irq: [dsu0_pmu_irq, cmn0_pmu_irq], features: { amu: v1p1, amu_aux_counters: 0 } }
   - { name: cpu1, clock: cpu1, cluster: 0, features: { amu: v1p1, amu_aux_counters: 0 } }
   - { name: cpu2, clock: cpu2, cluster: 0, features: { amu: v1p1, amu_aux_counters: 0 } }
   - { name: cpu3, clock: cpu3, cluster: 0, features: { amu: v1p1, amu_aux_counters: 0 } }
-  - { name: cpu4, clock: cpu4, cluster: 1, features: { amu: v1p1, amu_aux_counters: 0 } }
+  - { name: cpu4, clock: cpu4, cluster: 1, irq: [dsu1_pmu_irq], features: { amu: v1p1, amu_aux_counters: 0 } }
   - { name: cpu5, clock: cpu5, cluster: 1, features: { amu: v1p1, amu_aux_counters: 0 } }
   - { name: cpu6, clock: cpu6, cluster: 1, features: { amu: v1p1, amu_aux_counters: 0 } }
   - { name: cpu7, clock: cpu7, cluster: 1, features: { amu: v1p1, amu_aux_counters: 0 } }

@@ -48,6 +48,9 @@ struct run_options {
     bool quiet = false;
     bool reference = false; // per-cycle reference mode (docs/reference-mode.md)
     std::vector<std::string> overrides; // -C KEY=VALUE (tb/param_overrides.h)
+    // Firmware (docs/firmware.md)
+    fs_t firmware_time_limit = fs_per_second;
+    bool skip_firmware_boot = false;
 };
 
 std::string read_file(const std::string& path) {
@@ -102,11 +105,14 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
         }
         rec.vcd = std::make_unique<vcd_writer>(std::move(signals));
     }
+    runner.set_firmware_time_limit(opt.firmware_time_limit);
+    if (opt.skip_firmware_boot) runner.skip_firmware_boot();
     if (serve) runner.serve(std::cin, std::cout);
     else runner.load(statements);
     if (!serve) {
         rec.line(fmt::format("pmusim: {} on platform {} (firmware profile {})", source_name, cfg.name,
-                             to_string(cfg.firmware.profile)));
+                             opt.skip_firmware_boot ? std::string("not run: the ELF is the firmware")
+                                                    : std::string(to_string(cfg.firmware.profile))));
         for (const auto& u : p.unmodelled_units()) rec.line("  note: unit " + u + " is not modelled yet");
     }
     const auto host_start = std::chrono::steady_clock::now();
@@ -155,6 +161,29 @@ int run_file(const std::string& file, const run_options& opt, run_recorder& rec)
             if (auto* d = std::get_if<seq::platform_decl>(&statements.front().body)) platform_name = d->name;
     }
     return simulate(statements, file, platform_name, opt, false, rec);
+}
+
+struct firmware_options {
+    std::string file;
+    std::string cpu = "cpu0";
+    unsigned el = 3;
+    bool secure = false, nonsecure = false;
+    std::string time_limit = "1s";
+};
+
+// `pmusim firmware FILE.elf`: one `exec` statement on a platform at reset (docs/firmware.md).
+int firmware_command(const firmware_options& f, run_options opt, run_recorder& rec) {
+    seq::exec_firmware e;
+    std::string cpu_text = f.cpu;
+    auto parsed = seq::parse_line("exec " + cpu_text + " el" + std::to_string(f.el) +
+                                      (f.el == 3 ? "" : f.secure ? " secure" : " nonsecure") + " x",
+                                  "--cpu", 0);
+    e = std::get<seq::exec_firmware>(parsed->body);
+    e.file = f.file;
+    opt.firmware_time_limit = seq::parse_duration_fs(f.time_limit, "--time-limit", 0);
+    opt.skip_firmware_boot = true;
+    seq::statement st{"<command line>", 1, e};
+    return simulate({st}, f.file, opt.platform.empty() ? "arm-default" : opt.platform, opt, false, rec);
 }
 
 // Runs `body` (a file run or a serve session) and turns whatever stops it into an exit code and
@@ -357,6 +386,25 @@ int main(int argc, char** argv) {
     serve->add_option("--junit", sopt.junit, "write JUnit XML to this file when the session ends");
     serve->add_option("--vcd", sopt.vcd, "write counters, control registers and interrupt lines as a VCD waveform");
 
+    run_options fwopt;
+    firmware_options fw;
+    auto* firmware = app.add_subcommand("firmware", "run an AArch64 ELF on a CPU's instruction-set simulator (docs/firmware.md)");
+    firmware->add_option("file", fw.file, "statically linked AArch64 ELF executable")->required();
+    firmware->add_option("--platform", fwopt.platform, "built-in platform name or YAML file")->default_val("arm-default");
+    firmware->add_option("--cpu", fw.cpu, "the CPU that runs it")->default_val("cpu0");
+    firmware->add_option("--el", fw.el, "exception level it starts at")->default_val(3)->check(CLI::Range(1, 3));
+    auto* fw_secure = firmware->add_flag("--secure", fw.secure, "start in Secure state (EL3 always is)");
+    firmware->add_flag("--nonsecure", fw.nonsecure, "start in Non-secure state (the default below EL3)")->excludes(fw_secure);
+    firmware->add_option("--time-limit", fw.time_limit, "simulated time after which a firmware that has not exited stops (exit 2)")
+        ->default_val("1s");
+    firmware->add_option("--log-json", fwopt.log_json, "write one JSON object per access to this file");
+    firmware->add_option("--junit", fwopt.junit, "write JUnit XML to this file");
+    firmware->add_option("--vcd", fwopt.vcd, "write counters, enables and interrupt lines as a VCD waveform");
+    firmware->add_flag("--quiet,-q", fwopt.quiet, "print only failures and errors");
+    firmware->add_option("-C,--param", fwopt.overrides, override_option_help)->allow_extra_args(false);
+    firmware->add_flag("--reference", fwopt.reference, "per-cycle reference mode (docs/reference-mode.md)");
+
+
     std::string regs_format = "markdown", regs_unit, regs_dir, regs_platform;
     auto* regs = app.add_subcommand("regs", "print the register reference generated from the register tables");
     regs->add_option("--format", regs_format, "markdown, c-header or json")
@@ -413,6 +461,8 @@ int main(int argc, char** argv) {
         if (*run) return run_command(ropt);
         if (*serve)
             return run_single("<stdin>", sopt, [&](run_recorder& rec) { return simulate({}, "<stdin>", sopt.platform, sopt, true, rec); });
+        if (*firmware)
+            return run_single(fw.file, fwopt, [&](run_recorder& rec) { return firmware_command(fw, fwopt, rec); });
         if (*regs) return regs_command(regs_format, regs_unit, regs_dir, regs_platform);
         if (*completion) {
             std::cout << bash_completion(app);

@@ -54,6 +54,8 @@ public:
     clock_domain* find_clock(const std::string& name) const;
     interrupt_line* find_irq(const std::string& name) const;
     memory* memory_at(uint64_t address) const;
+    // Every plain-memory region as (base, memory), in the platform file's order.
+    const std::vector<std::pair<uint64_t, memory*>>& memories() const { return memory_bases_; }
     // A platform parameter by dotted name (cmn0.periphbase, clocks.cpu0.frequency, ...).
     std::optional<std::string> param(const std::string& name) const;
 

@@ -660,6 +660,11 @@ platform_config loader::load(std::string_view text) {
     parse_units(top);
     parse_memory(top);
     check_overlaps();
+    for (const auto& c : p_.cpus)
+        for (const auto& l : c.irq)
+            if (!p_.find_irq_line(l))
+                fail(c.irq_line, "cpus[" + std::to_string(c.index) + "].irq: no interrupt line named '" + l +
+                                     "' (a unit's irq or an irq_lines entry)");
     return std::move(p_);
 }
 
@@ -685,7 +690,8 @@ void loader::parse_clocks(const map_view& top) {
 
 void loader::parse_cpus(const map_view& top) {
     const bool arm = p_.arch == arch_kind::arm;
-    const std::vector<std::string> allowed = arm ? std::vector<std::string>{"name", "clock", "cluster", "features"}
+    const std::vector<std::string> allowed = arm ? std::vector<std::string>{"name", "clock", "cluster", "features",
+                                                                          "cycles_per_instruction", "irq"}
                                                  : std::vector<std::string>{"name",  "clock",   "chip",
                                                                             "core",  "threads", "features"};
     std::map<std::string, std::string> hints;
@@ -721,6 +727,16 @@ void loader::parse_cpus(const map_view& top) {
         c.clock = clock_ref(m, required(m, "clock", "a clock name"));
         if (arm) {
             if (auto* e = m.find("cluster")) c.cluster = unsigned(integer(m, *e, 0, 0xFFFF));
+            if (auto* e = m.find("cycles_per_instruction")) c.cycles_per_instruction = unsigned(integer(m, *e, 1, 1000));
+            if (auto* e = m.find("irq")) {
+                const std::string ipath = key_path(path, "irq");
+                if (!e->value.IsSequence()) expected(e->value, e->key_line, ipath, "a list of interrupt line names like [dsu0_pmu_irq]");
+                c.irq_line = e->key_line;
+                for (const auto& item : e->value) {
+                    if (!item.IsScalar()) expected(item, e->key_line, ipath, "an interrupt line name");
+                    c.irq.push_back(item.Scalar());
+                }
+            }
         } else {
             if (auto* e = m.find("chip")) c.chip = unsigned(integer(m, *e, 0, 0xFF));
             c.core = unsigned(integer(m, required(m, "core", "the core number within the chip"), 0, 0xFF));
@@ -1227,6 +1243,11 @@ std::vector<param_listing> collect_params(const platform_config& p) {
         add(b + "clock", "clock name", c.clock, required, "clock domain of " + c.name);
         if (arm) {
             add(b + "cluster", "integer 0..65535", std::to_string(c.cluster), "0", "cluster (DSU) of " + c.name);
+            add(b + "cycles_per_instruction", "integer 1..1000", std::to_string(c.cycles_per_instruction), "1",
+                "CPU cycles per instruction under the ISS (docs/firmware.md)");
+            std::string lines;
+            for (const auto& l : c.irq) lines += (lines.empty() ? "" : ",") + l;
+            add(b + "irq", "list of interrupt lines", "[" + lines + "]", "[]", "lines ORed into the CPU's IRQ input (ISS)");
         } else {
             add(b + "chip", "integer 0..255", std::to_string(c.chip), "0", "chip of hardware thread " + c.name);
             add(b + "core", "integer 0..255", std::to_string(c.core), required, "core within the chip");

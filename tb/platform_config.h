@@ -114,6 +114,11 @@ struct cpu_config {
     cpu_features features;
     // arch arm
     unsigned cluster = 0;
+    // The instruction-set simulator (docs/firmware.md): CPU clock cycles each instruction costs,
+    // and the interrupt lines ORed into the CPU's IRQ input (no GIC).
+    unsigned cycles_per_instruction = 1;
+    std::vector<std::string> irq;
+    unsigned irq_line = 0; // line of the irq key, for errors found once the units are known
     // arch power: each CPU entry is one hardware thread
     unsigned chip = 0;
     unsigned core = 0;

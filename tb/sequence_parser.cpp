@@ -157,7 +157,7 @@ std::string frequency_text(uint64_t hz) {
 const char* const keyword_list =
     "platform, as, read, write, read32, read64, write32, write64, run, power, security, freq, workload, "
     "inject, expect, wait, reset, print, print32, print64, param, echo, opal, traffic, "
-    "let, include, repeat, end";
+    "let, include, repeat, end, exec";
 
 // A token that is an expression rather than a plain number or name (tb/sequence_expression.h).
 bool has_operator(std::string_view tok) { return tok.find_first_of("+-*/%<>&|^~()") != std::string_view::npos; }
@@ -221,6 +221,7 @@ public:
         if (kw == "echo") return parse_echo();
         if (kw == "opal") return parse_opal();
         if (kw == "traffic") return parse_traffic();
+        if (kw == "exec") return parse_exec();
         pos_ = 0;
         fail("a statement keyword (" + std::string(keyword_list) + ")", quote(kw));
     }
@@ -491,6 +492,22 @@ private:
             fail("'cycles'", found(), "for a duration write the unit right after the number, e.g. 10us");
         if (accept("of")) s.clock = clock();
         expect_end(s.clock ? "" : "'of CLOCK'");
+        return s;
+    }
+
+    exec_firmware parse_exec() {
+        exec_firmware s;
+        s.cpu = cpu_index();
+        if (peek().size() == 3 && peek().substr(0, 2) == "el" && peek()[2] >= '0' && peek()[2] <= '3')
+            s.el = unsigned(next("el0..el3")[2] - '0');
+        if (accept("secure")) s.security = security_state::secure;
+        else if (accept("nonsecure")) s.security = security_state::nonsecure;
+        if (s.el == 3 && s.security == security_state::nonsecure)
+            fail("secure or the ELF file (EL3 is always Secure)", "'nonsecure'");
+        if (at_end()) fail("an ELF file name", "end of line");
+        s.file = std::string(next("an ELF file name"));
+        if (accept("nowait")) s.nowait = true;
+        expect_end("nowait");
         return s;
     }
 
@@ -877,6 +894,11 @@ struct printer {
         for (const auto& w : s.settings) r += " " + w;
         return r;
     }
+    std::string operator()(const exec_firmware& s) const {
+        std::string r = "exec cpu" + std::to_string(s.cpu) + " el" + std::to_string(s.el);
+        if (s.security) r += s.security == security_state::secure ? " secure" : " nonsecure";
+        return r + " " + s.file + (s.nowait ? " nowait" : "");
+    }
     std::string operator()(const opal_call& s) const {
         return "opal " + s.call + " " + s.domain + (s.address ? " " + hex(*s.address) : std::string()) + " cpu" +
                std::to_string(s.cpu);
@@ -909,6 +931,7 @@ struct keyword_of {
     std::string_view operator()(const echo_text&) const { return "echo"; }
     std::string_view operator()(const opal_call&) const { return "opal"; }
     std::string_view operator()(const set_traffic&) const { return "traffic"; }
+    std::string_view operator()(const exec_firmware&) const { return "exec"; }
 };
 
 } // namespace

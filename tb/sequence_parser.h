@@ -230,10 +230,23 @@ struct set_traffic {
     std::vector<std::string> settings; // {"off"} or KEY=VALUE words as written
 };
 
+// exec cpuN [el0..el3] [secure|nonsecure] FILE [nowait] -- runs an AArch64 ELF on the CPU's
+// instruction-set simulator (docs/firmware.md). EL defaults to 3; EL3 implies Secure; below
+// EL3 the default is Non-secure. FILE is kept as written (the runner resolves it against the
+// sequence file's folder); a FILE with spaces is not accepted.
+struct exec_firmware {
+    unsigned cpu = 0;
+    unsigned el = 3;
+    std::optional<security_state> security;
+    std::string file;
+    bool nowait = false;
+};
+
 using statement_body =
     std::variant<platform_decl, as_cpu, as_debug, reg_read, reg_write, mem_read, mem_write,
                  run_cycles, run_time, set_power, set_security, set_freq, set_workload, inject_events,
-                 expect_irq, wait_irq, do_reset, print_reg, print_param, echo_text, opal_call, set_traffic>;
+                 expect_irq, wait_irq, do_reset, print_reg, print_param, echo_text, opal_call, set_traffic,
+                 exec_firmware>;
 
 struct statement {
     std::string file;

@@ -6,7 +6,9 @@
 #include <iostream>
 #include <thread>
 
+#include "iss/aarch64_iss.h"
 #include "models/input_error.h"
+#include <filesystem>
 
 namespace pmusim {
 
@@ -79,7 +81,69 @@ served_line parse_served_line(const std::string& text, const std::string& file, 
     return out;
 }
 
-void sequence_runner::load(std::vector<seq::statement> statements) { statements_ = std::move(statements); }
+sequence_runner::~sequence_runner() = default;
+
+void sequence_runner::load(std::vector<seq::statement> statements) {
+    statements_ = std::move(statements);
+    // An ISS is a SystemC module: created before the simulation starts, one per CPU that runs firmware.
+    for (const auto& st : statements_)
+        if (auto* e = std::get_if<seq::exec_firmware>(&st.body))
+            if (e->cpu < platform_.system().cores.size() && platform_.config().arch == arch_kind::arm && !iss_.count(e->cpu))
+                iss_[e->cpu] = std::make_unique<aarch64_iss>(fmt::format("iss_cpu{}", e->cpu).c_str(), platform_, rec_, e->cpu);
+}
+
+aarch64_iss* sequence_runner::iss(unsigned cpu) const {
+    auto it = iss_.find(cpu);
+    return it == iss_.end() ? nullptr : it->second.get();
+}
+
+sequence_runner::result sequence_runner::exec(const seq::statement& s, const seq::exec_firmware& e) {
+    auto bad = [&](const std::string& msg) { return result{verdict::bad_input, "ERR " + msg, fmt::format("{}: {}", where(s), msg)}; };
+    if (platform_.config().arch != arch_kind::arm) return bad("exec runs AArch64 firmware: the platform is not arch arm");
+    if (e.cpu >= platform_.system().cores.size())
+        return bad(fmt::format("no cpu{} on platform {}", e.cpu, platform_.config().name));
+    aarch64_iss* iss = this->iss(e.cpu);
+    if (!iss) return bad("exec is not available in serve mode (the ISS is created before the simulation starts)");
+    // A relative path is relative to the sequence file's folder.
+    std::filesystem::path file(e.file);
+    if (file.is_relative() && !s.file.empty() && s.file.front() != '<')
+        file = std::filesystem::path(s.file).parent_path() / file;
+    bool secure = e.el == 3 || e.security.value_or(seq::security_state::nonsecure) == seq::security_state::secure;
+    try {
+        iss->start(file.string(), e.el, secure, firmware_time_limit_);
+    } catch (const input_error& err) {
+        return bad(err.what());
+    }
+    if (e.nowait) {
+        nowait_.push_back({s, iss});
+        result r;
+        r.answer = "OK";
+        return r;
+    }
+    return firmware_result_of(s, *iss);
+}
+
+sequence_runner::result sequence_runner::firmware_result_of(const seq::statement& s, aarch64_iss& iss) {
+    while (iss.running()) wait(iss.finished());
+    const firmware_result& fr = iss.result();
+    result r;
+    r.answer = "OK";
+    if (fr.exit_code == exit_bad_input) {
+        r.v = verdict::bad_input;
+        r.message = fr.message;
+        return r;
+    }
+    if (fr.exit_code == exit_model_error) throw model_error(fr.message);
+    bool ok = fr.s == firmware_result::state::passed;
+    if (!ok) {
+        r.v = verdict::failed;
+        r.message = fmt::format("{}: firmware {}", where(s), fr.message);
+        r.answer = "FAIL " + r.message;
+        rec_.line("FAIL " + r.message);
+        std::cerr << r.message << '\n';
+    }
+    return r; // its testcase: record_testcase (a firmware's exit status is an expectation)
+}
 
 void sequence_runner::serve(std::istream& in, std::ostream& out) {
     serve_in_ = &in;
@@ -101,6 +165,7 @@ void sequence_runner::record_testcase(const seq::statement& s, const result& r) 
                    [](const seq::reg_write&) { return true; }, [](const seq::mem_read&) { return true; },
                    [](const seq::mem_write&) { return true; }, [](const seq::opal_call&) { return true; },
                    [](const seq::expect_irq&) { return true; }, [](const seq::wait_irq&) { return true; },
+                   [](const seq::exec_firmware&) { return true; },
                    [](const auto&) { return false; }},
         s.body);
     // Named "file:line[ (origin)] statement", as testcase_name(): each repeat iteration is its own testcase.
@@ -149,7 +214,7 @@ void sequence_runner::boot_embedded() {
 void sequence_runner::thread() {
     if (embedded_) return;
     try {
-        run_firmware_boot();
+        if (!skip_boot_) run_firmware_boot();
         if (serve_in_) {
             std::string text;
             unsigned line_no = 0;
@@ -187,6 +252,17 @@ void sequence_runner::thread() {
                     break;
                 }
                 if (r.v == verdict::failed) status_ = exit_failed;
+            }
+            // Firmware started with `nowait` ends before the run does (or at its time limit).
+            for (auto& [st, iss] : nowait_) {
+                if (status_ == exit_bad_input) break;
+                result r = firmware_result_of(st, *iss);
+                if (r.v == verdict::bad_input) {
+                    status_ = exit_bad_input;
+                    error_ = r.message;
+                } else if (r.v == verdict::failed) {
+                    status_ = exit_failed;
+                }
             }
         }
     } catch (const input_error& e) {
@@ -588,6 +664,7 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                 return done;
             },
             [&](const seq::opal_call& o) -> result { return opal(s, o); },
+            [&](const seq::exec_firmware& e) -> result { return exec(s, e); },
             [&](const seq::set_traffic& t) -> result {
                 unit* u = platform_.find_unit(t.unit);
                 if (!u) return bad(fmt::format("unknown unit '{}'", t.unit));

@@ -4,6 +4,8 @@
 // stops) and `pmusim serve` (one statement per line from a stream, one answer
 // line each, as QEMU's qtest protocol does).
 #include <iosfwd>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <systemc>
@@ -17,6 +19,8 @@
 #include "tb/sequence_parser.h"
 
 namespace pmusim {
+
+class aarch64_iss;
 
 // Exit codes of `pmusim run` (docs/sequence-language.md).
 enum exit_code : int { exit_ok = 0, exit_failed = 1, exit_bad_input = 2, exit_model_error = 3 };
@@ -37,6 +41,7 @@ public:
     tlm_utils::simple_initiator_socket<sequence_runner> to_gate;
 
     sequence_runner(const sc_core::sc_module_name& name, platform& p, run_recorder& recorder);
+    ~sequence_runner() override;
 
     // Before sc_start: the statements of one file (run mode) ...
     void load(std::vector<seq::statement> statements);
@@ -48,6 +53,13 @@ public:
     // an embedded platform), and the runner's thread then neither runs statements nor stops the
     // simulation: the user's sc_main owns it.
     void boot_embedded();
+
+    // Firmware (`exec`, docs/firmware.md): the time limit of each run, and whether the platform's
+    // firmware profile boot runs first (`pmusim firmware` starts from reset: the ELF is the firmware).
+    void set_firmware_time_limit(fs_t limit) { firmware_time_limit_ = limit; }
+    void skip_firmware_boot() { skip_boot_ = true; }
+    // The ISS of a CPU, created by load() for every CPU an `exec` statement names; null otherwise.
+    aarch64_iss* iss(unsigned cpu) const;
 
     int exit_status() const { return status_; }
     const std::string& error_message() const { return error_; }
@@ -88,6 +100,9 @@ private:
     void record_testcase(const seq::statement& s, const result& r);
     std::string time_note() const;
     void sample();
+    result exec(const seq::statement& s, const seq::exec_firmware& e);
+    // Waits for the firmware on `iss` to end and records its result as the expectation of `s`.
+    result firmware_result_of(const seq::statement& s, aarch64_iss& iss);
 
     platform& platform_;
     run_recorder& rec_;
@@ -97,6 +112,10 @@ private:
     std::istream* serve_in_ = nullptr;
     std::ostream* serve_out_ = nullptr;
     std::vector<std::string> irq_events_; // edges since the last serve answer
+    std::map<unsigned, std::unique_ptr<aarch64_iss>> iss_;
+    std::vector<std::pair<seq::statement, aarch64_iss*>> nowait_; // started with `nowait`: joined at the end
+    fs_t firmware_time_limit_ = fs_per_second;
+    bool skip_boot_ = false;
     int status_ = exit_ok;
     std::string error_;
     unsigned executed_ = 0;

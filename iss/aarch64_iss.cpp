@@ -1,0 +1,901 @@
+#include "iss/aarch64_iss.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fmt/format.h>
+#include <unicorn/unicorn.h>
+
+#include "models/core.h"
+#include "models/cpu_controls.h"
+#include "models/input_error.h"
+#include "models/interrupt_line.h"
+#include "models/memory.h"
+#include "tb/platform.h"
+#include "tb/run_recorder.h"
+
+namespace pmusim {
+
+using namespace sc_core;
+
+namespace {
+
+// A64 encodings (Arm ARM C6.2): the fixed words and the masks of the instruction classes
+// the ISS decodes itself.
+constexpr uint32_t insn_eret = 0xd69f03e0;
+constexpr uint32_t insn_wfi = 0xd503207f;
+constexpr uint32_t insn_hlt_semihosting = 0xd45e0000; // HLT #0xF000 (Arm semihosting, AArch64)
+constexpr uint32_t mask_exception_gen = 0xffe0001f;   // SVC/HVC/SMC: 0xd4000001/2/3 | imm16 << 5
+constexpr uint32_t insn_svc = 0xd4000001, insn_hvc = 0xd4000002, insn_smc = 0xd4000003;
+constexpr uint32_t mask_sysreg_move = 0xffd00000, insn_sysreg_move = 0xd5100000; // MSR/MRS (register)
+
+// PSTATE/SPSR bits (Arm ARM D1.7): NZCV [31:28], D A I F [9:6], M[3:0] = EL << 2 | SPSel.
+constexpr uint64_t pstate_nzcv_daif = 0xf00003c0;
+constexpr uint64_t pstate_daif = 0x3c0, pstate_i = 1u << 7;
+constexpr uint64_t esr_il = 1u << 25;
+
+// Exception vector offsets from VBAR_ELx (Arm ARM D1.10.2).
+constexpr uint64_t vector_current_sp0 = 0x000, vector_current_spx = 0x200, vector_lower_a64 = 0x400,
+                   vector_irq = 0x080;
+
+// Control-register bits the routing reads (Arm ARM D17.2: SCR_EL3, HCR_EL2).
+constexpr unsigned scr_irq = 1, scr_ea = 3, scr_smd = 7, scr_hce = 8;
+constexpr unsigned hcr_vm = 0, hcr_imo = 4, hcr_tsc = 19;
+
+constexpr uint64_t page_size = 4096;
+
+sysreg_encoding encoding_of(uint32_t word) {
+    return {uint8_t(2 + ((word >> 19) & 1)), uint8_t((word >> 16) & 7), uint8_t((word >> 12) & 15),
+            uint8_t((word >> 8) & 15), uint8_t((word >> 5) & 7)};
+}
+constexpr uint32_t key(unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2) {
+    return (op0 << 14) | (op1 << 11) | (crn << 7) | (crm << 3) | op2;
+}
+// Registers the ISS holds (Arm ARM encodings, D17 "AArch64 System Register Descriptions").
+constexpr uint32_t key_currentel = key(3, 0, 4, 2, 2), key_spsel = key(3, 0, 4, 2, 0);
+constexpr uint32_t key_sp_el1 = key(3, 4, 4, 1, 0), key_sp_el2 = key(3, 6, 4, 1, 0);
+// For op1 = 4 (EL2) and 6 (EL3): SPSR_ELx, ELR_ELx, ESR_ELx, FAR_ELx, VBAR_ELx.
+constexpr uint32_t el_bank_key(unsigned op1, unsigned crn, unsigned crm, unsigned op2) { return key(3, op1, crn, crm, op2); }
+
+struct uc_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+void check(uc_err e, const char* what) {
+    if (e != UC_ERR_OK) throw model_error(fmt::format("Unicorn: {}: {}", what, uc_strerror(e)));
+}
+
+// SPSR_EL1 has no register id of its own in Unicorn 2.0.1: the coprocessor interface (S3_0_C4_C0_0).
+uint64_t read_spsr_el1(uc_engine* uc) {
+    uc_arm64_cp_reg r{4, 0, 3, 0, 0, 0};
+    uc_reg_read(uc, UC_ARM64_REG_CP_REG, &r);
+    return r.val;
+}
+void write_spsr_el1(uc_engine* uc, uint64_t v) {
+    uc_arm64_cp_reg r{4, 0, 3, 0, 0, v};
+    uc_reg_write(uc, UC_ARM64_REG_CP_REG, &r);
+}
+
+// Thrown by fail() to leave the run loop with the result already set.
+struct firmware_stopped {};
+
+} // namespace
+
+aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& recorder, unsigned cpu)
+    : sc_module(name), to_gate("to_gate"), platform_(p), rec_(recorder), cpu_(cpu), core_(p.system().core(cpu)) {
+    to_gate.bind(p.gate().from_initiators);
+    const cpu_config& c = p.config().cpus.at(cpu);
+    cycles_per_instruction_ = c.cycles_per_instruction;
+    for (const auto& line : c.irq)
+        if (interrupt_line* l = p.find_irq(line)) irqs_.push_back(l);
+    check(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &uc_), "uc_open");
+    // Plain memory: the memory model's own bytes, mapped once (as DMI): no callback per access.
+    for (const auto& [base, m] : p.memories())
+        check(uc_mem_map_ptr(uc_, base, m->size(), UC_PROT_ALL, m->data()), "mapping plain memory");
+    uc_hook h;
+    check(uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&aarch64_iss::on_block), this, 1, 0), "block hook");
+    hooks_.push_back(h);
+    check(uc_hook_add(uc_, &h, UC_HOOK_INTR, reinterpret_cast<void*>(&aarch64_iss::on_interrupt), this, 1, 0), "interrupt hook");
+    hooks_.push_back(h);
+    check(uc_hook_add(uc_, &h, UC_HOOK_MEM_UNMAPPED, reinterpret_cast<void*>(&aarch64_iss::on_unmapped), this, 1, 0), "memory hook");
+    hooks_.push_back(h);
+    SC_HAS_PROCESS(aarch64_iss);
+    SC_THREAD(thread);
+}
+
+aarch64_iss::~aarch64_iss() {
+    if (uc_) uc_close(uc_);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Starting
+
+void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, fs_t time_limit_fs) {
+    if (running()) throw input_error(elf_path, 0, fmt::format("cpu{} is already running firmware", cpu_));
+    image_ = load_elf_file(elf_path, platform_);
+    // The instructions the ISS executes itself end translation blocks: an engine exit at each
+    // address of an executable segment that holds one (ERET, WFI, HLT #0xF000, and MRS/MSR of a
+    // register the gate or the ISS holds). The engine stops with the PC on it, not executed.
+    exits_.clear();
+    for (const auto& s : image_.segments) {
+        if (!s.executable) continue;
+        for (uint64_t a = s.address; a + 4 <= s.address + s.file_size; a += 4) {
+            uint32_t w = fetch_word(a);
+            bool sysreg = (w & mask_sysreg_move) == insn_sysreg_move && handled_here(encoding_of(w));
+            if (w == insn_eret || w == insn_wfi || w == insn_hlt_semihosting || sysreg) exits_.push_back(a);
+        }
+    }
+    set_exits(0);
+    // Code translated for an earlier firmware on this CPU is dropped (a whole-cache flush would
+    // clear Unicorn's 1 GiB translation buffer: seconds).
+    for (const auto& s : image_.segments)
+        check(uc_ctl_remove_cache(uc_, s.address, s.address + s.memory_size), "dropping translated code");
+    // Reset state (docs/firmware.md "Initial state").
+    for (unsigned r = 0; r < 31; ++r) write_x(r, 0);
+    std::fill(std::begin(sp_), std::end(sp_), 0);
+    std::fill(std::begin(elr_), std::end(elr_), 0);
+    std::fill(std::begin(spsr_), std::end(spsr_), 0);
+    std::fill(std::begin(esr_), std::end(esr_), 0);
+    std::fill(std::begin(far_), std::end(far_), 0);
+    std::fill(std::begin(vbar_), std::end(vbar_), 0);
+    el23_registers_.clear();
+    uint64_t zero = 0;
+    uc_reg_write(uc_, UC_ARM64_REG_VBAR_EL1, &zero);
+    el_ = std::min(el, 3u);
+    if (el_ < 3) {
+        // What the EL3 firmware that would have run leaves behind: SCR_EL3.NS for the state asked for.
+        auto& r = platform_.controls().bank(cpu_);
+        auto* scr = r.find("SCR_EL3");
+        if (scr) {
+            uint64_t v = scr->value;
+            v = secure ? (v & ~uint64_t(1)) : (v | 1);
+            scr->value = v;
+        }
+    }
+    for (const auto& [base, m] : platform_.memories())
+        if (image_.entry >= base && image_.entry - base < m->size()) sp_[el_] = (base + m->size()) & ~uint64_t(15);
+    load_pstate(pstate_daif | 1); // DAIF masked, SPSel = 1 (ELxh), as out of reset
+    last_vector_ = ~uint64_t(0);
+    set_pc(image_.entry);
+
+    started_at_ = now_fs();
+    t_pos_ = started_at_;
+    deadline_ = time_limit_fs > fs_never - started_at_ ? fs_never : started_at_ + time_limit_fs;
+    result_ = {};
+    result_.s = firmware_result::state::running;
+    retired_ = 0;
+    saved_workload_.clear();
+    for (const auto& k : core_.event_keys())
+        if (!core_model::is_fixed_key(k)) saved_workload_[k] = rational(0); // placeholder: restored below
+    // The AMU counts what the firmware does: one instruction per cycles_per_instruction CPU cycles.
+    std::map<std::string, rational> rates;
+    for (const auto& k : core_.event_keys())
+        if (!core_model::is_fixed_key(k)) rates[k] = rational(0);
+    rates["inst"] = rational(1, cycles_per_instruction_);
+    core_.set_workload(rates, t_pos_);
+    core_.set_power(power_state::run, t_pos_);
+    core_secure_ = !core_.secure();
+    update_security();
+    rec_.line(fmt::format("[{}] cpu{}: firmware {} starts at EL{} {} at {:#x}", format_time(now_fs()), cpu_, elf_path,
+                          el_, secure_state() ? "Secure" : "Non-secure", image_.entry));
+    start_event_.notify(SC_ZERO_TIME);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Engine
+
+void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* self_ptr) {
+    auto* self = static_cast<aarch64_iss*>(self_ptr);
+    uint64_t n = size / 4;
+    if (self->budget_check_ && self->counted_ + n > self->budget_) {
+        self->stop_.kind = stop_kind::budget;
+        self->block_start_ = address;
+        uc_emu_stop(self->uc_);
+        return;
+    }
+    self->before_block_ = self->counted_;
+    self->block_start_ = address;
+    self->counted_ += n;
+}
+
+bool aarch64_iss::handled_here(const sysreg_encoding& enc) const {
+    uint32_t k = enc.key();
+    return platform_.gate().sysreg_owner(cpu_, k) || k == key_currentel || k == key_spsel || enc.op1 == 4 ||
+           enc.op1 == 5 || enc.op1 == 6;
+}
+
+void aarch64_iss::set_exits(uint64_t extra) {
+    std::vector<uint64_t> all = exits_;
+    if (extra) all.push_back(extra);
+    uint64_t none = 1; // an odd address no instruction can have: exits must not be empty
+    if (all.empty()) all.push_back(none);
+    uc_ctl_exits_enable(uc_);
+    check(uc_ctl_set_exits(uc_, all.data(), all.size()), "setting engine exits");
+}
+
+uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
+    // A block translated before may span exit_address: translate the one at `from` again.
+    check(uc_ctl_remove_cache(uc_, from, from + 4), "dropping a translated block");
+    set_exits(exit_address);
+    stop_ = {};
+    counted_ = before_block_ = 0;
+    block_start_ = from;
+    budget_check_ = false;
+    ++engine_runs_;
+    last_error_ = uc_emu_start(uc_, from, 0, 0, 0);
+    budget_check_ = true;
+    set_exits(0);
+    check(uc_ctl_remove_cache(uc_, from, from + 4), "dropping a translated block");
+    return retired_in_run();
+}
+
+// Instructions retired by the engine run that just ended: the blocks before the last one, and of
+// the last one those before the PC when the engine stopped inside it. A stop outside it (a
+// branch or a fall-through to an engine exit, which starts a block of its own) means the last
+// block ran to its end: the PC minus its start would count a backward branch as a huge number
+// and a forward one as the instructions skipped.
+uint64_t aarch64_iss::retired_in_run() const {
+    const uint64_t pc = engine_pc(), in_block = counted_ - before_block_;
+    if (pc >= block_start_ && pc - block_start_ < 4 * in_block) return before_block_ + (pc - block_start_) / 4;
+    return counted_;
+}
+
+void aarch64_iss::on_interrupt(uc_struct* uc, uint32_t intno, void* self_ptr) {
+    auto* self = static_cast<aarch64_iss*>(self_ptr);
+    self->stop_.kind = stop_kind::exception;
+    self->stop_.intno = intno;
+    uc_emu_stop(uc);
+}
+
+bool aarch64_iss::on_unmapped(uc_struct* uc, int type, uint64_t address, int size, int64_t, void* self_ptr) {
+    auto* self = static_cast<aarch64_iss*>(self_ptr);
+    if (type == UC_MEM_FETCH_UNMAPPED) {
+        self->stop_.kind = stop_kind::fetch_fault;
+        self->stop_.address = address;
+        return false;
+    }
+    if (self->stop_.kind == stop_kind::none) {
+        self->stop_.kind = stop_kind::memory;
+        self->stop_.address = address;
+        self->stop_.size = unsigned(size);
+        self->stop_.is_write = type == UC_MEM_WRITE_UNMAPPED;
+    }
+    (void)uc;
+    return false; // the engine stops with the PC on the instruction, before it changed anything
+}
+
+uint64_t aarch64_iss::run_engine(uint64_t budget) {
+    stop_ = {};
+    budget_ = budget;
+    counted_ = 0;
+    before_block_ = 0;
+    uint64_t pc = engine_pc();
+    block_start_ = pc;
+    budget_check_ = true;
+    ++engine_runs_;
+    last_error_ = uc_emu_start(uc_, pc, 0, 0, 0);
+    uint64_t retired;
+    if (stop_.kind == stop_kind::budget) {
+        retired = counted_;
+        uint64_t rest = budget - counted_;
+        uint64_t from = engine_pc();
+        // The block that would overshoot is straight-line: run exactly `rest` of it.
+        if (rest > 0) retired += run_until(from, from + 4 * rest);
+        if (stop_.kind == stop_kind::none) stop_.kind = stop_kind::budget;
+    } else {
+        retired = retired_in_run();
+    }
+    if (stop_.kind == stop_kind::none && std::binary_search(exits_.begin(), exits_.end(), engine_pc()))
+        stop_.kind = stop_kind::special;
+    if (uc_err(last_error_) != UC_ERR_OK && stop_.kind != stop_kind::memory && stop_.kind != stop_kind::fetch_fault) {
+        stop_.kind = stop_kind::engine_error;
+        stop_.intno = unsigned(last_error_);
+    }
+    if (stop_.kind == stop_kind::none) stop_.kind = stop_kind::budget;
+    return retired;
+}
+
+uint64_t aarch64_iss::engine_pc() const {
+    uint64_t pc = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_PC, &pc);
+    return pc;
+}
+void aarch64_iss::set_pc(uint64_t pc) { uc_reg_write(uc_, UC_ARM64_REG_PC, &pc); }
+uint32_t aarch64_iss::fetch_word(uint64_t pc) const {
+    uint32_t w = 0;
+    if (uc_mem_read(uc_, pc, &w, 4) != UC_ERR_OK) return 0;
+    return w;
+}
+uint64_t aarch64_iss::read_x(unsigned r) const {
+    if (r >= 31) return 0; // XZR
+    uint64_t v = 0;
+    int id = r <= 28 ? UC_ARM64_REG_X0 + int(r) : r == 29 ? UC_ARM64_REG_X29 : UC_ARM64_REG_X30;
+    uc_reg_read(uc_, id, &v);
+    return v;
+}
+void aarch64_iss::write_x(unsigned r, uint64_t v) {
+    if (r >= 31) return;
+    int id = r <= 28 ? UC_ARM64_REG_X0 + int(r) : r == 29 ? UC_ARM64_REG_X29 : UC_ARM64_REG_X30;
+    uc_reg_write(uc_, id, &v);
+}
+bool aarch64_iss::in_plain_memory(uint64_t address) const { return platform_.memory_at(address) != nullptr; }
+
+// ---------------------------------------------------------------------------------------------
+// Time
+
+void aarch64_iss::retire(uint64_t instructions) {
+    if (instructions == 0) return;
+    retired_ += instructions;
+    t_pos_ = core_.clock().time_after_edges(t_pos_, instructions * cycles_per_instruction_);
+}
+
+void aarch64_iss::sync() {
+    fs_t now = now_fs();
+    if (t_pos_ > now) {
+        qk_.set(to_sc_time(t_pos_ - now));
+        qk_.sync(); // wait() for the local time offset: SystemC time is now t_pos_
+    }
+    // Other processes due at this instant (an overflow raising an interrupt line, a sequence
+    // statement) act first, so the instruction sees the state of its own instant. Bounded: two
+    // ISSs yielding to each other would otherwise never stop.
+    for (int i = 0; i < 8 && sc_pending_activity_at_current_time(); ++i) wait(SC_ZERO_TIME);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run loop
+
+void aarch64_iss::thread() {
+    for (;;) {
+        wait(start_event_);
+        try {
+            run_loop();
+        } catch (const firmware_stopped&) {
+        } catch (const input_error& e) {
+            finish(firmware_result::state::error, 2, 0, e.what());
+        } catch (const std::exception& e) {
+            finish(firmware_result::state::error, 3, 0, std::string("model error: ") + e.what());
+        }
+        if (!stdout_line_.empty()) {
+            rec_.line(fmt::format("cpu{}: {}", cpu_, stdout_line_));
+            stdout_line_.clear();
+        }
+    }
+}
+
+void aarch64_iss::run_loop() {
+    while (running()) {
+        sync();
+        if (now_fs() >= deadline_)
+            fail(2, fmt::format("{}: the firmware did not exit within {} (time limit)", where(engine_pc()),
+                                format_time(deadline_ - started_at_)));
+        if (try_take_irq()) continue;
+        // Run ahead: up to the next instant anything else is due (nothing else can change what the
+        // firmware sees before then) or the time limit.
+        sc_time gap = sc_time_to_pending_activity();
+        fs_t limit = deadline_;
+        if (gap != SC_ZERO_TIME && gap.value() < limit - now_fs()) limit = now_fs() + gap.value();
+        if (gap == SC_ZERO_TIME) limit = now_fs();
+        const clock_domain& clk = core_.clock();
+        uint64_t edges = clk.edges_at(limit) - clk.edges_at(t_pos_);
+        uint64_t budget = std::max<uint64_t>(1, edges / cycles_per_instruction_);
+        uint64_t retired = run_engine(budget);
+        retire(retired);
+        uint64_t pc = engine_pc();
+        if (getenv("ISS_DEBUG")) fprintf(stderr, "stop kind %d intno %u pc %lx retired %lu budget %lu\n", int(stop_.kind), stop_.intno, (unsigned long)pc, (unsigned long)retired, (unsigned long)budget);
+        switch (stop_.kind) {
+        case stop_kind::budget: break;
+        case stop_kind::sysreg: handle_sysreg(pc); break;
+        case stop_kind::memory: handle_memory(pc, stop_); break;
+        case stop_kind::exception: handle_exception(pc, stop_.intno); break;
+        case stop_kind::special: handle_special(pc); break;
+        case stop_kind::fetch_fault:
+            fail(2, fmt::format("{}: instruction fetch from {:#x}, outside the platform's plain memory", where(pc), stop_.address));
+        case stop_kind::engine_error:
+        case stop_kind::none:
+            fail(3, fmt::format("{}: the engine stopped: {}", where(pc), uc_strerror(uc_err(stop_.intno))));
+        }
+    }
+}
+
+std::string aarch64_iss::where(uint64_t pc) const {
+    return fmt::format("{}: cpu{} PC {:#x} EL{}", image_.path, cpu_, pc, el_);
+}
+
+void aarch64_iss::finish(firmware_result::state s, int exit_code, uint64_t status, const std::string& message) {
+    save_stack_pointers();
+    result_.s = s;
+    result_.exit_code = exit_code;
+    result_.exit_status = status;
+    result_.message = message;
+    // The CPU stops running firmware; its activity returns to what it was (the AMU's view of an
+    // idle text-sequence CPU).
+    fs_t t = std::max(t_pos_, now_fs());
+    std::map<std::string, rational> back;
+    for (const auto& k : core_.event_keys())
+        if (!core_model::is_fixed_key(k)) back[k] = rational(k == "inst" ? 1 : 0);
+    core_.set_workload(back, t);
+    rec_.line(fmt::format("[{}] cpu{}: firmware {} {} after {} instructions{}", format_time(t), cpu_, image_.path,
+                          s == firmware_result::state::passed ? "passed" : s == firmware_result::state::failed ? "failed" : "stopped",
+                          retired_, message.empty() ? "" : ": " + message));
+    finished_.notify(SC_ZERO_TIME);
+}
+
+void aarch64_iss::fail(int exit_code, const std::string& message) {
+    finish(firmware_result::state::error, exit_code, 0, message);
+    throw firmware_stopped{};
+}
+
+void aarch64_iss::log_note(const std::string& text) { rec_.line(fmt::format("[{}] cpu{}: {}", format_time(now_fs()), cpu_, text)); }
+
+// ---------------------------------------------------------------------------------------------
+// Accesses through the gate
+
+access_context aarch64_iss::context() const {
+    access_context ctx;
+    ctx.initiator = initiator_kind::cpu;
+    ctx.cpu = cpu_;
+    ctx.el = el_;
+    ctx.secure = secure_state();
+    ctx.guest = guest();
+    return ctx;
+}
+
+aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_register, uint64_t address, unsigned bytes,
+                                                  uint64_t value, uint64_t pc) {
+    ++peripheral_accesses_;
+    tlm::tlm_generic_payload trans;
+    uint8_t data[8] = {};
+    std::memcpy(data, &value, 8);
+    trans.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    trans.set_address(address);
+    trans.set_data_ptr(data);
+    trans.set_data_length(bytes);
+    trans.set_streaming_width(bytes);
+    trans.set_byte_enable_ptr(nullptr);
+    trans.set_dmi_allowed(false);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    access_context ctx = context();
+    ctx.path = system_register ? access_path::system_register : access_path::memory_mapped;
+    trans.set_extension(&ctx);
+    sc_time delay = SC_ZERO_TIME;
+    to_gate->b_transport(trans, delay);
+    trans.clear_extension(&ctx);
+    gate_result r;
+    r.detail = ctx.detail;
+    r.syndrome = ctx.syndrome;
+    switch (trans.get_response_status()) {
+    case tlm::TLM_OK_RESPONSE: r.outcome = ctx.outcome == access_outcome::ignored ? access_outcome::ignored : access_outcome::ok; break;
+    case tlm::TLM_COMMAND_ERROR_RESPONSE: r.outcome = ctx.outcome; break;
+    default: r.outcome = access_outcome::error;
+    }
+    if (!is_write && r.outcome == access_outcome::ok) std::memcpy(&r.value, data, bytes);
+    if (r.outcome == access_outcome::error && r.detail.empty())
+        r.detail = fmt::format("bus error ({})", trans.get_response_string());
+    access_context shown = context();
+    nlohmann::json j{{"time_fs", now_fs()},
+                     {"time", format_time(now_fs())},
+                     {"file", image_.path},
+                     {"line", 0},
+                     {"pc", fmt::format("{:#x}", pc)},
+                     {"context", shown.describe()},
+                     {"op", is_write ? "write" : "read"},
+                     {"outcome", std::string(to_string(r.outcome))}};
+    j[system_register ? "encoding" : "address"] =
+        system_register ? sysreg_encoding::from_key(uint32_t(address)).generic_name() : fmt::format("{:#x}", address);
+    if (is_write || r.outcome == access_outcome::ok) j["value"] = fmt::format("{:#x}", is_write ? value : r.value);
+    if (r.syndrome) j["syndrome"] = fmt::format("{:#x}", r.syndrome);
+    j["cpu_cycle"] = core_.clock().edges_at(now_fs());
+    if (!r.detail.empty()) j["detail"] = r.detail;
+    rec_.access(j);
+    return r;
+}
+
+void aarch64_iss::handle_sysreg(uint64_t pc) {
+    uint32_t word = fetch_word(pc);
+    sysreg_encoding enc = encoding_of(word);
+    bool is_read = (word >> 21) & 1;
+    unsigned rt = word & 31;
+    if (local_sysreg(enc.key(), is_read, rt)) return;
+    sync();
+    gate_result r = gate_access(!is_read, true, enc.key(), 8, is_read ? 0 : read_x(rt), pc);
+    switch (r.outcome) {
+    case access_outcome::ok:
+    case access_outcome::ignored:
+        if (is_read) write_x(rt, r.value);
+        set_pc(pc + 4);
+        retire(1);
+        return;
+    case access_outcome::trap_el1:
+    case access_outcome::trap_el2:
+    case access_outcome::trap_el3: {
+        unsigned target = r.outcome == access_outcome::trap_el1 ? 1 : r.outcome == access_outcome::trap_el2 ? 2 : 3;
+        take_exception(target, false, sysreg_trap_syndrome(enc, !is_read, rt), pc, std::nullopt);
+        return;
+    }
+    default: take_undefined(pc); return;
+    }
+}
+
+// The registers the ISS holds itself; false when the access goes to the gate.
+bool aarch64_iss::local_sysreg(uint32_t k, bool is_read, unsigned rt) {
+    uint64_t pc = engine_pc();
+    if (platform_.gate().sysreg_owner(cpu_, k)) return false;
+    sysreg_encoding enc = sysreg_encoding::from_key(k);
+    auto done = [&](uint64_t value) {
+        if (is_read) write_x(rt, value);
+        set_pc(pc + 4);
+        retire(1);
+        return true;
+    };
+    if (k == key_currentel) {
+        if (!is_read || el_ == 0) { take_undefined(pc); return true; }
+        return done(uint64_t(el_) << 2);
+    }
+    if (k == key_spsel) {
+        if (el_ == 0) { take_undefined(pc); return true; }
+        uint64_t ps = 0;
+        uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
+        if (is_read) return done(ps & 1);
+        save_stack_pointers();
+        load_pstate((ps & pstate_nzcv_daif) | (read_x(rt) & 1));
+        return done(0);
+    }
+    // Minimum EL of the register by op1 (Arm ARM D17.2, "Op1" column): 4/5 EL2, 6 EL3.
+    unsigned min_el = enc.op1 == 6 ? 3 : (enc.op1 == 4 || enc.op1 == 5) ? 2 : enc.op1 == 3 ? 0 : 1;
+    if (el_ < min_el) { take_undefined(pc); return true; }
+    if (enc.op1 != 4 && enc.op1 != 5 && enc.op1 != 6) {
+        // An EL0/EL1 register that is not ours at EL0: UNDEFINED (min_el passed, so only op1 0 at EL>=1 here).
+        take_undefined(pc);
+        return true;
+    }
+    unsigned bank = enc.op1 == 6 ? 3 : 2;
+    uint64_t* slot = nullptr;
+    if (k == key_sp_el1) {
+        save_stack_pointers();
+        if (is_read) return done(sp_[1]);
+        sp_[1] = read_x(rt);
+        load_pstate(0x100000000ull); // reload the engine's stack pointers, PSTATE unchanged (see load_pstate)
+        return done(0);
+    }
+    if (k == key_sp_el2) {
+        save_stack_pointers();
+        if (is_read) return done(sp_[2]);
+        sp_[2] = read_x(rt);
+        load_pstate(0x100000000ull);
+        return done(0);
+    }
+    if (enc.op1 != 5) {
+        if (k == el_bank_key(enc.op1, 4, 0, 0)) slot = &spsr_[bank];
+        else if (k == el_bank_key(enc.op1, 4, 0, 1)) slot = &elr_[bank];
+        else if (k == el_bank_key(enc.op1, 5, 2, 0)) slot = &esr_[bank];
+        else if (k == el_bank_key(enc.op1, 6, 0, 0)) slot = &far_[bank];
+        else if (k == el_bank_key(enc.op1, 12, 0, 0)) slot = &vbar_[bank];
+    }
+    if (!slot) slot = &el23_registers_[k];
+    if (is_read) return done(*slot);
+    *slot = read_x(rt);
+    return done(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory-mapped accesses
+
+uint64_t aarch64_iss::on_mmio_read(uc_struct*, uint64_t offset, unsigned size, void* self_ptr) {
+    auto* self = static_cast<aarch64_iss*>(self_ptr);
+    if (self->mmio_failed_) return 0;
+    gate_result r = self->gate_access(false, false, self->mmio_page_ + offset, size, 0, self->mmio_pc_);
+    if (r.outcome != access_outcome::ok) {
+        self->mmio_failed_ = true;
+        self->mmio_error_ = r;
+        self->stop_.address = self->mmio_page_ + offset;
+        self->stop_.is_write = false;
+        return 0;
+    }
+    return r.value;
+}
+
+void aarch64_iss::on_mmio_write(uc_struct*, uint64_t offset, unsigned size, uint64_t value, void* self_ptr) {
+    auto* self = static_cast<aarch64_iss*>(self_ptr);
+    if (self->mmio_failed_) return;
+    gate_result r = self->gate_access(true, false, self->mmio_page_ + offset, size, value, self->mmio_pc_);
+    if (r.outcome != access_outcome::ok && r.outcome != access_outcome::ignored) {
+        self->mmio_failed_ = true;
+        self->mmio_error_ = r;
+        self->stop_.address = self->mmio_page_ + offset;
+        self->stop_.is_write = true;
+    }
+}
+
+void aarch64_iss::handle_memory(uint64_t pc, const stop_info& st) {
+    // The instruction starts now: synchronise, then execute it alone with its page mapped as
+    // MMIO, whose callbacks are TLM transactions at this instant.
+    sync();
+    uint64_t page = st.address & ~(page_size - 1);
+    if (in_plain_memory(page) || (st.address + st.size - 1) / page_size != page / page_size) {
+        // Straddles plain memory and a window, or two pages: not modelled.
+        fail(3, fmt::format("{}: a {}-byte access at {:#x} crosses a page boundary outside plain memory", where(pc),
+                            st.size, st.address));
+    }
+    uc_context* saved = nullptr;
+    check(uc_context_alloc(uc_, &saved), "saving the context");
+    uc_context_save(uc_, saved);
+    mmio_page_ = page;
+    mmio_pc_ = pc;
+    mmio_failed_ = false;
+    check(uc_mmio_map(uc_, page, page_size, &aarch64_iss::on_mmio_read, this, &aarch64_iss::on_mmio_write, this), "mapping MMIO");
+    run_until(pc, pc + 4);
+    uc_err e = uc_err(last_error_);
+    uc_mem_unmap(uc_, page, page_size);
+    bool failed = mmio_failed_;
+    stop_info second = stop_;
+    if (failed) {
+        uc_context_restore(uc_, saved);
+        uc_context_free(saved);
+        uint64_t far = second.address;
+        unsigned target = el_ == 0 ? route_from_el0() : el_;
+        if ((scr() >> scr_ea) & 1) target = 3;
+        uint32_t ec = target == el_ ? ec_dabort_same : ec_dabort_lower;
+        // ISS: WnR [6], DFSC [5:0] = 0b010000 synchronous external abort (Arm ARM D17.2.37).
+        uint64_t esr = (uint64_t(ec) << 26) | esr_il | (second.is_write ? 1u << 6 : 0) | 0x10;
+        take_exception(target, false, esr, pc, far);
+        return;
+    }
+    uc_context_free(saved);
+    if (e != UC_ERR_OK || engine_pc() != pc + 4) {
+        if (second.kind == stop_kind::memory)
+            fail(3, fmt::format("{}: an instruction accessing {:#x} and {:#x} outside plain memory is not modelled", where(pc),
+                                st.address, second.address));
+        if (second.kind == stop_kind::exception) { handle_exception(engine_pc(), second.intno); return; }
+        fail(3, fmt::format("{}: single-stepping the MMIO access at {:#x} failed: {}", where(pc), st.address, uc_strerror(e)));
+    }
+    retire(1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exceptions
+
+uint64_t aarch64_iss::scr() const { return platform_.controls().value(cpu_, control::scr_el3); }
+uint64_t aarch64_iss::hcr() const { return platform_.controls().value(cpu_, control::hcr_el2); }
+bool aarch64_iss::secure_state() const { return el_ == 3 || !(scr() & 1); }
+bool aarch64_iss::guest() const {
+    // EL0/EL1 under a hypervisor: EL2 enabled, stage 2 on (HCR_EL2.VM) and not the host (TGE).
+    uint64_t h = hcr();
+    return el_ <= 1 && cpu_controls::el2_enabled_by(scr(), secure_state()) && ((h >> hcr_vm) & 1) &&
+           !((h >> ctl::hcr_tge) & 1);
+}
+unsigned aarch64_iss::route_from_el0() const {
+    return ((hcr() >> ctl::hcr_tge) & 1) && cpu_controls::el2_enabled_by(scr(), secure_state()) ? 2 : 1;
+}
+
+void aarch64_iss::take_undefined(uint64_t pc) {
+    unsigned target = el_ == 0 ? route_from_el0() : el_;
+    take_exception(target, false, (uint64_t(ec_unknown) << 26) | esr_il, pc, std::nullopt);
+}
+
+void aarch64_iss::save_stack_pointers() {
+    uint64_t ps = 0, sp = 0, other = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
+    uc_reg_read(uc_, UC_ARM64_REG_SP, &sp);
+    if (el_ == 0) {
+        sp_[0] = sp;
+        return;
+    }
+    if (ps & 1) { // SPSel = 1: the live SP is SP_ELx; the engine keeps SP_EL0 in its bank
+        sp_[el_] = sp;
+        uc_reg_read(uc_, UC_ARM64_REG_SP_EL0, &other);
+        sp_[0] = other;
+    } else {
+        sp_[0] = sp;
+        uc_reg_read(uc_, UC_ARM64_REG_SP_EL1, &other);
+        sp_[el_] = other;
+    }
+}
+
+// Writes PSTATE (NZCV, DAIF, SPSel from `value`; bit 32 set: keep the engine's) for the ISS's
+// current EL, and the stack pointers of that state. The engine always runs at EL1: its SP_EL1
+// slot holds SP_ELx of the ISS's EL.
+void aarch64_iss::load_pstate(uint64_t value) {
+    uint64_t ps = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
+    if (!(value >> 32)) ps = (value & pstate_nzcv_daif) | (value & 1);
+    uint64_t spsel = el_ == 0 ? 0 : (ps & 1);
+    uint64_t engine = (ps & pstate_nzcv_daif) | (1u << 2) | spsel; // EL1t / EL1h
+    uc_reg_write(uc_, UC_ARM64_REG_PSTATE, &engine);
+    uint64_t own = sp_[el_ == 0 ? 0 : el_];
+    uc_reg_write(uc_, UC_ARM64_REG_SP_EL0, &sp_[0]);
+    uc_reg_write(uc_, UC_ARM64_REG_SP_EL1, &own);
+    uint64_t live = spsel ? own : sp_[0];
+    uc_reg_write(uc_, UC_ARM64_REG_SP, &live);
+}
+
+void aarch64_iss::update_security() {
+    bool s = secure_state();
+    if (s == core_secure_) return;
+    core_secure_ = s;
+    core_.set_secure(s, std::max(t_pos_, now_fs()));
+}
+
+void aarch64_iss::take_exception(unsigned target, bool irq, uint64_t esr, uint64_t elr, std::optional<uint64_t> far) {
+    uint64_t ps = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
+    uint64_t spsel = el_ == 0 ? 0 : (ps & 1);
+    uint64_t spsr = (ps & pstate_nzcv_daif) | (uint64_t(el_) << 2) | spsel;
+    uint64_t offset = target > el_ ? vector_lower_a64 : spsel ? vector_current_spx : vector_current_sp0;
+    if (irq) offset += vector_irq;
+    save_stack_pointers();
+    unsigned from = el_;
+    el_ = target;
+    uint64_t vbar;
+    if (target == 1) {
+        uc_reg_write(uc_, UC_ARM64_REG_ELR_EL1, &elr);
+        write_spsr_el1(uc_, spsr);
+        if (!irq) uc_reg_write(uc_, UC_ARM64_REG_ESR_EL1, &esr);
+        if (far) uc_reg_write(uc_, UC_ARM64_REG_FAR_EL1, &*far);
+        uc_reg_read(uc_, UC_ARM64_REG_VBAR_EL1, &vbar);
+    } else {
+        elr_[target] = elr;
+        spsr_[target] = spsr;
+        if (!irq) esr_[target] = esr;
+        if (far) far_[target] = *far;
+        vbar = vbar_[target];
+    }
+    load_pstate((ps & 0xf0000000) | pstate_daif | 1);
+    uint64_t vector = vbar + offset;
+    update_security();
+    rec_.line(fmt::format("[{}] cpu{}: {} EL{} -> EL{} at {:#x} (ESR {:#x}, ELR {:#x})", format_time(now_fs()), cpu_,
+                          irq ? "IRQ" : "exception", from, target, vector, irq ? 0 : esr, elr));
+    // A synchronous exception at the vector it leads to, with nothing retired since that vector
+    // was entered (no handler there: zeros are UNDEFINED), would loop forever at one instant.
+    if (!irq && elr == last_vector_ && retired_ == retired_at_vector_)
+        fail(2, fmt::format("{}: exception loop: the exception taken at the vector {:#x} (ESR {:#x}) leads to that vector "
+                            "again without an instruction retiring (no handler at VBAR_EL{} + {:#x})",
+                            where(elr), vector, esr, target, offset));
+    last_vector_ = vector;
+    retired_at_vector_ = retired_;
+    if (!in_plain_memory(vector))
+        fail(2, fmt::format("{}: exception to EL{} (ESR {:#x}) but VBAR_EL{} = {:#x} holds no vector table in memory",
+                            where(elr), target, irq ? 0 : esr, target, vbar));
+    set_pc(vector);
+}
+
+void aarch64_iss::exception_return(uint64_t pc) {
+    if (el_ == 0) { take_undefined(pc); return; }
+    uint64_t elr, spsr;
+    if (el_ == 1) {
+        uc_reg_read(uc_, UC_ARM64_REG_ELR_EL1, &elr);
+        spsr = read_spsr_el1(uc_);
+    } else {
+        elr = elr_[el_];
+        spsr = spsr_[el_];
+    }
+    unsigned target = (spsr >> 2) & 3;
+    if ((spsr >> 4) & 1) fail(2, fmt::format("{}: ERET to AArch32 (SPSR {:#x}): not modelled", where(pc), spsr));
+    if (target > el_ || (target == 0 && (spsr & 1)))
+        fail(2, fmt::format("{}: illegal exception return from EL{} (SPSR_EL{} {:#x})", where(pc), el_, el_, spsr));
+    if (target == 2 && !cpu_controls::el2_enabled_by(scr(), el_ == 3 ? !(scr() & 1) : secure_state()))
+        fail(2, fmt::format("{}: ERET to EL2, which is disabled in this security state (SCR_EL3 {:#x})", where(pc), scr()));
+    save_stack_pointers();
+    el_ = target;
+    load_pstate(spsr & (pstate_nzcv_daif | 1));
+    update_security();
+    set_pc(elr);
+    retire(1);
+}
+
+void aarch64_iss::handle_special(uint64_t pc) {
+    uint32_t w = fetch_word(pc);
+    if ((w & mask_sysreg_move) == insn_sysreg_move) {
+        handle_sysreg(pc);
+        return;
+    }
+    sync();
+    if (w == insn_hlt_semihosting) {
+        semihosting_call(pc);
+        return;
+    }
+    if (w == insn_eret) {
+        exception_return(pc);
+        return;
+    }
+    // WFI: the CPU waits (the AMU stops counting) until its IRQ input is high; it wakes even
+    // when PSTATE.I masks the interrupt (Arm ARM D1.16.2).
+    set_pc(pc + 4);
+    retire(1);
+    sync();
+    if (irq_pending()) return;
+    core_.set_power(power_state::wfi, now_fs());
+    sc_event_or_list wake;
+    for (auto* l : irqs_) wake |= l->changed_event();
+    while (!irq_pending() && now_fs() < deadline_) {
+        if (irqs_.empty()) wait(to_sc_time(deadline_ - now_fs()));
+        else wait(to_sc_time(deadline_ - now_fs()), wake);
+    }
+    core_.set_power(power_state::run, now_fs());
+    t_pos_ = now_fs();
+}
+
+bool aarch64_iss::irq_pending() const {
+    for (auto* l : irqs_)
+        if (l->level()) return true;
+    return false;
+}
+
+bool aarch64_iss::try_take_irq() {
+    if (!irq_pending()) return false;
+    uint64_t s = scr(), h = hcr();
+    unsigned target = 1;
+    if ((s >> scr_irq) & 1) target = 3;
+    else if (el_ <= 1 && cpu_controls::el2_enabled_by(s, secure_state()) &&
+             (((h >> hcr_imo) & 1) || ((h >> ctl::hcr_tge) & 1)))
+        target = 2;
+    if (target < el_) return false;
+    if (target == el_) {
+        uint64_t ps = 0;
+        uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
+        if (ps & pstate_i) return false;
+    }
+    take_exception(target, true, 0, engine_pc(), std::nullopt);
+    return true;
+}
+
+void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
+    // SVC, HVC and SMC the engine takes itself (EXCP_SWI 2, EXCP_HVC 11, EXCP_SMC 13) arrive with
+    // the PC past the instruction, which its block count already holds; UNDEFINED (EXCP_UDEF 1)
+    // arrives with the PC on the instruction, not counted.
+    bool past = intno == 2 || intno == 11 || intno == 13;
+    uint64_t at = past ? pc - 4 : pc;
+    const uint64_t executed = past ? 0 : 1;
+    uint32_t w = fetch_word(at);
+    sync();
+    if (w == insn_hlt_semihosting) {
+        semihosting_call(at);
+        return;
+    }
+    uint32_t imm16 = (w >> 5) & 0xffff;
+    uint64_t s = scr(), h = hcr();
+    if ((w & mask_exception_gen) == insn_svc) {
+        retire(executed);
+        unsigned target = el_ == 0 ? route_from_el0() : el_;
+        take_exception(target, false, (uint64_t(ec_svc64) << 26) | esr_il | imm16, at + 4, std::nullopt);
+        return;
+    }
+    if ((w & mask_exception_gen) == insn_hvc) {
+        // HVC is UNDEFINED at EL0, with SCR_EL3.HCE = 0, or where EL2 is disabled (Arm ARM C6.2.105).
+        if (el_ == 0 || !((s >> scr_hce) & 1) || (el_ < 3 && !cpu_controls::el2_enabled_by(s, secure_state()))) {
+            take_undefined(at);
+            return;
+        }
+        retire(executed);
+        take_exception(std::max(2u, el_), false, (uint64_t(ec_hvc64) << 26) | esr_il | imm16, at + 4, std::nullopt);
+        return;
+    }
+    if ((w & mask_exception_gen) == insn_smc) {
+        // SMC: UNDEFINED at EL0; HCR_EL2.TSC traps it from EL1 to EL2 (preferred return: the SMC);
+        // SCR_EL3.SMD disables it below EL3 (Arm ARM C6.2.263).
+        if (el_ == 0) { take_undefined(at); return; }
+        if (el_ == 1 && ((h >> hcr_tsc) & 1) && cpu_controls::el2_enabled_by(s, secure_state())) {
+            take_exception(2, false, (uint64_t(ec_smc64) << 26) | esr_il | imm16, at, std::nullopt);
+            return;
+        }
+        if (el_ < 3 && ((s >> scr_smd) & 1)) { take_undefined(at); return; }
+        retire(executed);
+        take_exception(3, false, (uint64_t(ec_smc64) << 26) | esr_il | imm16, at + 4, std::nullopt);
+        return;
+    }
+    if ((w & mask_sysreg_move) == insn_sysreg_move) {
+        // Unicorn raises UNDEFINED itself for encodings its CPU lacks (EL2/EL3 registers) before
+        // the MRS/MSR hooks run: the same handling as the hooks' path.
+        handle_sysreg(at);
+        return;
+    }
+    // Anything else the engine could not execute is UNDEFINED for the firmware; without a
+    // vector table that ends the run (take_exception), naming the instruction.
+    log_note(fmt::format("instruction {:#010x} at {:#x} is UNDEFINED (engine exception {})", w, at, intno));
+    unsigned target = el_ == 0 ? route_from_el0() : el_;
+    uint64_t vbar = 0;
+    if (target == 1) uc_reg_read(uc_, UC_ARM64_REG_VBAR_EL1, &vbar);
+    else vbar = vbar_[target];
+    if (vbar == 0)
+        fail(2, fmt::format("{}: instruction {:#010x} cannot be executed (UNDEFINED) and VBAR_EL{} is 0", where(at), w, target));
+    take_undefined(at);
+}
+
+} // namespace pmusim

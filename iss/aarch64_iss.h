@@ -1,0 +1,206 @@
+#pragma once
+// An AArch64 instruction-set simulator as one more initiator on the firmware gate
+// (docs/firmware.md). Unicorn 2 executes the instructions (at its EL1 only); this class
+// models what Unicorn does not: EL0-EL3 with their banked registers, exception entry and
+// ERET, SVC/HVC/SMC routing, the system registers the gate owns, memory-mapped unit
+// windows, interrupts, WFI, semihosting and time.
+//
+// How the engine is driven (measured on Debian's Unicorn 2.0.1, docs/firmware.md "Inside"):
+// - a UC_HOOK_BLOCK hook counts instructions a translation block at a time and stops the
+//   engine before a block that would exceed the budget; the rest of the budget runs with
+//   an `until` address inside that straight-line block, so a run retires an exact count;
+// - the addresses of the instructions the ISS executes itself (MRS/MSR of registers the gate or
+//   the ISS holds, ERET, WFI, HLT #0xF000), found in the ELF's executable segments when it is
+//   loaded, are engine exits: translation blocks end there and the engine stops *before* them
+//   (MRS/MSR hooks cannot stop it there: the rest of the block runs first); the ISS then
+//   synchronises SystemC time, performs the instruction and steps on;
+// - loads/stores outside plain memory fault (nothing else is mapped), precisely, before
+//   the instruction changes anything; the ISS synchronises, maps that page as MMIO whose
+//   callbacks issue TLM transactions, executes that one instruction, and unmaps it again;
+// - SVC, HVC, SMC, and MRS/MSR outside those segments or of registers Unicorn's CPU lacks
+//   arrive at UC_HOOK_INTR (UNDEFINED) with the PC on them.
+// No wait() happens inside an engine callback: the engine is stopped first.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+#include <vector>
+
+#include "iss/elf_loader.h"
+#include "models/access_context.h"
+#include "models/rational.h"
+#include "models/sim_time.h"
+
+struct uc_struct;
+
+namespace pmusim {
+
+class platform;
+class run_recorder;
+class interrupt_line;
+class core_model;
+
+struct firmware_result {
+    enum class state { idle, running, passed, failed, error };
+    state s = state::idle;
+    uint64_t exit_status = 0; // SYS_EXIT subcode
+    int exit_code = 0;        // pmusim's: 0 passed, 1 failed, 2 bad input, 3 model error
+    std::string message;      // why it failed or stopped, with the PC
+};
+
+class aarch64_iss : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket<aarch64_iss> to_gate;
+
+    aarch64_iss(const sc_core::sc_module_name& name, platform& p, run_recorder& recorder, unsigned cpu);
+    ~aarch64_iss() override;
+
+    // Loads the ELF into memory now (input_error on bad input) and starts running it at `el`
+    // (3: Secure) from the current time. `time_limit_fs` is simulated time from now.
+    void start(const std::string& elf_path, unsigned el, bool secure, fs_t time_limit_fs);
+    bool running() const { return result_.s == firmware_result::state::running; }
+    const sc_core::sc_event& finished() const { return finished_; }
+    const firmware_result& result() const { return result_; }
+    unsigned cpu() const { return cpu_; }
+
+    // Statistics (benchmarks, tests).
+    uint64_t instructions_retired() const { return retired_; }
+    uint64_t engine_runs() const { return engine_runs_; }
+    uint64_t peripheral_accesses() const { return peripheral_accesses_; }
+    unsigned exception_level() const { return el_; }
+
+    // Instructions per run-ahead quantum cap (tests); the quantum is otherwise bounded by the
+    // next pending SystemC activity only.
+    static void set_global_quantum(const sc_core::sc_time& q) { tlm_utils::tlm_quantumkeeper::set_global_quantum(q); }
+
+    // Exception-model constants (Arm ARM D1.10, D17.2.37 ESR_ELx), public for tests.
+    static constexpr uint32_t ec_unknown = 0x00, ec_svc64 = 0x15, ec_hvc64 = 0x16, ec_smc64 = 0x17,
+                              ec_sysreg = 0x18, ec_dabort_lower = 0x24, ec_dabort_same = 0x25;
+
+private:
+    // Why the engine stopped.
+    enum class stop_kind { none, budget, sysreg, memory, exception, special, fetch_fault, engine_error };
+    struct stop_info {
+        stop_kind kind = stop_kind::none;
+        uint64_t address = 0; // memory: the faulting data address
+        unsigned size = 0;
+        bool is_write = false;
+        uint32_t intno = 0;
+    };
+
+    void thread();
+    void run_loop();
+    // Runs the engine for at most `budget` instructions from the current PC; returns how many retired.
+    uint64_t run_engine(uint64_t budget);
+    uint64_t engine_pc() const;
+    void set_pc(uint64_t pc);
+    uint32_t fetch_word(uint64_t pc) const;
+
+    // Time: the instant the next instruction starts (all earlier ones have retired).
+    void retire(uint64_t instructions);
+    void sync(); // SystemC time := t_pos_, and other processes at that instant run first
+
+    // Handlers of engine stops; each leaves the PC at the next instruction to execute.
+    void handle_sysreg(uint64_t pc);
+    void handle_memory(uint64_t pc, const stop_info& st);
+    void handle_exception(uint64_t pc, uint32_t intno);
+    void handle_special(uint64_t pc);
+    void semihosting_call(uint64_t pc);
+    void take_undefined(uint64_t pc);
+
+    struct gate_result {
+        access_outcome outcome = access_outcome::ok;
+        uint64_t value = 0;
+        uint64_t syndrome = 0;
+        std::string detail;
+    };
+    gate_result gate_access(bool is_write, bool system_register, uint64_t address, unsigned bytes, uint64_t value,
+                            uint64_t pc);
+    access_context context() const;
+
+    // Exception levels.
+    bool secure_state() const; // EL3, or SCR_EL3.NS == 0
+    bool guest() const;
+    uint64_t scr() const;
+    uint64_t hcr() const;
+    unsigned route_from_el0() const; // EL1, or EL2 when HCR_EL2.TGE
+    void take_exception(unsigned target_el, bool irq, uint64_t esr, uint64_t elr, std::optional<uint64_t> far);
+    void exception_return(uint64_t pc);
+    void save_stack_pointers();
+    void load_pstate(uint64_t nzcv_daif);
+    void update_security();
+    bool local_sysreg(uint32_t key, bool is_read, unsigned rt);
+    bool irq_pending() const;
+    bool try_take_irq();
+
+    void finish(firmware_result::state s, int exit_code, uint64_t status, const std::string& message);
+    [[noreturn]] void fail(int exit_code, const std::string& message); // throws to the run loop
+    std::string where(uint64_t pc) const;
+    uint64_t read_x(unsigned r) const;
+    void write_x(unsigned r, uint64_t v);
+    bool in_plain_memory(uint64_t address) const;
+    void log_note(const std::string& text);
+
+    // Engine callbacks (C linkage-compatible statics, user data = this).
+    static void on_block(uc_struct* uc, uint64_t address, uint32_t size, void* self);
+    static void on_interrupt(uc_struct* uc, uint32_t intno, void* self);
+    static bool on_unmapped(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
+    static uint64_t on_mmio_read(uc_struct* uc, uint64_t offset, unsigned size, void* self);
+    static void on_mmio_write(uc_struct* uc, uint64_t offset, unsigned size, uint64_t value, void* self);
+    // MRS/MSR of this encoding is executed by the ISS (the gate owns it, or an EL2/EL3 or PSTATE
+    // register the ISS holds); the rest run inside the engine.
+    bool handled_here(const sysreg_encoding& enc) const;
+    // Engine exits: the ISS's instructions' addresses (sorted) plus `extra` (0: none).
+    void set_exits(uint64_t extra);
+    // Runs from `from` until the PC reaches `exit_address` (inside a straight-line block), or
+    // another stop; returns the instructions retired.
+    uint64_t run_until(uint64_t from, uint64_t exit_address);
+    platform& platform_;
+    run_recorder& rec_;
+    unsigned cpu_;
+    core_model& core_;
+    uc_struct* uc_ = nullptr;
+    std::vector<uint64_t> hooks_;
+    std::vector<interrupt_line*> irqs_;
+    sc_core::sc_event start_event_, finished_;
+    firmware_result result_;
+    elf_image image_;
+    unsigned cycles_per_instruction_ = 1;
+
+    // Architectural state Unicorn does not hold.
+    unsigned el_ = 3;
+    uint64_t sp_[4] = {};                         // SP_EL0..SP_EL3 while not live in the engine
+    uint64_t elr_[4] = {}, spsr_[4] = {}, esr_[4] = {}, far_[4] = {}, vbar_[4] = {}; // [2], [3] used
+    std::map<uint32_t, uint64_t> el23_registers_; // other EL2/EL3 registers nobody models: stored
+    bool core_secure_ = true;
+    uint64_t last_vector_ = ~uint64_t(0), retired_at_vector_ = 0; // exception-loop detection
+
+    // Engine bookkeeping.
+    stop_info stop_;
+    std::vector<uint64_t> exits_;
+    int last_error_ = 0;
+    uint64_t budget_ = 0, counted_ = 0, block_start_ = 0, before_block_ = 0;
+    uint64_t retired_in_run() const;
+    bool budget_check_ = true;
+    uint64_t mmio_page_ = 0;
+    gate_result mmio_error_;
+    bool mmio_failed_ = false;
+    uint64_t mmio_pc_ = 0;
+
+    // Time.
+    fs_t t_pos_ = 0;     // the instant the next instruction starts
+    fs_t deadline_ = 0;  // time limit (absolute)
+    fs_t started_at_ = 0;
+    tlm_utils::tlm_quantumkeeper qk_;
+    std::map<std::string, rational> saved_workload_;
+
+    uint64_t retired_ = 0, engine_runs_ = 0, peripheral_accesses_ = 0;
+    std::string stdout_line_; // semihosting output, flushed per line into the log
+};
+
+} // namespace pmusim

@@ -1,0 +1,48 @@
+# ISS tests (docs/firmware.md): small AArch64 programs assembled at build time with the cross
+# binutils (scripts/install-deps.sh installs them), run with `pmusim firmware`.
+find_program(AARCH64_GCC aarch64-linux-gnu-gcc)
+find_program(AARCH64_LD aarch64-linux-gnu-ld)
+if(NOT AARCH64_GCC OR NOT AARCH64_LD)
+  message(FATAL_ERROR "aarch64-linux-gnu-gcc/ld not found: run scripts/install-deps.sh (gcc-aarch64-linux-gnu, binutils-aarch64-linux-gnu)")
+endif()
+set(ISS_ELF_DIR ${CMAKE_BINARY_DIR}/tests/iss)
+set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi exception_loop)
+set(ISS_ELFS)
+foreach(prog ${ISS_PROGRAMS})
+  set(src ${CMAKE_SOURCE_DIR}/tests/iss/${prog}.S)
+  set(elf ${ISS_ELF_DIR}/${prog}.elf)
+  add_custom_command(OUTPUT ${elf}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${ISS_ELF_DIR}
+    COMMAND ${AARCH64_GCC} -c ${src} -o ${ISS_ELF_DIR}/${prog}.o
+    # One RWX segment at the start of arm-default's DRAM, no headers loaded (docs/firmware.md).
+    COMMAND ${AARCH64_LD} -N -Ttext=0x80000000 -e _start --build-id=none --no-warn-rwx-segments
+            ${ISS_ELF_DIR}/${prog}.o -o ${elf}
+    DEPENDS ${src} ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
+    COMMENT "Assembling ISS test program ${prog}.elf")
+  list(APPEND ISS_ELFS ${elf})
+endforeach()
+add_custom_target(iss_test_programs ALL DEPENDS ${ISS_ELFS})
+configure_file(${CMAKE_SOURCE_DIR}/tests/iss/exec_mix.seq.in ${ISS_ELF_DIR}/exec_mix.seq @ONLY)
+
+set(ISS_ENV "SC_COPYRIGHT_MESSAGE=DISABLE")
+function(iss_test name expected)
+  add_test(NAME "iss: ${name}" COMMAND ${CMAKE_SOURCE_DIR}/tests/expect_exit.sh ${expected} $<TARGET_FILE:pmusim> ${ARGN})
+  set_tests_properties("iss: ${name}" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
+endfunction()
+iss_test("INST_RETIRED and CPU_CYCLES count a known block exactly" 0 firmware -q ${ISS_ELF_DIR}/amu_count.elf)
+iss_test("trap to EL3 with ESR ELR SPSR then ERET and SMC" 0 firmware -q ${ISS_ELF_DIR}/traps.elf)
+iss_test("exit status 3 and an unknown semihosting call" 1 firmware -q ${ISS_ELF_DIR}/exit_status.elf)
+iss_test("exec statement mixes firmware and text" 0 run -q ${ISS_ELF_DIR}/exec_mix.seq)
+iss_test("overflow IRQ wakes WFI, taken at EL3 with ELR SPSR, AMU stopped in WFI" 0 firmware -q ${ISS_ELF_DIR}/irq_wfi.elf)
+add_test(NAME "iss: fast and reference access logs agree"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim>
+          ${ISS_ELF_DIR}/traps.elf ${ISS_ELF_DIR}/amu_count.elf ${ISS_ELF_DIR}/irq_wfi.elf)
+set_tests_properties("iss: fast and reference access logs agree" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME "iss: bad ELF files and runs exit 2"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/iss/bad_input.py $<TARGET_FILE:pmusim>
+            ${ISS_ELF_DIR}/amu_count.elf ${ISS_ELF_DIR}/forever.elf ${ISS_ELF_DIR}/undefined.elf
+            ${ISS_ELF_DIR}/exception_loop.elf)
+  set_tests_properties("iss: bad ELF files and runs exit 2" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 120)
+endif()
