@@ -379,7 +379,6 @@ void aarch64_iss::run_loop() {
         uint64_t retired = run_engine(budget);
         retire(retired);
         uint64_t pc = engine_pc();
-        if (getenv("ISS_DEBUG")) fprintf(stderr, "stop kind %d intno %u pc %lx retired %lu budget %lu\n", int(stop_.kind), stop_.intno, (unsigned long)pc, (unsigned long)retired, (unsigned long)budget);
         switch (stop_.kind) {
         case stop_kind::budget: break;
         case stop_kind::sysreg: handle_sysreg(pc); break;
@@ -469,6 +468,7 @@ aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_reg
     if (!is_write && r.outcome == access_outcome::ok) std::memcpy(&r.value, data, bytes);
     if (r.outcome == access_outcome::error && r.detail.empty())
         r.detail = fmt::format("bus error ({})", trans.get_response_string());
+    if (!rec_.json) return r; // no access log: the record is not built (its cost is most of an access's)
     access_context shown = context();
     nlohmann::json j{{"time_fs", now_fs()},
                      {"time", format_time(now_fs())},
