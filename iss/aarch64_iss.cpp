@@ -440,7 +440,7 @@ access_context aarch64_iss::context() const {
 aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_register, uint64_t address, unsigned bytes,
                                                   uint64_t value, uint64_t pc) {
     ++peripheral_accesses_;
-    tlm::tlm_generic_payload trans;
+    tlm::tlm_generic_payload& trans = payload_; // reused: a payload allocates its extension array
     uint8_t data[8] = {};
     std::memcpy(data, &value, 8);
     trans.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);

@@ -189,6 +189,7 @@ private:
     bool budget_check_ = true;
     uint64_t mmio_page_ = 0;
     gate_result mmio_error_;
+    tlm::tlm_generic_payload payload_; // of gate_access
     bool mmio_failed_ = false;
     uint64_t mmio_pc_ = 0;
 
