@@ -6,7 +6,7 @@ if(NOT AARCH64_GCC OR NOT AARCH64_LD)
   message(FATAL_ERROR "aarch64-linux-gnu-gcc/ld not found: run scripts/install-deps.sh (gcc-aarch64-linux-gnu, binutils-aarch64-linux-gnu)")
 endif()
 set(ISS_ELF_DIR ${CMAKE_BINARY_DIR}/tests/iss)
-set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi exception_loop svc_hvc)
+set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi exception_loop svc_hvc mmio_in_block)
 set(ISS_ELFS)
 foreach(prog ${ISS_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/tests/iss/${prog}.S)
@@ -46,4 +46,9 @@ if(Python3_FOUND)
             ${ISS_ELF_DIR}/amu_count.elf ${ISS_ELF_DIR}/forever.elf ${ISS_ELF_DIR}/undefined.elf
             ${ISS_ELF_DIR}/exception_loop.elf)
   set_tests_properties("iss: bad ELF files and runs exit 2" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 120)
+  add_test(NAME "iss: window accesses inside a block run once, 64-bit LDR is one access"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/iss/check_mmio_log.py $<TARGET_FILE:pmusim>
+            ${ISS_ELF_DIR}/mmio_in_block.elf)
+  set_tests_properties("iss: window accesses inside a block run once, 64-bit LDR is one access"
+    PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 endif()
