@@ -16,11 +16,15 @@
 //      (one tracing thread per core of power9-default), fast against reference
 //   6  memory: one platform of 256 AMU CPUs, 64 DSU clusters and an 8x8 CMN-600 with traffic;
 //      peak RSS against the 1 GiB target
+//   7  firmware on the ISS (issue 21): a loop touching no peripheral against bare Unicorn on the
+//      same words; an MRS of AMEVCNTR00_EL0 from firmware against the C++ initiator's read, with
+//      the engine's exit cost (MRS CurrentEL, answered by the ISS) reported separately
 // --scaling runs scenario 1 at 1, 8, 64 and 256 CPUs.
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fmt/format.h>
 #include <fstream>
 #include <functional>
@@ -34,6 +38,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 #include <unistd.h>
+
+#include <unicorn/unicorn.h>
 
 #include "cmn/cmn600.h"
 #include "imc/imc.h"
@@ -112,7 +118,7 @@ std::string temp_path(const std::string& what) { return fmt::format("/tmp/pmusim
 
 // Runs sequence text on a platform in this (child) process, the way `pmusim run` does.
 run_figures run_sequence(const std::string& platform_name, const std::string& text, bool reference,
-                         const std::function<uint64_t(platform&)>& work_of) {
+                         const std::function<uint64_t(platform&)>& work_of, double* sc_start_cpu_seconds = nullptr) {
     register_all_units();
     platform_config cfg = load_platform(platform_name);
     auto statements = seq::parse_sequence(text, "bench.seq");
@@ -124,10 +130,15 @@ run_figures run_sequence(const std::string& platform_name, const std::string& te
     platform p(cfg);
     sequence_runner runner("runner", p, rec);
     runner.load(statements);
+    timespec cpu_start{}, cpu_end{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu_start);
     const auto start = std::chrono::steady_clock::now();
     sc_core::sc_start();
     run_figures r;
     r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu_end);
+    if (sc_start_cpu_seconds)
+        *sc_start_cpu_seconds = double(cpu_end.tv_sec - cpu_start.tv_sec) + 1e-9 * double(cpu_end.tv_nsec - cpu_start.tv_nsec);
     r.exit_status = runner.exit_status();
     r.ok = runner.exit_status() == exit_ok;
     if (!r.ok) std::snprintf(r.error, sizeof r.error, "%s", runner.error_message().c_str());
@@ -622,6 +633,210 @@ void scenario_cmn(bool quick) {
     std::cout << fmt::format("  8x8 flit hops per host second: {}\n\n", human(hops_per_s_8x8));
 }
 
+// ------------------------------------------------------------------ scenario 7: firmware on the ISS
+
+// A64 encodings (Arm ARM C6.2) of the few instructions the benchmark's firmware uses.
+namespace a64 {
+constexpr uint32_t movz_x(unsigned rd, uint16_t imm) { return 0xd2800000u | uint32_t(imm) << 5 | rd; }
+constexpr uint32_t movk_x_lsl16(unsigned rd, uint16_t imm) { return 0xf2a00000u | uint32_t(imm) << 5 | rd; }
+constexpr uint32_t subs_x0_1 = 0xf1000400u;                  // SUBS X0, X0, #1
+constexpr uint32_t b_ne(int words) { return 0x54000001u | (uint32_t(words) & 0x7ffff) << 5; }
+constexpr uint32_t mrs_x1_amevcntr00 = 0xd53bd401u;           // MRS X1, AMEVCNTR00_EL0 (S3_3_C13_C4_0)
+constexpr uint32_t mrs_x1_currentel = 0xd5384241u;            // MRS X1, CurrentEL (S3_0_C4_C2_2)
+constexpr uint32_t msr_amcntenset0_x2 = 0xd51bd2a2u;          // MSR AMCNTENSET0_EL0, X2 (S3_3_C13_C2_5)
+constexpr uint32_t adr_x1(unsigned bytes) { return 0x10000001u | (bytes >> 2) << 5; }
+constexpr uint32_t hlt_semihosting = 0xd45e0000u;             // HLT #0xF000
+} // namespace a64
+
+constexpr uint64_t firmware_base = 0x80000000; // arm-default's DRAM (docs/firmware.md)
+
+// Scenario 7 times by the process's CPU time: its runs are single-threaded, and on a shared
+// machine wall time charges them for other jobs' time slices (a ratio of two such runs then
+// measures the load, not the paths).
+double cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+// `iterations` of a loop of SUBS and B.NE, with `body` (MRS words) first in each iteration, then
+// SYS_EXIT(ADP_Stopped_ApplicationExit, 0). Returns the words; *loop_end is the byte offset of
+// the instruction after the loop.
+std::vector<uint32_t> firmware_loop(uint32_t iterations, const std::vector<uint32_t>& body, size_t* loop_end) {
+    std::vector<uint32_t> w{a64::movz_x(2, 0xf), a64::msr_amcntenset0_x2, a64::movz_x(0, uint16_t(iterations)),
+                            a64::movk_x_lsl16(0, uint16_t(iterations >> 16))};
+    for (uint32_t b : body) w.push_back(b);
+    w.push_back(a64::subs_x0_1);
+    w.push_back(a64::b_ne(-int(body.size() + 1)));
+    *loop_end = 4 * w.size();
+    const size_t exit_at = w.size();
+    w.push_back(0); // ADR X1, block (patched below)
+    w.push_back(a64::movz_x(0, 0x18)); // SYS_EXIT
+    w.push_back(a64::hlt_semihosting);
+    if (w.size() % 2) w.push_back(0);
+    const size_t block = w.size();
+    w[exit_at] = a64::adr_x1(unsigned(4 * (block - exit_at)));
+    w.push_back(0x20026); // ADP_Stopped_ApplicationExit, subcode 0
+    w.push_back(0);
+    w.push_back(0);
+    w.push_back(0);
+    return w;
+}
+
+// A static ELF-64 AArch64 executable (one RWX PT_LOAD at firmware_base, entry there).
+void write_firmware_elf(const std::string& path, const std::vector<uint32_t>& words) {
+    std::vector<uint8_t> f(64 + 56, 0);
+    auto put = [&](size_t off, uint64_t v, unsigned bytes) { std::memcpy(f.data() + off, &v, bytes); };
+    std::memcpy(f.data(), "\x7f" "ELF\x02\x01\x01", 7); // ELFCLASS64, ELFDATA2LSB, EV_CURRENT
+    put(16, 2, 2);          // ET_EXEC
+    put(18, 183, 2);        // EM_AARCH64
+    put(20, 1, 4);          // e_version
+    put(24, firmware_base, 8);
+    put(32, 64, 8);         // e_phoff
+    put(52, 64, 2);         // e_ehsize
+    put(54, 56, 2);         // e_phentsize
+    put(56, 1, 2);          // e_phnum
+    const uint64_t size = 4 * words.size();
+    put(64, 1, 4);          // PT_LOAD
+    put(68, 7, 4);          // PF_R | PF_W | PF_X
+    put(72, 120, 8);        // p_offset
+    put(80, firmware_base, 8);
+    put(88, firmware_base, 8);
+    put(96, size, 8);
+    put(104, size, 8);
+    put(112, 8, 8);
+    const auto* bytes = reinterpret_cast<const uint8_t*>(words.data());
+    f.insert(f.end(), bytes, bytes + size);
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(f.data()), std::streamsize(f.size()));
+}
+
+// Host seconds of `pmusim firmware ELF` (sc_start only) on arm-default, cpu0 at EL3.
+run_figures firmware_run(const std::vector<uint32_t>& words) {
+    const std::string elf = fmt::format("/tmp/pmusim-bench-{}.elf", getpid());
+    write_firmware_elf(elf, words);
+    double sc_start_cpu = 0;
+    run_figures r = run_sequence("arm-default", "exec cpu0 el3 secure " + elf + "\n", false,
+                                 [](platform&) -> uint64_t { return 0; }, &sc_start_cpu);
+    r.host_seconds = sc_start_cpu;
+    std::remove(elf.c_str());
+    return r;
+}
+
+// The same loop on a bare Unicorn engine: no hooks, memory mapped, run until the loop's end.
+run_figures bare_unicorn_run(const std::vector<uint32_t>& words, size_t loop_end) {
+    run_figures r;
+    uc_engine* uc = nullptr;
+    if (uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &uc) != UC_ERR_OK) throw std::runtime_error("uc_open failed");
+    uc_mem_map(uc, firmware_base, 16u << 20, UC_PROT_ALL);
+    uc_mem_write(uc, firmware_base, words.data(), 4 * words.size());
+    const auto start = std::chrono::steady_clock::now();
+    // From the loop counter's MOVZ: Unicorn's CPU has no AMU (the MSR before it is UNDEFINED there).
+    uc_err e = uc_emu_start(uc, firmware_base + 8, firmware_base + loop_end, 0, 0);
+    r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.ok = e == UC_ERR_OK;
+    if (!r.ok) std::snprintf(r.error, sizeof r.error, "Unicorn: %s", uc_strerror(e));
+    uc_close(uc);
+    return r;
+}
+
+// AMEVCNTR00_EL0 read `reads` times by a C++ initiator through the gate (scenario 2's path, with
+// time moving on as the firmware's does: one CPU cycle per read).
+run_figures cpp_sysreg_reads(uint64_t reads) {
+    register_all_units();
+    platform p(load_platform("arm-default"));
+    const uint32_t counter = uint32_t(p.resolve_register("AMEVCNTR00_EL0", 0)->key);
+    const uint32_t enable = uint32_t(p.resolve_register("AMCNTENSET0_EL0", 0)->key);
+    reader initiator("initiator");
+    trivial_target target("target");
+    initiator.to_platform.bind(p.gate().from_initiators);
+    initiator.to_trivial.bind(target.in);
+    plumbing_hop one("one", true), three_a("three_a", false), three_b("three_b", false), three_c("three_c", true);
+    initiator.to_one_hop.bind(one.in);
+    initiator.to_three_hops.bind(three_a.in);
+    three_a.out.bind(three_b.in);
+    three_b.out.bind(three_c.in);
+    run_figures r;
+    initiator.body = [&](reader& self) {
+        sc_core::wait(sc_core::SC_ZERO_TIME);
+        tlm::tlm_generic_payload t;
+        uint64_t data = 0xf;
+        access_context ctx;
+        ctx.initiator = initiator_kind::cpu;
+        ctx.cpu = 0;
+        ctx.el = 3;
+        ctx.secure = true;
+        ctx.path = access_path::system_register;
+        t.set_extension(&ctx);
+        t.set_data_ptr(reinterpret_cast<unsigned char*>(&data));
+        t.set_data_length(8);
+        t.set_streaming_width(8);
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+        t.set_command(tlm::TLM_WRITE_COMMAND);
+        t.set_address(enable);
+        self.to_platform->b_transport(t, delay);
+        t.set_command(tlm::TLM_READ_COMMAND);
+        t.set_address(counter);
+        const sc_core::sc_time cycle = sc_core::sc_time::from_value(500'000); // cpu0: 2 GHz
+        const double start = cpu_seconds();
+        for (uint64_t i = 0; i < reads; ++i) {
+            t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+            self.to_platform->b_transport(t, delay);
+            sc_core::wait(cycle);
+        }
+        r.host_seconds = cpu_seconds() - start;
+        r.ok = t.is_response_ok() && data != 0;
+        r.work = data;
+        t.clear_extension(&ctx);
+        sc_core::sc_stop();
+    };
+    sc_core::sc_start();
+    if (!r.ok) std::snprintf(r.error, sizeof r.error, "the C++ initiator's AMEVCNTR00_EL0 reads failed");
+    return r;
+}
+
+void scenario_firmware(bool quick) {
+    std::cout << "Scenario 7: firmware on the ISS (cpu0 of arm-default at EL3, docs/firmware.md) against bare Unicorn, "
+                 "and an MRS of AMEVCNTR00_EL0 from firmware against the same read from a C++ initiator\n";
+    const uint32_t loop_iterations = quick ? 20'000'000 : 200'000'000; // 2 instructions each
+    const uint32_t mrs_iterations = quick ? 100'000 : 1'000'000;
+    const unsigned rounds = quick ? 1 : 3;
+    double bare_s = 0, iss_s = 0, amu_s = 0, exit_s = 0, cpp_s = 0;
+    auto best = [&](double& best_s, const run_figures& r, const char* what) {
+        if (!r.ok) throw std::runtime_error(fmt::format("{}: {}", what, r.error));
+        if (best_s == 0 || r.host_seconds < best_s) best_s = r.host_seconds;
+    };
+    try {
+        size_t plain_end = 0, unused = 0;
+        const auto plain = firmware_loop(loop_iterations, {}, &plain_end);
+        const auto amu = firmware_loop(mrs_iterations, {a64::mrs_x1_amevcntr00}, &unused);
+        const auto local = firmware_loop(mrs_iterations, {a64::mrs_x1_currentel}, &unused);
+        for (unsigned round = 0; round < rounds; ++round) {
+            best(bare_s, in_child([&] { return bare_unicorn_run(plain, plain_end); }), "bare Unicorn");
+            best(iss_s, in_child([&] { return firmware_run(plain); }), "ISS loop");
+            best(amu_s, in_child([&] { return firmware_run(amu); }), "ISS MRS AMEVCNTR00_EL0");
+            best(exit_s, in_child([&] { return firmware_run(local); }), "ISS MRS CurrentEL");
+            best(cpp_s, in_child([&] { return cpp_sysreg_reads(mrs_iterations); }), "C++ initiator");
+        }
+    } catch (const std::exception& e) {
+        std::cout << "  FAILED: " << e.what() << "\n\n";
+        return;
+    }
+    const double instructions = 2.0 * loop_iterations;
+    std::cout << fmt::format("  each figure: process CPU seconds, the best of {} interleaved rounds\n", rounds);
+    std::cout << fmt::format("  loop of {} instructions, no peripheral: bare Unicorn {:.3f} host s ({} instructions/host s), "
+                             "ISS {:.3f} host s ({}/host s): {:.2f}x bare Unicorn (target: within 2x)\n",
+                             instructions, bare_s, human(instructions / bare_s), iss_s, human(instructions / iss_s),
+                             iss_s / bare_s);
+    const double per_amu = 1e9 * amu_s / mrs_iterations, per_exit = 1e9 * exit_s / mrs_iterations,
+                 per_cpp = 1e9 * cpp_s / mrs_iterations;
+    std::cout << fmt::format("  MRS AMEVCNTR00_EL0 from firmware: {:.0f} ns per loop iteration (MRS, SUBS, B.NE)\n", per_amu);
+    std::cout << fmt::format("  engine exit: {:.0f} ns per iteration with MRS CurrentEL (stop the engine at the MRS, "
+                             "the ISS answers, start it again; no gate, no time synchronisation)\n", per_exit);
+    std::cout << fmt::format("  the same read from a C++ initiator (gate, AMU unit, one wait per read): {:.0f} ns\n", per_cpp);
+    std::cout << fmt::format("  firmware MRS less the engine exit: {:.0f} ns = {:.1f}x the C++ initiator's read "
+                             "(target: within 3x)\n\n", per_amu - per_exit, (per_amu - per_exit) / per_cpp);
+}
+
 // ------------------------------------------------------------------ scenario 6: memory of a big platform
 
 // One platform with everything at once: 256 CPUs (each its own 2-3 GHz clock, AMU v1p1, TF-A),
@@ -695,7 +910,7 @@ int main(int argc, char** argv) {
     CLI::App app{"pmusim_bench: fast mode against the per-cycle reference and a bare TLM loop (docs/performance.md)"};
     std::vector<int> scenarios{1, 2, 4};
     bool quick = false, scaling = false;
-    app.add_option("--scenario", scenarios, "scenarios to run (1 2 4 by default; 3: CMN, slow at 8x8; 5: IMC trace; 6: memory of a big platform)")->delimiter(',');
+    app.add_option("--scenario", scenarios, "scenarios to run (1 2 4 by default; 3: CMN, slow at 8x8; 5: IMC trace; 6: memory of a big platform; 7: firmware on the ISS)")->delimiter(',');
     app.add_flag("--quick", quick, "shorter fast runs (100 ms instead of 1 s, ...), for a smoke check");
     app.add_flag("--scaling", scaling, "also scenario 1 at 1, 8, 64 and 256 CPUs");
     app.add_option("--cmn-rate", cmn_rate, "scenario 3: requests per mesh cycle per requester (default 1/20)");
@@ -707,6 +922,7 @@ int main(int argc, char** argv) {
         if (s == 5) scenario_imc_trace(quick);
         if (s == 4) scenario_dsu_storm(quick);
         if (s == 6) scenario_memory();
+        if (s == 7) scenario_firmware(quick);
     }
     if (scaling) scenario_scaling();
     return 0;

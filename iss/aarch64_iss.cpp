@@ -97,6 +97,12 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& 
     hooks_.push_back(h);
     check(uc_hook_add(uc_, &h, UC_HOOK_MEM_UNMAPPED, reinterpret_cast<void*>(&aarch64_iss::on_unmapped), this, 1, 0), "memory hook");
     hooks_.push_back(h);
+    // An (empty) code hook on every address makes the engine store the PC before each instruction.
+    // Without it a load or store faulting on a unit window reports the start of its translation
+    // block as the PC, after the instructions before it in that block have executed: the ISS would
+    // count them wrongly and execute them again (measured on Unicorn 2.0.1; docs/firmware.md).
+    check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&aarch64_iss::on_code), this, 1, 0), "code hook");
+    hooks_.push_back(h);
     SC_HAS_PROCESS(aarch64_iss);
     SC_THREAD(thread);
 }
@@ -379,7 +385,6 @@ void aarch64_iss::run_loop() {
         uint64_t retired = run_engine(budget);
         retire(retired);
         uint64_t pc = engine_pc();
-        if (getenv("ISS_DEBUG")) fprintf(stderr, "stop kind %d intno %u pc %lx retired %lu budget %lu\n", int(stop_.kind), stop_.intno, (unsigned long)pc, (unsigned long)retired, (unsigned long)budget);
         switch (stop_.kind) {
         case stop_kind::budget: break;
         case stop_kind::sysreg: handle_sysreg(pc); break;
@@ -441,7 +446,7 @@ access_context aarch64_iss::context() const {
 aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_register, uint64_t address, unsigned bytes,
                                                   uint64_t value, uint64_t pc) {
     ++peripheral_accesses_;
-    tlm::tlm_generic_payload trans;
+    tlm::tlm_generic_payload& trans = payload_; // reused: a payload allocates its extension array
     uint8_t data[8] = {};
     std::memcpy(data, &value, 8);
     trans.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
@@ -469,6 +474,7 @@ aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_reg
     if (!is_write && r.outcome == access_outcome::ok) std::memcpy(&r.value, data, bytes);
     if (r.outcome == access_outcome::error && r.detail.empty())
         r.detail = fmt::format("bus error ({})", trans.get_response_string());
+    if (!rec_.json) return r; // no access log: the record is not built (its cost is most of an access's)
     access_context shown = context();
     nlohmann::json j{{"time_fs", now_fs()},
                      {"time", format_time(now_fs())},
@@ -578,10 +584,39 @@ bool aarch64_iss::local_sysreg(uint32_t k, bool is_read, unsigned rt) {
 // ---------------------------------------------------------------------------------------------
 // Memory-mapped accesses
 
+void aarch64_iss::on_code(uc_struct*, uint64_t, uint32_t, void*) {}
+
+// The engine splits an access wider than 4 bytes to an MMIO page into 4-byte callbacks (Unicorn
+// 2.0.1); the bus sees the instruction's one access, as on silicon. The callbacks inside the access
+// the fault reported (address and size) are served from one gate access (a read) or gathered into
+// one (a write); others (the second register of an LDP/STP) are accesses of their own.
+bool aarch64_iss::in_mmio_access(uint64_t address, unsigned size) const {
+    return mmio_access_.size > 4 && mmio_access_.size <= 8 && address >= mmio_access_.address &&
+           address + size <= mmio_access_.address + mmio_access_.size;
+}
+
 uint64_t aarch64_iss::on_mmio_read(uc_struct*, uint64_t offset, unsigned size, void* self_ptr) {
     auto* self = static_cast<aarch64_iss*>(self_ptr);
     if (self->mmio_failed_) return 0;
-    gate_result r = self->gate_access(false, false, self->mmio_page_ + offset, size, 0, self->mmio_pc_);
+    const uint64_t address = self->mmio_page_ + offset;
+    if (self->in_mmio_access(address, size) && !self->mmio_access_.is_write) {
+        mmio_split& a = self->mmio_access_;
+        if (!a.done) {
+            gate_result r = self->gate_access(false, false, a.address, a.size, 0, self->mmio_pc_);
+            a.done = true;
+            if (r.outcome != access_outcome::ok) {
+                self->mmio_failed_ = true;
+                self->mmio_error_ = r;
+                self->stop_.address = a.address;
+                self->stop_.is_write = false;
+                return 0;
+            }
+            a.value = r.value;
+        }
+        const unsigned shift = unsigned(address - a.address) * 8;
+        return size >= 8 ? a.value : (a.value >> shift) & ((uint64_t(1) << (size * 8)) - 1);
+    }
+    gate_result r = self->gate_access(false, false, address, size, 0, self->mmio_pc_);
     if (r.outcome != access_outcome::ok) {
         self->mmio_failed_ = true;
         self->mmio_error_ = r;
@@ -595,11 +630,24 @@ uint64_t aarch64_iss::on_mmio_read(uc_struct*, uint64_t offset, unsigned size, v
 void aarch64_iss::on_mmio_write(uc_struct*, uint64_t offset, unsigned size, uint64_t value, void* self_ptr) {
     auto* self = static_cast<aarch64_iss*>(self_ptr);
     if (self->mmio_failed_) return;
-    gate_result r = self->gate_access(true, false, self->mmio_page_ + offset, size, value, self->mmio_pc_);
+    uint64_t address = self->mmio_page_ + offset;
+    if (self->in_mmio_access(address, size) && self->mmio_access_.is_write) {
+        mmio_split& a = self->mmio_access_;
+        const unsigned at = unsigned(address - a.address);
+        for (unsigned i = 0; i < size; ++i) {
+            a.value = (a.value & ~(uint64_t(0xff) << (8 * (at + i)))) | (((value >> (8 * i)) & 0xff) << (8 * (at + i)));
+            a.bytes_seen |= 1u << (at + i);
+        }
+        if (a.bytes_seen != (1u << a.size) - 1) return; // the rest of the access follows
+        address = a.address;
+        size = a.size;
+        value = a.value;
+    }
+    gate_result r = self->gate_access(true, false, address, size, value, self->mmio_pc_);
     if (r.outcome != access_outcome::ok && r.outcome != access_outcome::ignored) {
         self->mmio_failed_ = true;
         self->mmio_error_ = r;
-        self->stop_.address = self->mmio_page_ + offset;
+        self->stop_.address = address;
         self->stop_.is_write = true;
     }
 }
@@ -620,6 +668,10 @@ void aarch64_iss::handle_memory(uint64_t pc, const stop_info& st) {
     mmio_page_ = page;
     mmio_pc_ = pc;
     mmio_failed_ = false;
+    mmio_access_ = {};
+    mmio_access_.address = st.address;
+    mmio_access_.size = st.size;
+    mmio_access_.is_write = st.is_write;
     check(uc_mmio_map(uc_, page, page_size, &aarch64_iss::on_mmio_read, this, &aarch64_iss::on_mmio_write, this), "mapping MMIO");
     run_until(pc, pc + 4);
     uc_err e = uc_err(last_error_);

@@ -151,6 +151,7 @@ private:
     static void on_interrupt(uc_struct* uc, uint32_t intno, void* self);
     static bool on_unmapped(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
     static uint64_t on_mmio_read(uc_struct* uc, uint64_t offset, unsigned size, void* self);
+    static void on_code(uc_struct* uc, uint64_t address, uint32_t size, void* self);
     static void on_mmio_write(uc_struct* uc, uint64_t offset, unsigned size, uint64_t value, void* self);
     // MRS/MSR of this encoding is executed by the ISS (the gate owns it, or an EL2/EL3 or PSTATE
     // register the ISS holds); the rest run inside the engine.
@@ -189,7 +190,18 @@ private:
     bool budget_check_ = true;
     uint64_t mmio_page_ = 0;
     gate_result mmio_error_;
+    tlm::tlm_generic_payload payload_; // of gate_access
     bool mmio_failed_ = false;
+    // The access the fault reported, while its instruction executes on the MMIO page.
+    struct mmio_split {
+        uint64_t address = 0;
+        unsigned size = 0;
+        bool is_write = false;
+        bool done = false;       // read: the gate access happened
+        unsigned bytes_seen = 0; // write: the bytes the callbacks gave so far (bit per byte)
+        uint64_t value = 0;
+    } mmio_access_;
+    bool in_mmio_access(uint64_t address, unsigned size) const;
     uint64_t mmio_pc_ = 0;
 
     // Time.
