@@ -216,6 +216,29 @@ sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool s
     return r;
 }
 
+sequence_runner::access_result sequence_runner::register_access(bool is_write, const resolved_register& reg,
+                                                                uint64_t value, const seq::statement& s) {
+    if (!reg.system_register && reg.owner && reg.def && reg.owner->is_model_input(*reg.def)) {
+        access_result r{access_outcome::ok, value, "", 0};
+        if (!reg.owner->testbench_input(*reg.def, is_write, r.value)) {
+            r.outcome = access_outcome::error;
+            r.detail = reg.display + " is a read-only model status";
+        }
+        rec_.access({{"time_fs", now_fs()},
+                     {"time", format_time(now_fs())},
+                     {"file", s.file},
+                     {"line", s.line},
+                     {"context", "testbench"},
+                     {"op", is_write ? "write" : "read"},
+                     {"target", reg.display},
+                     {"outcome", std::string(to_string(r.outcome))},
+                     {"value", fmt::format("{:#x}", r.value)}});
+        return r;
+    }
+    const uint64_t where_to = reg.system_register ? reg.key : reg.address;
+    return bus_access(is_write, reg.system_register, where_to, reg.width / 8, value, reg.display, s);
+}
+
 sequence_runner::result sequence_runner::check_outcome(const seq::statement& s, const std::string& what,
                                                        access_outcome expected, const access_result& r,
                                                        bool explicit_expectation) {
@@ -258,9 +281,7 @@ sequence_runner::result sequence_runner::read_register(const seq::statement& s, 
     if (ctx_.initiator != initiator_kind::cpu && reg->system_register)
         return {verdict::bad_input, "ERR system registers need a CPU context",
                 fmt::format("{}: {} is a system register; only `as cpuN` can access it", where(s), name)};
-    unsigned bytes = reg->width / 8;
-    access_result r = bus_access(false, reg->system_register, reg->system_register ? reg->key : reg->address, bytes, 0,
-                                 reg->display, s);
+    access_result r = register_access(false, *reg, 0, s);
     result res = check_outcome(s, "read " + reg->display, expected.value_or(access_outcome::ok), r, expected.has_value());
     if (res.v != verdict::ok) return res;
     std::string decoded = reg->def ? decode_fields(*reg->def, r.value) : "";
@@ -377,21 +398,18 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                 if (reg->width < 64 && (w.value >> reg->width) != 0)
                     return bad(fmt::format("value {:#x} does not fit the {}-bit register {}", w.value, reg->width,
                                            reg->display));
-                const uint64_t where_to = reg->system_register ? reg->key : reg->address;
                 uint64_t value = w.value;
                 std::string what = fmt::format("write {} {:#x}", reg->display, w.value);
                 if (w.mask) {
                     // Read-modify-write, two real accesses: the read's refusal ends the statement.
                     what += fmt::format(" mask {:#x}", *w.mask);
-                    access_result old = bus_access(false, reg->system_register, where_to, reg->width / 8, 0,
-                                                   reg->display, s);
+                    access_result old = register_access(false, *reg, 0, s);
                     if (old.outcome != access_outcome::ok)
                         return check_outcome(s, what + " (its read)", w.outcome.value_or(access_outcome::ok), old,
                                              w.outcome.has_value());
                     value = (old.value & ~*w.mask) | w.value;
                 }
-                access_result r = bus_access(true, reg->system_register, where_to, reg->width / 8, value,
-                                             reg->display, s);
+                access_result r = register_access(true, *reg, value, s);
                 return check_outcome(s, what, w.outcome.value_or(access_outcome::ok), r, w.outcome.has_value());
             },
             [&](const seq::mem_read& m) -> result {
