@@ -2,11 +2,14 @@
 
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <thread>
 
 #include "models/input_error.h"
+#include "models/input_file.h"
+#include "models/limits.h"
 
 namespace pmusim {
 
@@ -122,8 +125,16 @@ void sequence_runner::thread() {
         if (serve_in_) {
             std::string text;
             unsigned line_no = 0;
-            while (std::getline(*serve_in_, text)) {
+            for (line_read got; (got = getline_bounded(*serve_in_, text, limits::max_served_line_bytes)) != line_read::end;) {
                 ++line_no;
+                if (got == line_read::too_long) {
+                    // The rest of an endless line cannot be skipped in bounded time: the session ends.
+                    error_ = fmt::format("<stdin>:{}: line longer than {} bytes (docs/reliability.md)", line_no,
+                                         limits::max_served_line_bytes);
+                    *serve_out_ << "ERR " << error_ << std::endl;
+                    status_ = exit_bad_input;
+                    break;
+                }
                 served_line parsed = parse_served_line(text, "<stdin>", line_no);
                 if (parsed.error) {
                     *serve_out_ << "ERR " << *parsed.error << std::endl;
@@ -178,7 +189,11 @@ sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool s
     ctx.path = system_register ? access_path::system_register : access_path::memory_mapped;
     ctx.outcome = access_outcome::ok;
     trans.set_extension(&ctx);
-    sc_time delay = to_sc_time(platform_.config().latency.register_access_fs);
+    const fs_t latency = platform_.config().latency.register_access_fs;
+    if (latency > fs_never - 1 - now_fs()) // the access would wrap simulated time
+        throw input_error(s.file, s.line, beyond_time_limit("this access (latency.register_access " +
+                                                            format_time(latency) + ")"));
+    sc_time delay = to_sc_time(latency);
     to_gate->b_transport(trans, delay);
     trans.clear_extension(&ctx);
 
@@ -360,7 +375,20 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
 
     result out = std::visit(
         overloaded{
-            [&](const seq::platform_decl&) { return done; },
+            [&](const seq::platform_decl& d) -> result {
+                // `run` loads the first statement's platform before the runner starts (or --platform,
+                // which overrides it). `serve` has loaded --platform: a statement naming another one
+                // cannot switch it, and must not answer OK as if it had.
+                if (!serve_out_) return done;
+                const platform_config& c = platform_.config();
+                std::error_code ec;
+                if (d.name == c.name || d.name == c.file ||
+                    (std::filesystem::exists(d.name, ec) && std::filesystem::equivalent(d.name, c.file, ec)))
+                    return done;
+                return bad(fmt::format("platform {}: serve runs the platform given at start (--platform {}); "
+                                       "start another `pmusim serve --platform {}` to use that one",
+                                       d.name, c.name, d.name));
+            },
             [&](const seq::as_cpu& a) -> result {
                 if (!cpu_ok(a.cpu)) return no_cpu(a.cpu);
                 bool power = platform_.config().arch == arch_kind::power;

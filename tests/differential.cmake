@@ -5,7 +5,7 @@
 #    CI runs these fixed seeds; more seeds: tests/differential/differential.py --help.
 # 2. The unit sequence tests again in reference mode: their hand-computed expectations
 #    must hold there too (same expected exit code).
-find_package(Python3 COMPONENTS Interpreter)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
 if(Python3_FOUND)
   foreach(unit amu dsu cmn)
     add_test(NAME "differential: ${unit} fast vs reference - seeds 1 to 6"
