@@ -17,7 +17,9 @@ foreach(seq_file ${PMUSIM_SEQUENCE_TESTS})
 endforeach()
 
 # `pmusim serve` driven by a client that is not C++.
-find_package(Python3 COMPONENTS Interpreter)
+# Required: the Python-driven tests below are part of the suite, and a missing interpreter is an
+# install error, not a silently smaller suite (docs/reliability.md).
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
 if(Python3_FOUND)
   add_test(NAME "serve: python client walks registers"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/serve/serve_client.py $<TARGET_FILE:pmusim>)
@@ -34,6 +36,13 @@ if(Python3_FOUND)
   add_test(NAME "docs: register reference matches the tables"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/docs/check_register_docs.py $<TARGET_FILE:pmusim>
             ${CMAKE_SOURCE_DIR}/docs/registers)
+  set_tests_properties("docs: register reference matches the tables" PROPERTIES TIMEOUT 60)
+endif()
+if(Python3_FOUND)
+  add_test(NAME "outputs: special files, links, inputs as outputs, stale temporaries, whole output folders"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/outputs/check_output_safety.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("outputs: special files, links, inputs as outputs, stale temporaries, whole output folders"
+    PROPERTIES TIMEOUT 120)
 endif()
 if(Python3_FOUND)
   add_test(NAME "determinism: golden hash of a representative run and atomic outputs"
@@ -45,3 +54,7 @@ if(Python3_FOUND)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_limits.py $<TARGET_FILE:pmusim>)
   set_tests_properties("limits: absurd inputs are refused with a clear message" PROPERTIES TIMEOUT 600)
 endif()
+add_test(NAME "limits: every test has a timeout"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_timeouts.py ${CMAKE_CTEST_COMMAND}
+          ${CMAKE_BINARY_DIR})
+set_tests_properties("limits: every test has a timeout" PROPERTIES TIMEOUT 60)
