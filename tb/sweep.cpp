@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
+#include <limits>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -109,17 +110,21 @@ struct point_result {
 } // namespace
 
 std::pair<unsigned, unsigned> parse_shard(const std::string& text) {
+    // Digits only, each part within `unsigned` (what the shard loop counts in): stoul alone takes
+    // "-1" and wraps, and 4294967296 would truncate to 0 (a division by zero) or 4294967297 to 1.
+    auto part = [](const std::string& t, unsigned long long& v) {
+        if (t.empty() || t.size() > 10 || t.find_first_not_of("0123456789") != std::string::npos) return false;
+        v = std::stoull(t);
+        return v <= std::numeric_limits<unsigned>::max();
+    };
     auto slash = text.find('/');
-    try {
-        if (slash != std::string::npos) {
-            size_t a = 0, b = 0;
-            unsigned long k = std::stoul(text.substr(0, slash), &a);
-            unsigned long n = std::stoul(text.substr(slash + 1), &b);
-            if (a == slash && b == text.size() - slash - 1 && n >= 1 && k < n) return {unsigned(k), unsigned(n)};
-        }
-    } catch (const std::exception&) {
-    }
-    throw input_error("", 0, "--shard " + text + ": expected K/N with 0 <= K < N (e.g. 0/4 .. 3/4)");
+    unsigned long long k = 0, n = 0;
+    if (slash != std::string::npos && part(text.substr(0, slash), k) && part(text.substr(slash + 1), n) && n >= 1 &&
+        k < n)
+        return {unsigned(k), unsigned(n)};
+    throw input_error("", 0,
+                      fmt::format("--shard {}: expected K/N with 0 <= K < N <= {} (e.g. 0/4 .. 3/4)", text,
+                                  std::numeric_limits<unsigned>::max()));
 }
 
 sweep_spec load_sweep(const std::string& path) {
