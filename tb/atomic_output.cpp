@@ -118,7 +118,8 @@ void refuse_inputs_as_outputs(const std::vector<std::string>& outputs, const std
     }
 }
 
-output_folder::output_folder(std::string dir, std::vector<std::string> owned) {
+output_folder::output_folder(std::string dir, std::vector<std::string> owned, std::vector<std::string> carried)
+    : carried_(std::move(carried)) {
     std::error_code ec;
     // Absolute and without a trailing `/` or `.`: `-o out/` and `-o .` name the folder itself, and
     // the fresh folder goes beside it, never inside it.
@@ -133,6 +134,7 @@ output_folder::output_folder(std::string dir, std::vector<std::string> owned) {
             bool ours = false;
             for (const auto& o : owned)
                 ours = ours || name == o || name.compare(0, o.size() + 5, o + ".tmp-") == 0;
+            for (const auto& c : carried_) ours = ours || name == c;
             if (!ours) foreign += (foreign.empty() ? "'" : ", '") + name + "'";
         }
         if (!foreign.empty())
@@ -163,7 +165,12 @@ void output_folder::commit() {
     if (!fs::exists(dir_, ec)) {
         if (std::rename(fresh_.c_str(), dir_.c_str()) == 0) return;
     } else if (::renameat2(AT_FDCWD, fresh_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) == 0) {
-        fs::remove_all(fresh_, ec); // the previous run's folder, now under the temporary name
+        // fresh_ now holds the previous folder. Carried files keep their inode (an open stderr
+        // keeps writing into them).
+        for (const auto& c : carried_) {
+            if (fs::exists(fresh_ / c, ec)) fs::rename(fresh_ / c, dir_ / c, ec);
+        }
+        fs::remove_all(fresh_, ec); // the rest of the previous run's folder
         return;
     }
     const int e = errno;

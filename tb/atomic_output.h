@@ -53,10 +53,12 @@ void remove_stale_temporaries(const std::filesystem::path& target);
 // written into a fresh folder "<DIR>.tmp-<pid>" beside it, which commit() swaps with DIR in one
 // atomic step (renameat2 RENAME_EXCHANGE) and then removes the previous contents. A previous run's
 // files therefore never mix with this run's (no stale samples). DIR may hold only files pmusim
-// writes there (`owned`): anything else is refused before any work (the folder is replaced whole).
+// writes there (`owned`): anything else is refused before any work (the folder is replaced whole),
+// except `carried` names (the stdout/stderr files `pmusim sweep` opens in a point's folder before
+// its simulate runs), which are moved into the new folder right after the swap.
 class output_folder {
 public:
-    output_folder(std::string dir, std::vector<std::string> owned);
+    output_folder(std::string dir, std::vector<std::string> owned, std::vector<std::string> carried = {});
     ~output_folder(); // without commit(): removes the fresh folder
     output_folder(const output_folder&) = delete;
     output_folder& operator=(const output_folder&) = delete;
@@ -65,6 +67,7 @@ public:
 
 private:
     std::filesystem::path dir_, fresh_;
+    std::vector<std::string> carried_;
     bool committed_ = false;
 };
 

@@ -174,6 +174,14 @@ void sequence_runner::thread() {
 sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool system_register, uint64_t address,
                                                            unsigned bytes, uint64_t value, const std::string& target,
                                                            const seq::statement& s) {
+    const fs_t latency = platform_.config().latency.register_access_fs;
+    if (latency > fs_never - 1 - now_fs()) {
+        // The access would wrap simulated time: not made, and reported by execute() as bad input
+        // (no exception on a SystemC thread's stack; checked before the payload exists, whose
+        // destructor would free an extension still attached).
+        time_overflow_ = beyond_time_limit("this access (latency.register_access " + format_time(latency) + ")");
+        return {access_outcome::error, 0, time_overflow_, 0};
+    }
     tlm::tlm_generic_payload trans;
     uint8_t data[8] = {};
     std::memcpy(data, &value, 8);
@@ -189,10 +197,6 @@ sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool s
     ctx.path = system_register ? access_path::system_register : access_path::memory_mapped;
     ctx.outcome = access_outcome::ok;
     trans.set_extension(&ctx);
-    const fs_t latency = platform_.config().latency.register_access_fs;
-    if (latency > fs_never - 1 - now_fs()) // the access would wrap simulated time
-        throw input_error(s.file, s.line, beyond_time_limit("this access (latency.register_access " +
-                                                            format_time(latency) + ")"));
     sc_time delay = to_sc_time(latency);
     to_gate->b_transport(trans, delay);
     trans.clear_extension(&ctx);
@@ -601,6 +605,10 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
             },
         },
         s.body);
+    if (!time_overflow_.empty()) {
+        out = bad(time_overflow_);
+        time_overflow_.clear();
+    }
     sample();
     return out;
 }

@@ -92,6 +92,7 @@ private:
     std::vector<std::string> irq_events_; // edges since the last serve answer
     int status_ = exit_ok;
     std::string error_;
+    std::string time_overflow_; // set by bus_access when an access would end past 2^64 fs
     unsigned executed_ = 0;
 };
 

@@ -246,7 +246,8 @@ int simulate_scenario(const simulate_options& opt) {
     std::vector<std::string> outputs{opt.log_json};
     for (const auto& name : owned) outputs.push_back((fs::path(opt.out_dir) / name).string());
     refuse_inputs_as_outputs(outputs, inputs);
-    output_folder folder(opt.out_dir, owned);
+    // `pmusim sweep` opens the point's simulate.out/.err in the folder before this run starts.
+    output_folder folder(opt.out_dir, owned, {"simulate.out", "simulate.err"});
     if (log_in_folder) log_json = folder.file(fs::path(log_json).filename().string()).string();
 
     run_recorder rec;

@@ -283,6 +283,8 @@ int run_sweep(const sweep_spec& spec, const sweep_options& opt) {
     auto point_dir = [&](const sweep_point& p) { return fs::path(opt.out_dir) / "points" / point_dir_name(p.index); };
     auto start_simulate = [&](const sweep_point& p) {
         fs::path dir = point_dir(p);
+        // A point's folder is one run's set: what an earlier run (or its analysis) left is removed.
+        fs::remove_all(dir, ec);
         fs::create_directories(dir);
         std::vector<std::string> argv = {opt.self_exe, "simulate", spec.scenario, "-o", dir.string(), "--no-progress"};
         for (size_t i = 0; i < spec.params.size(); ++i) argv.push_back("--set=" + spec.params[i] + "=" + p.values[i]);

@@ -54,6 +54,12 @@ if(Python3_FOUND)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_limits.py $<TARGET_FILE:pmusim>)
   set_tests_properties("limits: absurd inputs are refused with a clear message" PROPERTIES TIMEOUT 600)
 endif()
+if(Python3_FOUND)
+  add_test(NAME "limits: directories, endless inputs, edge values, unfinished sequences, serve platform, relative platform paths"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_edge_inputs.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("limits: directories, endless inputs, edge values, unfinished sequences, serve platform, relative platform paths"
+    PROPERTIES TIMEOUT 300)
+endif()
 add_test(NAME "limits: every test has a timeout"
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_timeouts.py ${CMAKE_CTEST_COMMAND}
           ${CMAKE_BINARY_DIR})
