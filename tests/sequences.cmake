@@ -2,6 +2,7 @@
 # A file's expected exit code is given by a comment line `# expect-exit: N`
 # (0 when absent): 1 for sequences whose expectations must fail, 2 for input
 # that must be refused.
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
 file(GLOB_RECURSE PMUSIM_SEQUENCE_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/sequences/*.seq)
 foreach(seq_file ${PMUSIM_SEQUENCE_TESTS})
   file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR}/tests/sequences ${seq_file})
@@ -10,8 +11,9 @@ foreach(seq_file ${PMUSIM_SEQUENCE_TESTS})
   if(exit_line)
     string(REGEX REPLACE "^# expect-exit: ([0-9]+).*" "\\1" expected "${exit_line}")
   endif()
+  # The exit code and, for negative tests, the message and the line that failed (the file's header).
   add_test(NAME "seq: ${rel}"
-    COMMAND ${CMAKE_SOURCE_DIR}/tests/expect_exit.sh ${expected} $<TARGET_FILE:pmusim> run --quiet ${seq_file}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/check_sequence_run.py $<TARGET_FILE:pmusim> ${seq_file}
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties("seq: ${rel}" PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 120)
 endforeach()
