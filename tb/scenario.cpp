@@ -269,7 +269,7 @@ void scenario_loader::load_events_file(const std::string& path, unsigned line) {
         nlohmann::json j;
         try {
             j = nlohmann::json::parse(l);
-        } catch (const nlohmann::json::parse_error& e) {
+        } catch (const nlohmann::json::exception& e) { // also out_of_range: a number like 1e400
             throw input_error(path, n, std::string("expected a JSON object per line: ") + e.what());
         }
         auto bad = [&](const std::string& m) { throw input_error(path, n, m); };

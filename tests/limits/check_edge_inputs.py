@@ -64,6 +64,12 @@ with tempfile.TemporaryDirectory() as d:
     run(["run", "-q", write("cat.seq", "run 1us\n"), "--platform", cat_plat], 2, ["a-folder", "is a directory"],
         "a directory as the IMC catalog")
 
+    # A JSON number beyond any type is an input error at its line, not a model error (exit 3).
+    write("big.jsonl", '{"time_fs": 1e400, "unit": "dsu0", "event": "l3d_cache", "count": 1}\n')
+    big = write("big.yaml", "name: big\nplatform: arm-default\nduration: 1ms\nevents:\n  - file: big.jsonl\n")
+    run(["simulate", big, "-o", os.path.join(d, "o3")], 2, ["big.jsonl:1", "number overflow"],
+        "an event time of 1e400 fs")
+
     # Non-regular inputs are read with a bound: /dev/zero is refused at the limit, not read forever.
     run(["run", "-q", "/dev/zero"], 2, ["/dev/zero", "larger than 268435456 bytes"], "run /dev/zero", timeout=120)
     with open("/dev/zero") as zero:
