@@ -26,6 +26,8 @@
 #include "models/input_error.h"
 #include "tb/atomic_output.h"
 #include "models/data_files.h"
+#include "tb/scenario.h"
+#include "tb/unit_factory.h"
 
 namespace pmusim {
 namespace fs = std::filesystem;
@@ -148,6 +150,7 @@ sweep_spec load_sweep(const std::string& path) {
     s.scenario = (fs::path(path).parent_path() / root["scenario"].Scalar()).lexically_normal().string();
     if (!fs::exists(s.scenario)) fail(root["scenario"], "scenario: no file '" + s.scenario + "'");
     const bool grid = bool(root["grid"]), list = bool(root["points"]);
+    std::vector<unsigned> param_lines; // the sweep file line naming each parameter
     if (grid == list) fail(root, "expected exactly one of 'grid' (a map NAME: [values]) or 'points' (a list of maps)");
     if (grid) {
         YAML::Node g = root["grid"];
@@ -155,6 +158,7 @@ sweep_spec load_sweep(const std::string& path) {
         std::vector<std::vector<std::string>> axes;
         for (auto it = g.begin(); it != g.end(); ++it) {
             s.params.push_back(it->first.Scalar());
+            param_lines.push_back(line_of(it->first));
             if (!it->second.IsSequence() || it->second.size() == 0)
                 fail(it->second, "grid." + it->first.Scalar() + ": expected a non-empty list of values");
             std::vector<std::string> vals;
@@ -190,11 +194,29 @@ sweep_spec load_sweep(const std::string& path) {
                 names.push_back(it->first.Scalar());
                 p.values.push_back(it->second.Scalar());
             }
-            if (i == 0) s.params = names;
+            if (i == 0) {
+                s.params = names;
+                for (auto it = l[i].begin(); it != l[i].end(); ++it) param_lines.push_back(line_of(it->first));
+            }
             else if (names != s.params)
                 fail(l[i], fmt::format("points[{}]: expected the same names in the same order as points[0]", i));
             s.points.push_back(p);
         }
+    }
+    // A misspelled parameter (or set.PATH) would run every point to failure: the first point's
+    // names and values must load before anything runs; the error names the parameter's line.
+    register_all_units(); // unit schemas before the platform is validated
+    std::map<std::string, std::string> first;
+    for (size_t i = 0; i < s.params.size(); ++i) first[s.params[i]] = s.points.front().values[i];
+    try {
+        (void)load_scenario(s.scenario, first);
+    } catch (const input_error& e) {
+        const std::string why = e.what();
+        unsigned line = line_of(grid ? root["grid"] : root["points"]);
+        for (size_t i = 0; i < s.params.size(); ++i)
+            if (why.find("'" + s.params[i] + "'") != std::string::npos || why.find(s.params[i] + ":") != std::string::npos)
+                line = param_lines[i];
+        throw input_error(path, line ? line : 1, "the sweep's first point does not load: " + why);
     }
     if (YAML::Node a = root["analysis"]) {
         if (!a.IsSequence() || a.size() == 0) fail(a, "analysis: expected a command as a list like [python3, \"{tools}/fie_analysis.py\", \"{out}\"]");

@@ -88,6 +88,14 @@ with tempfile.TemporaryDirectory() as d:
         run(["sweep", sweep, "--shard", shard, "-o", os.path.join(d, "sw")], 2, [f"--shard {shard}", "0 <= K < N"],
             f"--shard {shard}")
 
+    # A misspelled sweep parameter is refused before the first point runs, at its sweep line.
+    write("p.yaml", "name: p\nplatform: arm-default\nduration: 1ms\nparams:\n  clk: 1GHz\n")
+    typo = write("typo.yaml", "scenario: p.yaml\ngrid:\n  clk: [1GHz, 2GHz]\n  clck: [1, 2]\n")
+    run(["sweep", typo, "-o", os.path.join(d, "typo-out")], 2, ["typo.yaml:4", "'clck' is not declared"],
+        "a misspelled sweep parameter")
+    if os.path.exists(os.path.join(d, "typo-out", "points")):
+        failures.append("a misspelled sweep parameter: points ran before the refusal")
+
     # A scenario sequence still running at the scenario's end is bad input, not silently dropped.
     late = write("late.yaml", "name: late\nplatform: arm-default\nduration: 10us\nsequences:\n"
                  "  - at: 5us\n    text: |\n      run 10us\n      as cpu0 el3\n      read SCR_EL3 == 0x1234\n")
