@@ -146,7 +146,6 @@ access_outcome dsu_clusterpmu::refuse_external(access_context& ctx, access_outco
 }
 
 access_outcome dsu_clusterpmu::external_rule_in_full(access_context& ctx, const register_def& def, bool is_write) const {
-    if (*def.offset >= 0x1000) return access_outcome::ok; // model control page
     if (!cluster_powered()) return refuse_external(ctx, access_outcome::error, "cluster powered down");
     if (&def == pmauthstatus_) return access_outcome::ok;
     if (dlk_) return refuse_external(ctx, access_outcome::error, "double lock set");
@@ -167,6 +166,7 @@ void dsu_clusterpmu::access(tlm::tlm_generic_payload& trans, access_context& ctx
     if (ctx.path != access_path::memory_mapped) return serve_from_bank(*bank_, trans, ctx, base_);
     const uint64_t offset = trans.get_address() - base_;
     register_bank::reg* r = bank_->find_offset(offset);
+    if (r && is_model_input(*r->def)) r = nullptr; // pins, not registers: RAZ/WI to every initiator
     if (r) {
         const access_outcome o = external_rule(ctx, *r->def, trans.is_write());
         if (o == access_outcome::error) {
@@ -177,6 +177,24 @@ void dsu_clusterpmu::access(tlm::tlm_generic_payload& trans, access_context& ctx
         if (o == access_outcome::ignored) return trans.set_response_status(tlm::TLM_OK_RESPONSE);
     }
     serve_mmio(*bank_, r, offset, trans, ctx);
+}
+
+bool dsu_clusterpmu::is_model_input(const register_def& def) const {
+    return def.offset && *def.offset >= model_control_page && &def >= &table().registers.front() &&
+           &def <= &table().registers.back();
+}
+
+bool dsu_clusterpmu::testbench_input(const register_def& def, bool is_write, uint64_t& value) {
+    if (!is_model_input(def)) return false;
+    register_bank::reg* r = bank_->find(def.name);
+    if (!r) return false;
+    if (!is_write) {
+        value = bank_->read(*r);
+        return true;
+    }
+    if (def.name == "CTL_PWRSTAT") return false; // a status the cluster's power decides
+    bank_->write(*r, value);
+    return true;
 }
 
 // ---------------------------------------------------------------------------

@@ -55,6 +55,11 @@ public:
     std::string type() const override { return "dsu_clusterpmu"; }
     const register_table& table() const override { return dsu_table(opt_.variant); }
     std::vector<address_window> mmio_windows() const override;
+    // The model control page (base + 0x1000: CTL_OSLOCK, CTL_DLOCK, CTL_AUTH, CTL_PWRSTAT) holds
+    // the cluster's lock inputs and authentication pins: testbench-only (unit.h).
+    static constexpr uint64_t model_control_page = 0x1000;
+    bool is_model_input(const register_def& def) const override;
+    bool testbench_input(const register_def& def, bool is_write, uint64_t& value) override;
     std::vector<const register_def*> sysregs(unsigned cpu) const override;
     access_outcome sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) override;
     void reset(bool cold) override;
@@ -86,7 +91,6 @@ private:
     // and ctx.detail say why). Inline for the common case: a read of the control page, or of the
     // PMU while the cluster is powered, unlocked and external access is allowed.
     access_outcome external_rule(access_context& ctx, const register_def& def, bool is_write) const {
-        if (*def.offset >= 0x1000) return access_outcome::ok; // model control page
         if (!is_write && !dlk_ && !oslk_ && external_authenticated(ctx.secure) && cluster_powered())
             return access_outcome::ok;
         return external_rule_in_full(ctx, def, is_write);

@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "models/input_error.h"
+#include "models/input_file.h"
+#include "models/limits.h"
 #include "models/data_files.h"
 
 namespace pmusim::imc {
@@ -161,11 +163,7 @@ catalog load_catalog(const std::string& text, const std::string& file) {
 std::string builtin_catalog_path() { return pmusim::data_file("imc/catalog/power9_dd2.dts"); }
 
 catalog load_catalog_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw input_error(path, 0, "cannot read the IMC catalog file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return load_catalog(ss.str(), path);
+    return load_catalog(read_input_file(path, limits::max_catalog_file_bytes, "IMC catalog file"), path);
 }
 
 const std::vector<std::string>& nest_units_p9() {

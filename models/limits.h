@@ -19,6 +19,13 @@ constexpr uint64_t max_repeat_count = 1'000'000;
 constexpr unsigned max_repeat_nesting = 8;
 constexpr unsigned max_include_depth = 16;
 constexpr uint64_t max_cpus = 1024;
+// Inputs read from any file, regular or not (a FIFO, /dev/zero): read at most this much.
+constexpr uint64_t max_scenario_file_bytes = 4ULL << 20;     // 4 MiB: a scenario is a few KB
+constexpr uint64_t max_event_file_bytes = 256ULL << 20;      // 256 MiB of JSON lines
+constexpr uint64_t max_catalog_file_bytes = 16ULL << 20;     // the POWER9 catalog source is about 300 KB
+constexpr uint64_t max_served_line_bytes = 1ULL << 20;       // one `serve` statement: 1 MiB
+// A register access takes the platform's latency.register_access; real ones take nanoseconds.
+constexpr uint64_t max_register_access_latency_fs = 1'000'000'000'000'000ULL; // 1 s
 // Clocks run at 1 fs resolution: 1 THz is a 1000 fs period, far beyond any silicon.
 constexpr uint64_t max_clock_hz = 1'000'000'000'000ULL;
 

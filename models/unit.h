@@ -132,6 +132,16 @@ public:
     // A unit that writes memory itself (e.g. the IMC posting counters) returns its
     // initiator socket; the platform binds it to the gate like any initiator.
     virtual tlm::tlm_initiator_socket<>* bus_master() { return nullptr; }
+    // Model inputs: wires and pins on silicon (authentication signals, lock inputs) that the model
+    // names like registers so that a testbench can set them. No bus access reaches them (the
+    // unit serves their offsets RAZ/WI to every initiator); only the testbench does, by this direct
+    // call (a sequence's `write dsu0.CTL_AUTH 3`). Returns false when `def` is not a model input
+    // of this unit or (a write) is a read-only status.
+    virtual bool is_model_input(const register_def& def) const { (void)def; return false; }
+    virtual bool testbench_input(const register_def& def, bool is_write, uint64_t& value) {
+        (void)def, (void)is_write, (void)value;
+        return false;
+    }
     // Run-summary lines, each ending with a newline.
     virtual void report(std::ostream& out) { (void)out; }
     virtual void observables(std::vector<observable>& out) { (void)out; }

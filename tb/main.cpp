@@ -17,6 +17,7 @@
 #include "models/input_error.h"
 #include "models/reference_mode.h"
 #include "models/limits.h"
+#include "models/input_file.h"
 #include "tb/atomic_output.h"
 #include "tb/cli_completion.h"
 #include "tb/demo_scenario.h"
@@ -58,11 +59,7 @@ std::string read_file(const std::string& path) {
     if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) > limits::max_sequence_file_bytes)
         throw input_error(path, 0, fmt::format("sequence file larger than {} bytes (docs/reliability.md)",
                                                limits::max_sequence_file_bytes));
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw input_error(path, 0, "cannot read the file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return read_input_file(path, limits::max_sequence_file_bytes, "sequence file");
 }
 
 // Runs statements (or serves stdin) on a platform; returns the exit code.
@@ -158,8 +155,11 @@ int run_file(const std::string& file, const run_options& opt, run_recorder& rec)
     if (platform_name.empty()) {
         platform_name = "arm-default";
         if (!statements.empty())
-            if (auto* d = std::get_if<seq::platform_decl>(&statements.front().body)) platform_name = d->name;
+            if (auto* d = std::get_if<seq::platform_decl>(&statements.front().body))
+                platform_name = platform_reference(d->name, statements.front().file, statements.front().line);
     }
+    // Before any work: no output may replace one of the run's inputs.
+    refuse_inputs_as_outputs({opt.log_json, opt.junit, opt.vcd}, {file, platform_name});
     return simulate(statements, file, platform_name, opt, false, rec);
 }
 
@@ -183,6 +183,7 @@ int firmware_command(const firmware_options& f, run_options opt, run_recorder& r
     opt.firmware_time_limit = seq::parse_duration_fs(f.time_limit, "--time-limit", 0);
     opt.skip_firmware_boot = true;
     seq::statement st{"<command line>", 1, e};
+    refuse_inputs_as_outputs({opt.log_json, opt.junit, opt.vcd}, {f.file, opt.platform});
     return simulate({st}, f.file, opt.platform.empty() ? "arm-default" : opt.platform, opt, false, rec);
 }
 

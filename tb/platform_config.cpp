@@ -3,6 +3,7 @@
 #include "tb/platform_config.h"
 
 #include "models/limits.h"
+#include "models/input_file.h"
 #include "tb/unit_factory.h"
 
 #include <fmt/format.h>
@@ -824,6 +825,10 @@ void loader::parse_latency(const map_view& top) {
     if (const map_entry* r = m.find("register_access")) {
         p_.latency.line = m.line_for(*r);
         p_.latency.register_access_fs = duration(m, *r);
+        // Every access advances time by it: 2^64-1 fs wrapped simulated time (a crash, or a run
+        // that silently never happened).
+        if (p_.latency.register_access_fs > limits::max_register_access_latency_fs)
+            expected(r->value, r->key_line, "latency.register_access", "a duration of at most 1s (docs/reliability.md)");
     }
 }
 
@@ -1195,6 +1200,29 @@ platform_config parse_platform(std::string_view yaml_text, const std::string& fi
     return loader(file).load(yaml_text);
 }
 
+std::string platform_reference(const std::string& name, const std::string& from_file, unsigned line) {
+    if (find_builtin_platform(name)) return name;
+    namespace fs = std::filesystem;
+    fs::path p = name;
+    if (p.is_relative() && !from_file.empty() && from_file.front() != '<') p = fs::path(from_file).parent_path() / p;
+    std::error_code ec;
+    if (!fs::exists(p, ec)) {
+        // Before 2026-12, relative paths were read from the current directory: say how to fix an old file.
+        const std::string hint =
+            p != fs::path(name) && fs::exists(name, ec)
+                ? "; '" + name + "' exists from the current directory, but relative paths have been read from the "
+                               "sequence file's folder since 2026-12: write it as '" +
+                      fs::proximate(fs::absolute(name), fs::absolute(fs::path(from_file).parent_path() / ".")).string() +
+                      "'"
+                : "";
+        throw input_error(from_file, line,
+                          "platform '" + name + "': expected a built-in platform (" + builtin_platform_names() +
+                              ") or a YAML file (relative paths are read from this file's folder: " + p.string() +
+                              " does not exist)" + hint);
+    }
+    return p.lexically_normal().string();
+}
+
 platform_config load_platform(const std::string& name_or_path) {
     if (const builtin_platform* b = find_builtin_platform(name_or_path))
         return parse_platform(b->yaml, std::string(b->source_path));
@@ -1214,14 +1242,9 @@ platform_config load_platform(const std::string& name_or_path) {
     if (exists && fs::is_regular_file(name_or_path, ec) && fs::file_size(name_or_path, ec) > limits::max_platform_file_bytes)
         throw input_error(name_or_path, 0, fmt::format("platform file larger than {} bytes (docs/reliability.md)",
                                                        limits::max_platform_file_bytes));
-    std::ifstream in(name_or_path, std::ios::binary);
-    if (!in)
-        throw input_error(name_or_path, 0, std::string("cannot open platform file: ") + std::strerror(errno) +
-                                               "; built-in platforms: " + builtins);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw input_error(name_or_path, 0, "cannot read platform file; built-in platforms: " + builtins);
-    return parse_platform(text.str(), name_or_path);
+    if (!exists)
+        throw input_error(name_or_path, 0, "cannot open platform file: no such file; built-in platforms: " + builtins);
+    return parse_platform(read_input_file(name_or_path, limits::max_platform_file_bytes, "platform file"), name_or_path);
 }
 
 // ---------------------------------------------------------------------------

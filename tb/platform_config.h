@@ -221,6 +221,10 @@ platform_config parse_platform(std::string_view yaml_text, const std::string& fi
 // Built-in names win over same-named files. An unknown name or a file that
 // cannot be read is an input_error that lists the built-in platforms.
 platform_config load_platform(const std::string& name_or_path);
+// The platform a `platform NAME` statement of `from_file` (at `line`) means: a built-in name, or a
+// YAML path resolved from that file's folder (docs/sequence-language.md). A path that does not
+// exist is an input error naming from_file:line.
+std::string platform_reference(const std::string& name, const std::string& from_file, unsigned line);
 
 // ---------------------------------------------------------------------------
 // Listing (pmusim --list-params)

@@ -16,6 +16,8 @@
 #include <set>
 #include <sstream>
 
+#include "models/input_file.h"
+#include "models/limits.h"
 #include "tb/builtin_platforms.h"
 #include "tb/perf_stat.h"
 
@@ -23,12 +25,8 @@ namespace pmusim {
 namespace {
 
 std::string read_text(const std::string& path, const std::string& from_file, unsigned from_line,
-                      const std::string& what) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw input_error(from_file, from_line, "cannot read " + what + " '" + path + "'");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+                      const std::string& what, uint64_t max_bytes) {
+    return read_input_file(path, max_bytes, what, from_file, from_line);
 }
 
 // A path written in the scenario, relative to the scenario's folder.
@@ -186,7 +184,7 @@ void scenario_loader::load_platform_part(const std::map<std::string, YAML::Node>
         if (!std::filesystem::exists(platform_file))
             fail(line_of(pn), "platform: expected a built-in platform (" + builtin_platform_names() +
                                   ") or a YAML file, found '" + s_.platform_ref + "'");
-        platform_text = read_text(platform_file, file_, line_of(pn), "platform file");
+        platform_text = read_text(platform_file, file_, line_of(pn), "platform file", limits::max_platform_file_bytes);
     }
     std::vector<unsigned> lines;
     if (const YAML::Node* set = get(top, "set")) {
@@ -245,7 +243,7 @@ std::vector<seq::statement> scenario_loader::sequence_body(const YAML::Node& n, 
     std::vector<seq::statement> body;
     if (is_file) {
         std::string p = relative_to(file_, scalar(n, 0, path, "a sequence file path"));
-        body = seq::parse_sequence(read_text(p, file_, line_of(n), "sequence file"), p);
+        body = seq::parse_sequence(read_text(p, file_, line_of(n), "sequence file", limits::max_sequence_file_bytes), p);
     } else {
         std::string text = scalar(n, 0, path, "sequence text");
         unsigned first = line_of(n);
@@ -318,7 +316,7 @@ void scenario_loader::load_measured(const YAML::Node& entry, unsigned top_line, 
 }
 
 void scenario_loader::load_events_file(const std::string& path, unsigned line) {
-    std::string text = read_text(path, file_, line, "event stream");
+    std::string text = read_text(path, file_, line, "event stream", limits::max_event_file_bytes);
     std::istringstream in(text);
     std::string l;
     unsigned n = 0;
@@ -328,7 +326,7 @@ void scenario_loader::load_events_file(const std::string& path, unsigned line) {
         nlohmann::json j;
         try {
             j = nlohmann::json::parse(l);
-        } catch (const nlohmann::json::parse_error& e) {
+        } catch (const nlohmann::json::exception& e) { // also out_of_range: a number like 1e400
             throw input_error(path, n, std::string("expected a JSON object per line: ") + e.what());
         }
         auto bad = [&](const std::string& m) { throw input_error(path, n, m); };
@@ -623,7 +621,7 @@ scenario parse_scenario(const std::string& text, const std::string& file,
 }
 
 scenario load_scenario(const std::string& path, const std::map<std::string, std::string>& param_values) {
-    return parse_scenario(read_text(path, path, 0, "scenario file"), path, param_values);
+    return parse_scenario(read_input_file(path, limits::max_scenario_file_bytes, "scenario file"), path, param_values);
 }
 
 } // namespace pmusim

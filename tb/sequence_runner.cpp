@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <thread>
@@ -9,6 +10,8 @@
 #include "iss/aarch64_iss.h"
 #include "models/input_error.h"
 #include <filesystem>
+#include "models/input_file.h"
+#include "models/limits.h"
 
 namespace pmusim {
 
@@ -218,8 +221,16 @@ void sequence_runner::thread() {
         if (serve_in_) {
             std::string text;
             unsigned line_no = 0;
-            while (std::getline(*serve_in_, text)) {
+            for (line_read got; (got = getline_bounded(*serve_in_, text, limits::max_served_line_bytes)) != line_read::end;) {
                 ++line_no;
+                if (got == line_read::too_long) {
+                    // The rest of an endless line cannot be skipped in bounded time: the session ends.
+                    error_ = fmt::format("<stdin>:{}: line longer than {} bytes (docs/reliability.md)", line_no,
+                                         limits::max_served_line_bytes);
+                    *serve_out_ << "ERR " << error_ << std::endl;
+                    status_ = exit_bad_input;
+                    break;
+                }
                 served_line parsed = parse_served_line(text, "<stdin>", line_no);
                 rec_.statement_started(now_fs());
                 if (parsed.error) {
@@ -281,6 +292,14 @@ void sequence_runner::thread() {
 sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool system_register, uint64_t address,
                                                            unsigned bytes, uint64_t value, const std::string& target,
                                                            const seq::statement& s) {
+    const fs_t latency = platform_.config().latency.register_access_fs;
+    if (latency > fs_never - 1 - now_fs()) {
+        // The access would wrap simulated time: not made, and reported by execute() as bad input
+        // (no exception on a SystemC thread's stack; checked before the payload exists, whose
+        // destructor would free an extension still attached).
+        time_overflow_ = beyond_time_limit("this access (latency.register_access " + format_time(latency) + ")");
+        return {access_outcome::error, 0, time_overflow_, 0};
+    }
     tlm::tlm_generic_payload trans;
     uint8_t data[8] = {};
     std::memcpy(data, &value, 8);
@@ -296,7 +315,7 @@ sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool s
     ctx.path = system_register ? access_path::system_register : access_path::memory_mapped;
     ctx.outcome = access_outcome::ok;
     trans.set_extension(&ctx);
-    sc_time delay = to_sc_time(platform_.config().latency.register_access_fs);
+    sc_time delay = to_sc_time(latency);
     rec_.begin_access();
     to_gate->b_transport(trans, delay);
     trans.clear_extension(&ctx);
@@ -334,6 +353,29 @@ sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool s
     rec_.access(j);
     if (delay > SC_ZERO_TIME) wait(delay);
     return r;
+}
+
+sequence_runner::access_result sequence_runner::register_access(bool is_write, const resolved_register& reg,
+                                                                uint64_t value, const seq::statement& s) {
+    if (!reg.system_register && reg.owner && reg.def && reg.owner->is_model_input(*reg.def)) {
+        access_result r{access_outcome::ok, value, "", 0};
+        if (!reg.owner->testbench_input(*reg.def, is_write, r.value)) {
+            r.outcome = access_outcome::error;
+            r.detail = reg.display + " is a read-only model status";
+        }
+        rec_.access({{"time_fs", now_fs()},
+                     {"time", format_time(now_fs())},
+                     {"file", s.file},
+                     {"line", s.line},
+                     {"context", "testbench"},
+                     {"op", is_write ? "write" : "read"},
+                     {"target", reg.display},
+                     {"outcome", std::string(to_string(r.outcome))},
+                     {"value", fmt::format("{:#x}", r.value)}});
+        return r;
+    }
+    const uint64_t where_to = reg.system_register ? reg.key : reg.address;
+    return bus_access(is_write, reg.system_register, where_to, reg.width / 8, value, reg.display, s);
 }
 
 sequence_runner::result sequence_runner::check_outcome(const seq::statement& s, const std::string& what,
@@ -378,9 +420,7 @@ sequence_runner::result sequence_runner::read_register(const seq::statement& s, 
     if (ctx_.initiator != initiator_kind::cpu && reg->system_register)
         return {verdict::bad_input, "ERR system registers need a CPU context",
                 fmt::format("{}: {} is a system register; only `as cpuN` can access it", where(s), name)};
-    unsigned bytes = reg->width / 8;
-    access_result r = bus_access(false, reg->system_register, reg->system_register ? reg->key : reg->address, bytes, 0,
-                                 reg->display, s);
+    access_result r = register_access(false, *reg, 0, s);
     result res = check_outcome(s, "read " + reg->display, expected.value_or(access_outcome::ok), r, expected.has_value());
     if (res.v != verdict::ok) return res;
     std::string decoded = reg->def ? decode_fields(*reg->def, r.value) : "";
@@ -458,7 +498,20 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
 
     result out = std::visit(
         overloaded{
-            [&](const seq::platform_decl&) { return done; },
+            [&](const seq::platform_decl& d) -> result {
+                // `run` loads the first statement's platform before the runner starts (or --platform,
+                // which overrides it). `serve` has loaded --platform: a statement naming another one
+                // cannot switch it, and must not answer OK as if it had.
+                if (!serve_out_) return done;
+                const platform_config& c = platform_.config();
+                std::error_code ec;
+                if (d.name == c.name || d.name == c.file ||
+                    (std::filesystem::exists(d.name, ec) && std::filesystem::equivalent(d.name, c.file, ec)))
+                    return done;
+                return bad(fmt::format("platform {}: serve runs the platform given at start (--platform {}); "
+                                       "start another `pmusim serve --platform {}` to use that one",
+                                       d.name, c.name, d.name));
+            },
             [&](const seq::as_cpu& a) -> result {
                 if (!cpu_ok(a.cpu)) return no_cpu(a.cpu);
                 bool power = platform_.config().arch == arch_kind::power;
@@ -496,21 +549,18 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                 if (reg->width < 64 && (w.value >> reg->width) != 0)
                     return bad(fmt::format("value {:#x} does not fit the {}-bit register {}", w.value, reg->width,
                                            reg->display));
-                const uint64_t where_to = reg->system_register ? reg->key : reg->address;
                 uint64_t value = w.value;
                 std::string what = fmt::format("write {} {:#x}", reg->display, w.value);
                 if (w.mask) {
                     // Read-modify-write, two real accesses: the read's refusal ends the statement.
                     what += fmt::format(" mask {:#x}", *w.mask);
-                    access_result old = bus_access(false, reg->system_register, where_to, reg->width / 8, 0,
-                                                   reg->display, s);
+                    access_result old = register_access(false, *reg, 0, s);
                     if (old.outcome != access_outcome::ok)
                         return check_outcome(s, what + " (its read)", w.outcome.value_or(access_outcome::ok), old,
                                              w.outcome.has_value());
                     value = (old.value & ~*w.mask) | w.value;
                 }
-                access_result r = bus_access(true, reg->system_register, where_to, reg->width / 8, value,
-                                             reg->display, s);
+                access_result r = register_access(true, *reg, value, s);
                 return check_outcome(s, what, w.outcome.value_or(access_outcome::ok), r, w.outcome.has_value());
             },
             [&](const seq::mem_read& m) -> result {
@@ -674,6 +724,10 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
             },
         },
         s.body);
+    if (!time_overflow_.empty()) {
+        out = bad(time_overflow_);
+        time_overflow_.clear();
+    }
     sample();
     return out;
 }

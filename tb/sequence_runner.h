@@ -89,6 +89,9 @@ private:
     };
     access_result bus_access(bool is_write, bool system_register, uint64_t address, unsigned bytes, uint64_t value,
                              const std::string& target, const seq::statement& s);
+    // A named register: over the bus as the current initiator, or (a unit's model input, unit.h)
+    // set or read by the testbench directly, whoever the current initiator is.
+    access_result register_access(bool is_write, const resolved_register& reg, uint64_t value, const seq::statement& s);
     result check_outcome(const seq::statement& s, const std::string& what, access_outcome expected,
                          const access_result& r, bool explicit_expectation);
     result read_register(const seq::statement& s, const std::string& reg, const std::optional<seq::value_check>& check,
@@ -118,6 +121,7 @@ private:
     bool skip_boot_ = false;
     int status_ = exit_ok;
     std::string error_;
+    std::string time_overflow_; // set by bus_access when an access would end past 2^64 fs
     unsigned executed_ = 0;
     bool embedded_ = false;
 };

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
+#include <map>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -62,6 +63,8 @@ private:
     unsigned boot_statements_;
     bool progress_;
     std::chrono::steady_clock::time_point host_start_ = std::chrono::steady_clock::now();
+    // The statement each sequence is executing, while its body runs (checked at the scenario's end).
+    std::map<const scenario_sequence*, const seq::statement*> running_;
 
     // To instant t, then one delta more: samples at t come first.
     void wait_until(fs_t t) {
@@ -123,6 +126,17 @@ private:
             a.run();
         }
         wait_until(s_.duration);
+        // Sequences starting at the last instant run two deltas after it (wait_until, then after
+        // the timeline): let them, then nothing may still be running. A sequence cut off by the end
+        // would drop its remaining statements and expectations without a word (a false pass).
+        wait(SC_ZERO_TIME);
+        wait(SC_ZERO_TIME);
+        for (const auto& q : s_.sequences)
+            if (auto it = running_.find(&q); it != running_.end())
+                return stop_bad_input(fmt::format(
+                    "{}:{}: still running when the scenario ended at {} (its duration): a sequence must finish "
+                    "within the scenario; lengthen `duration` or start the sequence earlier",
+                    it->second->file, it->second->line, format_time(s_.duration)));
         finished = true;
         sc_stop();
     }
@@ -135,8 +149,11 @@ private:
             if (at > s_.duration) return;
             wait_until(at);
             wait(SC_ZERO_TIME); // after the timeline's actions of the same instant
-            for (const auto& st : q->bodies[k % q->bodies.size()])
+            for (const auto& st : q->bodies[k % q->bodies.size()]) {
+                running_[q] = &st;
                 if (!execute(st)) return;
+            }
+            running_.erase(q);
         }
     }
 
@@ -212,15 +229,35 @@ int simulate_scenario(const simulate_options& opt) {
     std::vector<param_override> overrides = parse_override_arguments(opt.overrides);
     if (!overrides.empty()) s.platform = apply_param_overrides(s.platform_text, s.platform.file, s.platform, overrides);
     namespace fs = std::filesystem;
+
+    // Before any work: no output replaces an input, and the output folder is one consistent set
+    // (tb/atomic_output.h: written into a fresh folder, swapped in whole at the end).
+    std::vector<std::string> inputs{opt.scenario_file, s.platform.file};
+    inputs.insert(inputs.end(), s.event_files.begin(), s.event_files.end());
+    for (const auto& q : s.sequences)
+        for (const auto& body : q.bodies)
+            if (!body.empty()) inputs.push_back(body.front().file);
+    std::vector<std::string> owned{"samples.csv", "samples.jsonl", "stats.json", "config.json"};
+    std::string log_json = opt.log_json;
     std::error_code ec;
-    fs::create_directories(opt.out_dir, ec);
-    if (ec) throw input_error(opt.out_dir, 0, "cannot create the output folder: " + ec.message());
+    const bool log_to_file = !log_json.empty() && log_json != "-";
+    const fs::path log_parent = log_to_file ? fs::absolute(log_json).parent_path().lexically_normal() : fs::path();
+    const bool log_in_folder =
+        log_to_file && (fs::exists(opt.out_dir, ec) ? fs::equivalent(log_parent, opt.out_dir, ec)
+                                                    : log_parent == fs::absolute(opt.out_dir).lexically_normal());
+    if (log_in_folder) owned.push_back(fs::path(log_json).filename().string());
+    std::vector<std::string> outputs{opt.log_json};
+    for (const auto& name : owned) outputs.push_back((fs::path(opt.out_dir) / name).string());
+    refuse_inputs_as_outputs(outputs, inputs);
+    // `pmusim sweep` opens the point's simulate.out/.err in the folder before this run starts.
+    output_folder folder(opt.out_dir, owned, {"simulate.out", "simulate.err"});
+    if (log_in_folder) log_json = folder.file(fs::path(log_json).filename().string()).string();
 
     run_recorder rec;
     rec.log = opt.verbose ? &std::cout : nullptr;
     std::unique_ptr<atomic_output> json_out;
-    if (!opt.log_json.empty()) {
-        json_out = std::make_unique<atomic_output>(opt.log_json);
+    if (!log_json.empty()) {
+        json_out = std::make_unique<atomic_output>(log_json);
         rec.json = &json_out->stream();
     }
     std::unique_ptr<platform> built;
@@ -252,8 +289,8 @@ int simulate_scenario(const simulate_options& opt) {
                 const clock_domain* cd = c.get();
                 values.push_back({"clock", name, "frequency_hz", 64, [cd] { return cd->frequency_hz(); }, {}});
             }
-        csv = open_output(fs::path(opt.out_dir) / "samples.csv");
-        jsonl = open_output(fs::path(opt.out_dir) / "samples.jsonl");
+        csv = open_output(folder.file("samples.csv"));
+        jsonl = open_output(folder.file("samples.jsonl"));
         smp = std::make_unique<sampler>("sampler", std::move(values), *p.find_clock(s.sampling.clock), s.sampling.every_fs,
                                         s.sampling.every_cycles, s.duration, &csv->stream(), &jsonl->stream(),
                                         s.sampling.start_fs);
@@ -275,8 +312,9 @@ int simulate_scenario(const simulate_options& opt) {
     if (json_out) json_out->commit();
     if (csv) csv->commit();
     if (jsonl) jsonl->commit();
-    write_whole(fs::path(opt.out_dir) / "stats.json", run_stats(p.units(), p.system(), end).dump(2) + "\n");
-    write_whole(fs::path(opt.out_dir) / "config.json", run_config(s, overrides).dump(2) + "\n");
+    write_whole(folder.file("stats.json"), run_stats(p.units(), p.system(), end).dump(2) + "\n");
+    write_whole(folder.file("config.json"), run_config(s, overrides).dump(2) + "\n");
+    folder.commit();
     if (opt.verbose)
         std::cout << fmt::format("pmusim: {} simulated {} ({} samples) into {}\n", s.file, format_time(end),
                                  smp ? smp->samples_taken() : 0, opt.out_dir);

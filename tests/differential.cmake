@@ -5,7 +5,7 @@
 #    CI runs these fixed seeds; more seeds: tests/differential/differential.py --help.
 # 2. The unit sequence tests again in reference mode: their hand-computed expectations
 #    must hold there too (same expected exit code).
-find_package(Python3 COMPONENTS Interpreter)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
 if(Python3_FOUND)
   foreach(unit amu dsu cmn)
     add_test(NAME "differential: ${unit} fast vs reference - seeds 1 to 6"
@@ -66,7 +66,7 @@ foreach(seq_file ${PMUSIM_REFERENCE_SEQUENCES})
     string(REGEX REPLACE "^# expect-exit: ([0-9]+).*" "\\1" expected "${exit_line}")
   endif()
   add_test(NAME "reference: ${rel}"
-    COMMAND ${CMAKE_SOURCE_DIR}/tests/expect_exit.sh ${expected} $<TARGET_FILE:pmusim> run --quiet --reference ${seq_file}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/check_sequence_run.py $<TARGET_FILE:pmusim> ${seq_file} --reference
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties("reference: ${rel}" PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE"
     TIMEOUT ${PMUSIM_REFERENCE_TIMEOUT})

@@ -2,6 +2,7 @@
 # A file's expected exit code is given by a comment line `# expect-exit: N`
 # (0 when absent): 1 for sequences whose expectations must fail, 2 for input
 # that must be refused.
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
 file(GLOB_RECURSE PMUSIM_SEQUENCE_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/sequences/*.seq)
 foreach(seq_file ${PMUSIM_SEQUENCE_TESTS})
   file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR}/tests/sequences ${seq_file})
@@ -10,14 +11,17 @@ foreach(seq_file ${PMUSIM_SEQUENCE_TESTS})
   if(exit_line)
     string(REGEX REPLACE "^# expect-exit: ([0-9]+).*" "\\1" expected "${exit_line}")
   endif()
+  # The exit code and, for negative tests, the message and the line that failed (the file's header).
   add_test(NAME "seq: ${rel}"
-    COMMAND ${CMAKE_SOURCE_DIR}/tests/expect_exit.sh ${expected} $<TARGET_FILE:pmusim> run --quiet ${seq_file}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/check_sequence_run.py $<TARGET_FILE:pmusim> ${seq_file}
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties("seq: ${rel}" PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 120)
 endforeach()
 
 # `pmusim serve` driven by a client that is not C++.
-find_package(Python3 COMPONENTS Interpreter)
+# Required: the Python-driven tests below are part of the suite, and a missing interpreter is an
+# install error, not a silently smaller suite (docs/reliability.md).
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
 if(Python3_FOUND)
   add_test(NAME "serve: python client walks registers"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/serve/serve_client.py $<TARGET_FILE:pmusim>)
@@ -42,6 +46,13 @@ if(Python3_FOUND)
   add_test(NAME "docs: register reference matches the tables"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/docs/check_register_docs.py $<TARGET_FILE:pmusim>
             ${CMAKE_SOURCE_DIR}/docs/registers)
+  set_tests_properties("docs: register reference matches the tables" PROPERTIES TIMEOUT 60)
+endif()
+if(Python3_FOUND)
+  add_test(NAME "outputs: special files, links, inputs as outputs, stale temporaries, whole output folders"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/outputs/check_output_safety.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("outputs: special files, links, inputs as outputs, stale temporaries, whole output folders"
+    PROPERTIES TIMEOUT 120)
 endif()
 if(Python3_FOUND)
   add_test(NAME "determinism: golden hash of a representative run and atomic outputs"
@@ -81,3 +92,13 @@ if(Python3_FOUND)
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties("docs: generated C headers compile together with the sources' values" PROPERTIES TIMEOUT 120)
 endif()
+if(Python3_FOUND)
+  add_test(NAME "limits: directories, endless inputs, edge values, unfinished sequences, serve platform, relative platform paths"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_edge_inputs.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("limits: directories, endless inputs, edge values, unfinished sequences, serve platform, relative platform paths"
+    PROPERTIES TIMEOUT 300)
+endif()
+add_test(NAME "limits: every test has a timeout"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_timeouts.py ${CMAKE_CTEST_COMMAND}
+          ${CMAKE_BINARY_DIR})
+set_tests_properties("limits: every test has a timeout" PROPERTIES TIMEOUT 60)

@@ -53,7 +53,7 @@ def amu_scenario(rng, steps):
     # amu-diff.yaml: cpu0 AMUv1p1 with 2 aux counters, cpu1 AMUv1 with 1, cpu2 AMUv1p1 with 0.
     aux = {0: 2, 1: 1, 2: 0}
     clocks = ["cpu0", "cpu1", "cpu2", "const"]
-    out = ["platform tests/differential/amu-diff.yaml"]
+    out = ["platform " + os.path.join(HERE, "amu-diff.yaml")]
     for _ in range(steps):
         cpu = rng.randrange(3)
         r = rng.random()
@@ -106,7 +106,7 @@ DSU_KEYS = ["l3_access_rd", "l3_access_wr", "l3_refill_rd", "bus_access_rd", "bu
 
 def dsu_scenario(rng, steps):
     clocks = [f"cpu{i}" for i in range(6)] + ["dsu0", "dsu1", "dsu2"]
-    out = ["platform tests/differential/dsu-diff.yaml"]
+    out = ["platform " + os.path.join(HERE, "dsu-diff.yaml")]
     for k, (cpus, counters, width, has_cc) in DSU.items():  # every cluster counting, interrupts on
         out.append(f"as cpu{cpus[0]} el1")
         for n in range(counters):
@@ -235,7 +235,7 @@ def cmn_setup(rng):
 
 
 def cmn_scenario(rng, steps):
-    out = ["platform tests/differential/cmn-diff.yaml"] + cmn_setup(rng)
+    out = ["platform " + os.path.join(HERE, "cmn-diff.yaml")] + cmn_setup(rng)
     clocks = ["cmn0", "cmn0", "cmn0", "cpu0"]
     for _ in range(steps):
         xp = rng.choice(CMN_XPS)

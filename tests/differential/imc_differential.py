@@ -82,7 +82,7 @@ def memory_reads(rng, thread):
 
 
 def imc_scenario(rng, steps):
-    out = ["platform tests/differential/imc-diff.yaml"]
+    out = ["platform " + os.path.join(differential.HERE, "imc-diff.yaml")]
     for t in range(4):
         out.append(f"workload cpu{t} inst={differential.pick_rate(rng)} " +
                    " ".join(f"{k}=1/{rng.choice([8, 32, 64, 100])}" for k in WORKLOAD_KEYS))

@@ -89,9 +89,13 @@ struct bench : sc_core::sc_module {
         auto a = sysreg(cpu, 3, true, false, r->key, true, v);
         REQUIRE(a.status == tlm::TLM_OK_RESPONSE);
     }
-    void debug_write(const std::string& reg, uint64_t v) { // INSTANCE.REG, e.g. dsu0.CTL_OSLOCK
+    void debug_write(const std::string& reg, uint64_t v) { // INSTANCE.REG, e.g. dsu0.PMCR
         auto r = p.resolve_register(reg, 0);
         REQUIRE(r);
+        if (r->owner->is_model_input(*r->def)) { // a pin (dsu0.CTL_AUTH): only the testbench sets it
+            REQUIRE(r->owner->testbench_input(*r->def, true, v));
+            return;
+        }
         auto a = mmio(initiator_kind::debugger, 0, true, r->address, r->width / 8, true, v);
         REQUIRE(a.status == tlm::TLM_OK_RESPONSE);
     }

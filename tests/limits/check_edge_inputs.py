@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Crashes and false passes of docs/reliability.md ("Classes of failure"), one case per class:
+a directory given as an input file, unbounded non-regular inputs, values at the edge of their type
+(register latency, --shard), a scenario sequence still running at the scenario's end, `serve`
+asked for another platform, and relative `platform` paths. Every case checks the exit code AND
+the message (file:line where the input has lines). Usage: check_edge_inputs.py PMUSIM"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+PMUSIM = os.path.abspath(sys.argv[1])
+ENV = dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")
+failures = []
+
+
+def run(args, want_exit, want_texts, what, stdin=None, cwd=None, timeout=60, input_text=None):
+    start = time.monotonic()
+    r = subprocess.run([PMUSIM] + args, capture_output=True, text=True, env=ENV, stdin=stdin, cwd=cwd,
+                       timeout=timeout, input=input_text)
+    out = r.stderr + r.stdout
+    missing = [t for t in ([want_texts] if isinstance(want_texts, str) else want_texts) if t not in out]
+    if r.returncode != want_exit or missing:
+        failures.append(f"{what}: exit {r.returncode} (want {want_exit}), missing {missing}:\n{out[-800:]}")
+    else:
+        print(f"ok: {what} ({time.monotonic() - start:.1f} s)")
+    return out
+
+
+PLATFORM = """name: edge
+arch: arm
+clocks:
+  - { name: const, frequency: 100MHz }
+  - { name: c, frequency: 1GHz }
+cpus:
+  - { name: cpu0, clock: c, cluster: 0 }
+firmware: { profile: none }
+"""
+
+with tempfile.TemporaryDirectory() as d:
+    def write(name, text):
+        path = os.path.join(d, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    empty_dir = os.path.join(d, "a-folder")
+    os.mkdir(empty_dir)
+
+    # A directory given as a file: bad input, never read as an empty file (exit 0).
+    run(["run", "-q", empty_dir], 2, ["a-folder", "is a directory"], "a directory as the sequence file")
+    run(["simulate", empty_dir, "-o", os.path.join(d, "o1")], 2, ["a-folder", "is a directory"],
+        "a directory as the scenario file")
+    scen = write("ev.yaml", "name: ev\nplatform: arm-default\nduration: 1ms\nevents:\n  - file: a-folder\n")
+    run(["simulate", scen, "-o", os.path.join(d, "o2")], 2, ["ev.yaml:5", "is a directory"],
+        "a directory as the event stream (named at its scenario line)")
+    run(["run", "-q", write("dirplat.seq", "platform a-folder\nrun 1 cycles of cpu0\n")], 2,
+        ["a-folder", "is a directory"], "a directory as the platform file")
+    cat_plat = write("cat.yaml", open(os.path.join(os.path.dirname(__file__), "..", "platforms",
+                                                   "imc-bad-catalog.yaml")).read()
+                     .replace("tests/platforms/imc-no-type.dts", empty_dir))
+    run(["run", "-q", write("cat.seq", "run 1us\n"), "--platform", cat_plat], 2, ["a-folder", "is a directory"],
+        "a directory as the IMC catalog")
+
+    # A JSON number beyond any type is an input error at its line, not a model error (exit 3).
+    write("big.jsonl", '{"time_fs": 1e400, "unit": "dsu0", "event": "l3d_cache", "count": 1}\n')
+    big = write("big.yaml", "name: big\nplatform: arm-default\nduration: 1ms\nevents:\n  - file: big.jsonl\n")
+    run(["simulate", big, "-o", os.path.join(d, "o3")], 2, ["big.jsonl:1", "number overflow"],
+        "an event time of 1e400 fs")
+
+    # Non-regular inputs are read with a bound: /dev/zero is refused at the limit, not read forever.
+    run(["run", "-q", "/dev/zero"], 2, ["/dev/zero", "larger than 268435456 bytes"], "run /dev/zero", timeout=120)
+    with open("/dev/zero") as zero:
+        run(["serve"], 2, ["<stdin>:1", "line longer than 1048576 bytes"], "serve < /dev/zero", stdin=zero)
+
+    # Values at the edge of their type.
+    lat = write("lat.yaml", PLATFORM + "latency: { register_access: 18446744073709551615fs }\n")
+    for q in ([], ["-q"]):
+        run(["run", *q, write("lat.seq", "as cpu0 el3\nread SCR_EL3\n"), "--platform", lat], 2,
+            ["lat.yaml:9", "latency.register_access", "at most 1s"], f"a register latency of 2^64-1 fs {q}")
+    lat1 = write("lat1.yaml", PLATFORM + "latency: { register_access: 1s }\n")
+    run(["run", "-q", write("lat1.seq", "run 18446s\nas cpu0 el3\nread SCR_EL3\n"), "--platform", lat1], 2,
+        ["lat1.seq:3", "the last instant pmusim can represent"], "an access whose latency ends past 2^64 fs")
+    sweep = write("sweep.yaml", "scenario: ev.yaml\nparameters: {}\n")
+    for shard in ["0/4294967296", "0/4294967297", "-1/4", "1/1", "0/0", "+0/2", "0/ 2"]:
+        run(["sweep", sweep, "--shard", shard, "-o", os.path.join(d, "sw")], 2, [f"--shard {shard}", "0 <= K < N"],
+            f"--shard {shard}")
+
+    # A misspelled sweep parameter is refused before the first point runs, at its sweep line.
+    write("p.yaml", "name: p\nplatform: arm-default\nduration: 1ms\nparams:\n  clk: 1GHz\n")
+    typo = write("typo.yaml", "scenario: p.yaml\ngrid:\n  clk: [1GHz, 2GHz]\n  clck: [1, 2]\n")
+    run(["sweep", typo, "-o", os.path.join(d, "typo-out")], 2, ["typo.yaml:4", "'clck' is not declared"],
+        "a misspelled sweep parameter")
+    if os.path.exists(os.path.join(d, "typo-out", "points")):
+        failures.append("a misspelled sweep parameter: points ran before the refusal")
+
+    # A scenario sequence still running at the scenario's end is bad input, not silently dropped.
+    late = write("late.yaml", "name: late\nplatform: arm-default\nduration: 10us\nsequences:\n"
+                 "  - at: 5us\n    text: |\n      run 10us\n      as cpu0 el3\n      read SCR_EL3 == 0x1234\n")
+    run(["simulate", late, "-o", os.path.join(d, "late-out"), "--no-progress"], 2,
+        ["late.yaml:7", "still running when the scenario ended at 10 us"], "a sequence running past the end")
+    at_end = write("at_end.yaml", "name: at_end\nplatform: arm-default\nduration: 10us\nsequences:\n"
+                   "  - at: 10us\n    text: |\n      as cpu0 el3\n      read SCR_EL3 == 0x1234\n")
+    run(["simulate", at_end, "-o", os.path.join(d, "end-out"), "--no-progress"], 1, ["at_end.yaml:8", "0x1234"],
+        "a sequence starting at the end runs (its failing expectation counts)")
+
+    # serve cannot switch platforms: another one is ERR, its own is OK.
+    out = run(["serve", "--platform", "arm-default"], 0, [], "serve: platform statements",
+              input_text="platform arm-default\nplatform power9-default\nplatform nothing.yaml\n")
+    answers = [line.split(" ", 1)[0] for line in out.strip().splitlines() if line.startswith(("OK", "ERR"))]
+    if answers != ["OK", "ERR", "ERR"]:
+        failures.append(f"serve platform answers {answers}, want OK ERR ERR:\n{out}")
+
+    # Relative platform paths are read from the sequence file's folder, from any current directory.
+    write("plats/p.yaml", PLATFORM)
+    rel = write("seqs/rel.seq", "platform ../plats/p.yaml\nas cpu0 el3\nread SCR_EL3\n")
+    run(["run", "-q", rel], 0, [], "a relative platform path, run from another folder", cwd="/")
+    old = write("seqs/old.seq", "platform plats/p.yaml\nas cpu0 el3\nread SCR_EL3\n")
+    run(["run", "-q", old], 2, ["old.seq:1", "relative paths are read from this file's folder",
+                                "write it as '../plats/p.yaml'"], "the old form says how to write it", cwd=d)
+    run(["run", "-q", old], 2, ["old.seq:1", "seqs/plats/p.yaml does not exist"], "a missing platform file", cwd="/")
+
+if failures:
+    print("\n\n".join(failures))
+    sys.exit(1)
+print("edge inputs: all refused or run as documented")
