@@ -285,7 +285,7 @@ void scenario_loader::load_measured(const YAML::Node& entry, unsigned top_line, 
         if (t != "true" && t != "false") expected(*f, line, p + ".frequency", "true or false");
         frequency = t == "true";
     }
-    const auto intervals = parse_perf_stat(read_text(file, file_, line, "perf stat file"), file);
+    const auto intervals = parse_perf_stat(read_text(file, file_, line, "perf stat file", limits::max_event_file_bytes), file);
     bool waiting = false;
     for (const auto& iv : intervals) {
         if (iv.start >= s_.duration - std::min(s_.duration, at)) break; // at + start >= duration, without overflow

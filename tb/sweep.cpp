@@ -31,6 +31,7 @@
 #include "models/input_error.h"
 #include "tb/atomic_output.h"
 #include "tb/scenario.h"
+#include "tb/unit_factory.h"
 
 namespace pmusim {
 namespace fs = std::filesystem;
