@@ -204,6 +204,7 @@ private:
         uint64_t value = 0;
     } mmio_access_;
     bool in_mmio_access(uint64_t address, unsigned size) const;
+    void next_mmio_access(uint64_t address, bool is_write);
     uint64_t mmio_pc_ = 0;
 
     // Time.

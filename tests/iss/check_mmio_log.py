@@ -18,6 +18,8 @@ expected = [
     ("read", 0x50000000, base + 15 * 4, None),       # ldr x10, [x8, #-8]: node_info (low 16 bits 2)
     ("write", 0x5000A220, base + 19 * 4, 0x0004000300020001),  # str x14, [x13]: one 8-byte access
     ("read", 0x5000A220, base + 21 * 4, 0x0004000300020001),   # ldr x15, [x13]
+    ("read", 0x50000000, base + 22 * 4, None),       # ldp x16, x17, [x8, #-8]: node_info
+    ("read", 0x50000008, base + 22 * 4, 0xB400000034),  # and periph_id_0/1, each one 8-byte access
 ]
 failures = 0
 for mode in ([], ["--reference"]):

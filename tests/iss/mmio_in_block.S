@@ -30,6 +30,7 @@ _start:
     str x14, [x13]             // one 8-byte write
     add x1, x1, #1
     ldr x15, [x13]             // reads the four counters back
+    ldp x16, x17, [x8, #-8]    // node_info and periph_id_0/1: two 8-byte accesses
     // Checks (plain registers only from here: no more window accesses).
     cmp x1, #8                 // eight ADDs, each once
     check_eq 1
@@ -51,6 +52,10 @@ _start:
     check_eq 7
     cmp x15, x14
     check_eq 8
+    cmp x16, x10
+    check_eq 9
+    cmp x17, x9
+    check_eq 10
     mov x9, #0
     semihost_exit x9
     .ltorg
