@@ -589,7 +589,20 @@ void aarch64_iss::on_code(uc_struct*, uint64_t, uint32_t, void*) {}
 // The engine splits an access wider than 4 bytes to an MMIO page into 4-byte callbacks (Unicorn
 // 2.0.1); the bus sees the instruction's one access, as on silicon. The callbacks inside the access
 // the fault reported (address and size) are served from one gate access (a read) or gathered into
-// one (a write); others (the second register of an LDP/STP) are accesses of their own.
+// one (a write); the second register of an LDP/STP is a second access of that size.
+// The second register of an LDP/STP (or the upper half of a 16-byte access) follows the first as
+// an access of the same size just after it: it is one bus access of its own.
+void aarch64_iss::next_mmio_access(uint64_t address, bool is_write) {
+    mmio_split& a = mmio_access_;
+    const bool complete = is_write ? a.bytes_seen == (1u << a.size) - 1 : a.done;
+    if (a.size > 4 && a.size <= 8 && complete && a.is_write == is_write && address == a.address + a.size) {
+        a.address = address;
+        a.done = false;
+        a.bytes_seen = 0;
+        a.value = 0;
+    }
+}
+
 bool aarch64_iss::in_mmio_access(uint64_t address, unsigned size) const {
     return mmio_access_.size > 4 && mmio_access_.size <= 8 && address >= mmio_access_.address &&
            address + size <= mmio_access_.address + mmio_access_.size;
@@ -599,6 +612,7 @@ uint64_t aarch64_iss::on_mmio_read(uc_struct*, uint64_t offset, unsigned size, v
     auto* self = static_cast<aarch64_iss*>(self_ptr);
     if (self->mmio_failed_) return 0;
     const uint64_t address = self->mmio_page_ + offset;
+    self->next_mmio_access(address, false);
     if (self->in_mmio_access(address, size) && !self->mmio_access_.is_write) {
         mmio_split& a = self->mmio_access_;
         if (!a.done) {
@@ -631,6 +645,7 @@ void aarch64_iss::on_mmio_write(uc_struct*, uint64_t offset, unsigned size, uint
     auto* self = static_cast<aarch64_iss*>(self_ptr);
     if (self->mmio_failed_) return;
     uint64_t address = self->mmio_page_ + offset;
+    self->next_mmio_access(address, true);
     if (self->in_mmio_access(address, size) && self->mmio_access_.is_write) {
         mmio_split& a = self->mmio_access_;
         const unsigned at = unsigned(address - a.address);

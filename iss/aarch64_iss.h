@@ -14,6 +14,8 @@
 //   loaded, are engine exits: translation blocks end there and the engine stops *before* them
 //   (MRS/MSR hooks cannot stop it there: the rest of the block runs first); the ISS then
 //   synchronises SystemC time, performs the instruction and steps on;
+// - an empty code hook on every address keeps the engine's PC exact at a memory fault inside a
+//   translation block (without it Unicorn reports the block's start: docs/firmware.md);
 // - loads/stores outside plain memory fault (nothing else is mapped), precisely, before
 //   the instruction changes anything; the ISS synchronises, maps that page as MMIO whose
 //   callbacks issue TLM transactions, executes that one instruction, and unmaps it again;
@@ -202,6 +204,7 @@ private:
         uint64_t value = 0;
     } mmio_access_;
     bool in_mmio_access(uint64_t address, unsigned size) const;
+    void next_mmio_access(uint64_t address, bool is_write);
     uint64_t mmio_pc_ = 0;
 
     // Time.

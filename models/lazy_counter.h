@@ -37,7 +37,8 @@ public:
         // Inline, as software polling a counter does exactly this (docs/performance.md, scenario 2).
         // synced_at_ holds an instant only while enabled with a source in the fast mode (sync() sets
         // it; set_enabled, set_source and the reference mode leave it at fs_never).
-        if (now == synced_at_ && source_->version() == synced_version_)
+        // A read at fs_never (e.g. a final dump) must not match the fs_never that means "no instant".
+        if (now == synced_at_ && synced_at_ != fs_never && source_->version() == synced_version_)
             return value_;
         return read_counting(now);
     }

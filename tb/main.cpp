@@ -128,8 +128,11 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
             if (t.result == junit_testcase::verdict::passed) ++passed;
             if (t.result == junit_testcase::verdict::failed) ++failed;
         }
-        rec.line(fmt::format("== {} statements (with firmware boot), simulated {}, expectations: {} passed, {} failed ==",
-                             runner.statements_executed(), format_time(now_fs()), passed, failed));
+        // `pmusim firmware` runs no boot statements (the ELF is the firmware): the line says so.
+        rec.line(fmt::format("== {} statements ({}), simulated {}, expectations: {} passed, {} failed ==",
+                             runner.statements_executed(),
+                             opt.skip_firmware_boot ? "no firmware boot: the ELF is the firmware" : "with firmware boot",
+                             format_time(now_fs()), passed, failed));
     }
     if (!serve && !opt.quiet) {
         // Host time varies from run to run: on stderr, so that stdout stays byte-identical.

@@ -2,7 +2,7 @@
 """Runs mmio_in_block.elf (fast, then --reference) and checks its access log: exactly the
 memory-mapped accesses the program makes, each once, at the PC of its instruction and at the CPU
 cycle of that instruction (straight-line code from 0x80000000, one cycle per instruction: the
-instruction at PC p starts at cycle (p - 0x80000000) / 4), and the 64-bit LDRs as one access each
+instruction at PC p starts at cycle (p - 0x80000000) / 4), and the 64-bit LDRs and STR as one access each
 with the whole 64-bit value (CMN-600 periph_id_0/1: part_0 0x34 [7:0], part_1 4 [35:32] and the
 JEP106 bits [39:36] 0xB, Arm ARM/CMN-600 TRM via /work/shared/reference/cmn.md 1.2-1.4)."""
 import json, subprocess, sys, tempfile, os
@@ -16,6 +16,10 @@ expected = [
     ("read", 0x2A000C00, base + 11 * 4, 0x3),        # ldr w7, [x6], #0x20
     ("read", 0x50000008, base + 13 * 4, 0xB400000034),  # ldr x9, [x8]: one 8-byte access
     ("read", 0x50000000, base + 15 * 4, None),       # ldr x10, [x8, #-8]: node_info (low 16 bits 2)
+    ("write", 0x5000A220, base + 19 * 4, 0x0004000300020001),  # str x14, [x13]: one 8-byte access
+    ("read", 0x5000A220, base + 21 * 4, 0x0004000300020001),   # ldr x15, [x13]
+    ("read", 0x50000000, base + 22 * 4, None),       # ldp x16, x17, [x8, #-8]: node_info
+    ("read", 0x50000008, base + 22 * 4, 0xB400000034),  # and periph_id_0/1, each one 8-byte access
 ]
 failures = 0
 for mode in ([], ["--reference"]):

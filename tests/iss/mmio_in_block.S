@@ -23,8 +23,16 @@ _start:
     add x1, x1, #1
     ldr x10, [x8, #-8]         // 64-bit node_info: node_type [15:0] 0x0002 (CFG)
     add x1, x1, #1
+    // XP (0,0) por_dtm_pmevcnt: the XP's registers at node +0x8000, pmevcnt at +0x2220, four
+    // 16-bit RW counters in one 64-bit register (/work/shared/reference/cmn.md 1.1, 2.x [AMD]).
+    ldr x13, =0x5000A220
+    ldr x14, =0x0004000300020001
+    str x14, [x13]             // one 8-byte write
+    add x1, x1, #1
+    ldr x15, [x13]             // reads the four counters back
+    ldp x16, x17, [x8, #-8]    // node_info and periph_id_0/1: two 8-byte accesses
     // Checks (plain registers only from here: no more window accesses).
-    cmp x1, #7                 // seven ADDs, each once
+    cmp x1, #8                 // eight ADDs, each once
     check_eq 1
     cmp w5, #3
     check_eq 2
@@ -42,6 +50,12 @@ _start:
     and x12, x10, #0xffff
     cmp x12, #2
     check_eq 7
+    cmp x15, x14
+    check_eq 8
+    cmp x16, x10
+    check_eq 9
+    cmp x17, x9
+    check_eq 10
     mov x9, #0
     semihost_exit x9
     .ltorg

@@ -149,3 +149,11 @@ TEST_CASE("core: workload rates count only while running") {
     CHECK(core.events("inst").count_at(3 * one_us) == 6000);
     CHECK_THROWS(core.set_workload({{"cycles", rational(2)}}, 3 * one_us));
 }
+
+TEST_CASE("lazy counter: a read at fs_never with no source and never enabled is its value") {
+    // fs_never is also the lazy counter's "counted at no instant" mark: a read at that time (a
+    // dump at the end of an unbounded run) once dereferenced the missing source.
+    lazy_counter c(32);
+    c.write(7, 0);
+    CHECK(c.read(fs_never) == 7);
+}
