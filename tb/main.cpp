@@ -152,6 +152,18 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
     return status;
 }
 
+// The JUnit report is written on every ending, refusals included (run_single): when the JUnit
+// path is itself an input, the refusal must not then write the report over that input.
+bool junit_is_an_input = false;
+void refuse_junit_over_inputs(const run_options& opt, const std::vector<std::string>& inputs) {
+    try {
+        refuse_inputs_as_outputs({opt.junit}, inputs);
+    } catch (const input_error&) {
+        junit_is_an_input = true;
+        throw;
+    }
+}
+
 int run_file(const std::string& file, const run_options& opt, run_recorder& rec) {
     auto statements = seq::parse_sequence(read_file(file), file);
     std::string platform_name = opt.platform;
@@ -162,7 +174,8 @@ int run_file(const std::string& file, const run_options& opt, run_recorder& rec)
                 platform_name = platform_reference(d->name, statements.front().file, statements.front().line);
     }
     // Before any work: no output may replace one of the run's inputs.
-    refuse_inputs_as_outputs({opt.log_json, opt.junit, opt.vcd}, {file, platform_name});
+    refuse_junit_over_inputs(opt, {file, platform_name});
+    refuse_inputs_as_outputs({opt.log_json, opt.vcd}, {file, platform_name});
     return simulate(statements, file, platform_name, opt, false, rec);
 }
 
@@ -186,7 +199,8 @@ int firmware_command(const firmware_options& f, run_options opt, run_recorder& r
     opt.firmware_time_limit = seq::parse_duration_fs(f.time_limit, "--time-limit", 0);
     opt.skip_firmware_boot = true;
     seq::statement st{"<command line>", 1, e};
-    refuse_inputs_as_outputs({opt.log_json, opt.junit, opt.vcd}, {f.file, opt.platform});
+    refuse_junit_over_inputs(opt, {f.file, opt.platform});
+    refuse_inputs_as_outputs({opt.log_json, opt.vcd}, {f.file, opt.platform});
     return simulate({st}, f.file, opt.platform.empty() ? "arm-default" : opt.platform, opt, false, rec);
 }
 
@@ -225,7 +239,7 @@ int run_single(const std::string& suite_name, const run_options& opt,
                const std::function<int(run_recorder&)>& body) {
     int status = exit_ok;
     junit_suite suite = run_reported(suite_name, body, status);
-    if (!opt.junit.empty()) write_junit_file(opt.junit, {suite});
+    if (!opt.junit.empty() && !junit_is_an_input) write_junit_file(opt.junit, {suite});
     return status;
 }
 
@@ -238,6 +252,7 @@ int run_command(const run_options& opt) {
     if (!opt.log_json.empty() || !opt.vcd.empty())
         throw input_error("", 0, "--log-json and --vcd describe one run: give them with a single sequence file");
     const std::vector<std::string> files = sequence_files(opt.files);
+    refuse_inputs_as_outputs({opt.junit}, files); // before any work (docs/reliability.md)
     multi_run_result r = run_files_in_children(files, opt.jobs, [&](const std::string& file, int& status) {
         return run_reported(file, [&](run_recorder& rec) { return run_file(file, opt, rec); }, status);
     });

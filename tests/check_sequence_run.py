@@ -5,6 +5,9 @@
   # expect-error: WHERE: TEXT       exit 2: the one error names WHERE (`7` = this file's line 7,
                                     or `name.yaml:8` for a line of another file) and contains TEXT
   # expect-fail: N [N ...]          exit 1: exactly these lines of this file report a failed expectation
+  # expect-message: TEXT            (instead of the two above, for messages whose place runs through
+                                    includes and repeats) the output holds TEXT, the whole message
+                                    with its place, as tests/sequences/language/check_language.py reads it
 
 A negative test without its message fails: a test expecting exit 2 passed even when its earlier
 expectations failed or another line was the bad one (docs/reliability.md "Classes of failure").
@@ -19,7 +22,7 @@ pmusim, seq = sys.argv[1], sys.argv[2]
 extra = sys.argv[3:]
 header = open(seq).read().splitlines()
 want_exit = 0
-errors, fails = [], None
+errors, fails, whole = [], None, []
 for line in header:
     if m := re.match(r"# expect-exit: (\d+)", line):
         want_exit = int(m.group(1))
@@ -27,6 +30,8 @@ for line in header:
         errors.append((m.group(1), m.group(2).strip()))
     elif m := re.match(r"# expect-fail: ([\d ]+)$", line):
         fails = sorted(int(n) for n in m.group(1).split())
+    elif m := re.match(r"# expect-message: (.+)", line):
+        whole.append(m.group(1).strip())
 
 r = subprocess.run([pmusim, "run", "--quiet", *extra, seq], capture_output=True, text=True,
                    env=dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE"))
@@ -35,9 +40,16 @@ problems = []
 if r.returncode != want_exit:
     problems.append(f"exit {r.returncode}, expected {want_exit}")
 # Every message naming a place: `[pmusim: ]FILE:LINE: text`.
-messages = [m for m in re.findall(r"^(?:pmusim: )?(\S+?):(\d+): (.*)$", out, re.M)]
+# A place reached through includes or repeats carries its origin: `FILE:LINE (included from ...): text`.
+messages = [m for m in re.findall(r"^(?:pmusim: )?(\S+?):(\d+)(?: \([^\n]*?\))?: (.*)$", out, re.M)]
 own = [(int(n), text) for f, n, text in messages if os.path.abspath(f) == os.path.abspath(seq)]
-if want_exit == 2:
+if whole and want_exit in (1, 2):
+    for text in whole:
+        if text not in out.replace(os.getcwd() + "/", ""):  # places as the checkout names them
+            problems.append(f"expected the message '{text}'")
+    if want_exit == 2 and len(messages) > 1:
+        problems.append(f"expected exactly one message (the error), found {len(messages)}")
+elif want_exit == 2:
     if len(errors) != 1:
         problems.append("an expect-exit: 2 test needs one `# expect-error: WHERE: TEXT` line")
     elif len(messages) != 1:

@@ -206,7 +206,8 @@ TEST_CASE("scenario: event streams load sorted and bad lines are named") {
 }
 
 TEST_CASE("sweep: grid points in order and shards") {
-    std::string scen = temp_file("sc.yaml", header);
+    // The swept names are the scenario's params: a sweep's first point must load (docs/whatif.md).
+    std::string scen = temp_file("sc.yaml", header + "params: { a: 1, b: x }\n");
     std::string sw = temp_file("sw.yaml", "scenario: " + std::filesystem::path(scen).filename().string() +
                                               "\ngrid:\n  a: [1, 2]\n  b: [x, y, z]\n");
     sweep_spec s = load_sweep(sw);
