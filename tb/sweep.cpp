@@ -239,21 +239,6 @@ sweep_spec load_sweep(const std::string& path) {
         }
         s.point_count = s.listed.size();
     }
-    // A misspelled parameter (or set.PATH) would run every point to failure: the first point's
-    // names and values must load before anything runs; the error names the parameter's line.
-    register_all_units(); // unit schemas before the platform is validated
-    std::map<std::string, std::string> first;
-    for (size_t i = 0; i < s.params.size(); ++i) first[s.params[i]] = s.point(0)[i];
-    try {
-        (void)load_scenario(s.scenario, first);
-    } catch (const input_error& e) {
-        const std::string why = e.what();
-        unsigned line = line_of(grid ? root["grid"] : root["points"]);
-        for (size_t i = 0; i < s.params.size(); ++i)
-            if (why.find("'" + s.params[i] + "'") != std::string::npos || why.find(s.params[i] + ":") != std::string::npos)
-                line = s.param_lines[i];
-        throw input_error(path, line ? line : 1, "the sweep's first point does not load: " + why);
-    }
     if (YAML::Node a = root["analysis"]) {
         if (!a.IsSequence() || a.size() == 0) fail(a, "analysis: expected a command as a list like [python3, \"{tools}/fie_analysis.py\", \"{out}\"]");
         for (const auto& t : a) s.analysis.push_back(t.Scalar());
