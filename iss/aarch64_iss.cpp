@@ -280,6 +280,10 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     last_error_ = uc_emu_start(uc_, pc, 0, 0, 0);
     uint64_t retired;
     if (stop_.kind == stop_kind::budget) {
+        // The block hook stopped the engine before the block at block_start_ ran. With the code
+        // hook the engine may leave its PC on the branch that led there (a chained jump between
+        // blocks does not store the PC): running from it again would execute that branch twice.
+        set_pc(block_start_);
         retired = counted_;
         uint64_t rest = budget - counted_;
         uint64_t from = engine_pc();
