@@ -99,6 +99,16 @@ fig = os.path.join(tmp, "mixed.svg")
 r = run("plot", "sweep", mixed, "-o", fig, "--opt", "x=clk", "--opt", "y=err_pct,bw_GBps")
 t = texts(fig) if r.returncode == 0 else []
 check("err_pct (%)" in t and "bw_GBps (GB/s)" in t, f"a panel per metric unit ({r.stderr} {t})")
+# Bars are categories: every bar is named on the axis, none left blank to avoid a collision
+# (8 long counter names, as the DSU multiplexing study's detail figure has).
+names = ["bus_access", "bus_access_rd", "bus_access_wr", "l3d_cache", "l3d_cache_allocate", "l3d_cache_rd",
+         "l3d_cache_refill", "l3d_cache_wb"]
+bars = os.path.join(tmp, "bars.csv")
+open(bars, "w").write("name,measured,true\n" + "".join(f"{n},{1000 + i},{1010 + i}\n" for i, n in enumerate(names)))
+fig = os.path.join(tmp, "bars.svg")
+r = run("plot", "truth", bars, "-o", fig)
+t = texts(fig) if r.returncode == 0 else []
+check(all(n in t for n in names), f"every bar named on the axis ({r.stderr} {[n for n in names if n not in t]})")
 # Many series: distinct styles (colour, marker, dash) for 24 groups.
 many = os.path.join(tmp, "many.csv")
 open(many, "w").write("g,x,y\n" + "".join(f"{g},{x},{g * 10 + x}\n" for g in range(24) for x in range(3)))

@@ -162,26 +162,33 @@ def draw_series(ax, series, step=False):
               borderaxespad=0.0, ncol=2 if n > 24 else 1)
 
 
-def readable_ticks(ax, positions, labels, log=False):
-    """Ticks at every position; labels only where they do not collide: at most MAX_TICK_LABELS,
-    each far enough from the previous one for its text (on a log axis, close values such as
-    19.2MHz, 24MHz and 25MHz would print over each other), rotated when long or many."""
+def readable_ticks(ax, positions, labels, log=False, categories=False):
+    """Ticks at every position. Numeric values: labels only where they do not collide (at most
+    MAX_TICK_LABELS, each far enough from the previous one for its text: on a log axis, close
+    values such as 19.2MHz, 24MHz and 25MHz would print over each other), rotated when long or
+    many. Categories (counter names, bars): every label, since a bar without its name cannot be
+    read off any other tick; rotated further, up to vertical, as they get longer and more."""
     where = [math.log10(p) for p in positions] if log else list(positions)
     span = (max(where) - min(where)) if len(where) > 1 else 1.0
     # A label is about 0.08 inch per character wide on an axis of about 6 inches.
     shown, last, last_len = [], None, 0
     for w, label in zip(where, labels):
-        keep = last is None or (w - last) >= span * max(1 / MAX_TICK_LABELS, (last_len + 1) * 0.08 / 6)
+        keep = categories or last is None or (w - last) >= span * max(1 / MAX_TICK_LABELS, (last_len + 1) * 0.08 / 6)
         shown.append(label if keep else "")
         if keep:
             last, last_len = w, len(label)
     ax.set_xticks(list(positions))
     ax.set_xticklabels(shown)
     visible = [s for s in shown if s]
-    if len(visible) > 6 or max((len(s) for s in visible), default=0) > 8:
+    longest = max((len(s) for s in visible), default=0)
+    if categories and len(visible) * (longest + 1) * 0.08 > 6 * 1.5:
+        ax.tick_params(axis="x", labelrotation=90 if len(visible) > 16 else 60)
+    elif len(visible) > 6 or longest > 8:
         ax.tick_params(axis="x", labelrotation=30)
+    if any(t.get_rotation() for t in ax.get_xticklabels()):
         for t in ax.get_xticklabels():
             t.set_horizontalalignment("right")
+            t.set_rotation_mode("anchor")
 
 
 # --- kinds ---------------------------------------------------------------------------------------
@@ -247,7 +254,7 @@ def plot_truth(fig, paths, opts):
     for x, m, t in zip(xs, measured, true):
         if t:
             ax.annotate(f"{(m - t) / t * 100:+.2f}%", (x, max(m, t)), ha="center", va="bottom", fontsize="x-small")
-    readable_ticks(ax, xs, names)
+    readable_ticks(ax, xs, names, categories=True)
     from matplotlib.ticker import EngFormatter
     ax.yaxis.set_major_formatter(EngFormatter())
     ax.set_ylabel("count")
@@ -314,7 +321,7 @@ def plot_sweep(fig, paths, opts):
             ax.minorticks_off()
     bottom = axes[-1]
     if categorical:
-        readable_ticks(bottom, list(range(len(cats))), cats)
+        readable_ticks(bottom, list(range(len(cats))), cats, categories=True)
     elif any(re.search(r"[a-zA-Z]", r[x]) for r in rows):
         # Values written with units (25MHz, 12ms): ticks at the values, labelled as written.
         written = {numeric(r[x]): r[x] for r in rows}
