@@ -40,7 +40,12 @@ platform::platform(platform_config config) : config_(std::move(config)) {
     gate_->to_bus.bind(bus_->from_gate);
 
     for (const auto& m : config_.memory) {
-        auto mem = std::make_unique<memory>(m.name.c_str(), m.size, m.endianness == endianness::big);
+        std::unique_ptr<memory> mem;
+        try {
+            mem = std::make_unique<memory>(m.name.c_str(), m.size, m.endianness == endianness::big);
+        } catch (const memory_reservation_error& e) {
+            throw input_error(config_.file, m.line, std::string(e.what()) + ": expected a smaller size");
+        }
         unsigned port = bus_->attach(mem->in);
         bus_->map(m.name, m.base, m.size, port);
         memory_bases_.emplace_back(m.base, mem.get());

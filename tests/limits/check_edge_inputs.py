@@ -123,6 +123,31 @@ with tempfile.TemporaryDirectory() as d:
                                 "write it as '../plats/p.yaml'"], "the old form says how to write it", cwd=d)
     run(["run", "-q", old], 2, ["old.seq:1", "seqs/plats/p.yaml does not exist"], "a missing platform file", cwd="/")
 
+    # Memory regions are pages reserved without backing: a 64 GiB DRAM costs what the run touches.
+    # The run writes and reads back its first, a middle and its last bytes; its peak RSS stays far
+    # below the region.
+    big = PLATFORM + "memory:\n  - { name: dram, base: 0x1000000000, size: 64GiB, endianness: little }\n"
+    write("plats/big.yaml", big)
+    seq = write("seqs/big.seq", "platform ../plats/big.yaml\nas cpu0 el1 nonsecure\n"
+                "write64 0x1000000000 0x1122334455667788\nread64 0x1000000000 == 0x1122334455667788\n"
+                "write32 0x1800000000 0xcafe\nread32 0x1800000000 == 0xcafe\n"
+                "write64 0x1FFFFFFFF8 0x8877665544332211\nread64 0x1FFFFFFFF8 == 0x8877665544332211\n"
+                "read64 0x1FFFFFFFF0 == 0\n")
+    child = subprocess.Popen([PMUSIM, "run", seq], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=ENV)
+    out = child.stdout.read().decode(errors="replace")
+    _, status, usage = os.wait4(child.pid, 0)
+    peak_mib = usage.ru_maxrss / 1024
+    if os.waitstatus_to_exitcode(status) != 0 or "expectations: 7 passed, 0 failed" not in out or peak_mib > 512:
+        failures.append(f"a 64 GiB region: exit {os.waitstatus_to_exitcode(status)}, peak RSS {peak_mib:.0f} MiB "
+                        f"(want 0, 7 passed, well under 512 MiB):\n{out[-800:]}")
+    else:
+        print(f"ok: a 64 GiB memory region, touched at three places (peak RSS {peak_mib:.0f} MiB)")
+    # A region the host cannot reserve addresses for (2^63 bytes) is bad input at its line.
+    huge = PLATFORM + "memory:\n  - { name: dram, base: 0x0, size: 0x8000000000000000, endianness: little }\n"
+    write("plats/huge.yaml", huge)
+    run(["run", "-q", write("seqs/huge.seq", "platform ../plats/huge.yaml\nrun 1 cycles of cpu0\n")], 2,
+        ["huge.yaml:10", "cannot reserve", "memory dram"], "a region the host cannot reserve")
+
 if failures:
     print("\n\n".join(failures))
     sys.exit(1)
