@@ -12,6 +12,33 @@ namespace {
 std::string param_or(const unit_config& u, const std::string& name, const std::string& fallback) {
     return u.params.count(name) ? u.params.at(name) : fallback;
 }
+// Each chip's HOMER image (4 MiB, HOMER_IMAGE_SIZE) must be plain big-endian memory: OPAL and the
+// OCC write the control block and the nest counters there (skiboot hw/imc.c; POWER9 is big-endian).
+void check_homer_memory(const imc::imc_options& o, const unit_config& u, const platform_config& p) {
+    constexpr uint64_t homer_size = 0x400000;
+    const std::string key = o.chips > 1 && !u.param_is_default("homer_stride") ? "homer_stride" : "homer_base";
+    if (o.chips > 1 && o.homer_stride < homer_size)
+        throw u.param_error("homer_stride", fmt::format("expected at least {:#x} with {} chips (their 4 MiB HOMER "
+                                                        "images would overlap)", homer_size, o.chips));
+    for (unsigned chip = 0; chip < o.chips; ++chip) {
+        const uint64_t offset = uint64_t(chip) * o.homer_stride;
+        if (o.homer_stride && offset / o.homer_stride != chip) throw u.param_error(key, "HOMER images past 2^64");
+        const uint64_t base = o.homer_base + offset;
+        if (base < o.homer_base || base + (homer_size - 1) < base)
+            throw u.param_error(key, fmt::format("chip {}'s HOMER image (4 MiB at {:#x}) would end past 2^64", chip, base));
+        const memory_region_config* in = nullptr;
+        for (const auto& r : p.memory)
+            if (r.size >= homer_size && base >= r.base && base - r.base <= r.size - homer_size) in = &r;
+        if (!in)
+            throw u.param_error(key, fmt::format("chip {}'s HOMER image (4 MiB at {:#x}) is not inside one memory region: "
+                                                 "expected a `memory:` region covering it (endianness: big)",
+                                                 chip, base));
+        if (in->endianness != endianness::big)
+            throw u.param_error(key, fmt::format("chip {}'s HOMER image is in memory region '{}' (line {}), which is "
+                                                 "little-endian: expected endianness: big (POWER9 memory)",
+                                                 chip, in->name, in->line));
+    }
+}
 } // namespace
 
 std::unique_ptr<unit> make_imc(soc& system, const unit_config& u, const platform_config& p) {
@@ -33,6 +60,7 @@ std::unique_ptr<unit> make_imc(soc& system, const unit_config& u, const platform
     if (o.homer_base % 0x400000 != 0 || o.homer_stride % 0x400000 != 0)
         throw u.param_error(o.homer_base % 0x400000 ? "homer_base" : "homer_stride",
                             "HOMER images are 4 MiB aligned (HOMER_IMAGE_SIZE 0x400000)");
+    check_homer_memory(o, u, p);
     if (o.occ_tick == 0) throw u.param_error("occ_tick", "expected a non-zero duration");
     if (o.core_update_period == 0) throw u.param_error("core_update_period", "expected a non-zero duration");
     if (!o.catalog_path.empty() && o.catalog_path[0] != '/')

@@ -20,12 +20,20 @@ unsigned system_bus::attach(tlm::tlm_base_target_socket_b<>& target) {
 
 void system_bus::map(const std::string& name, uint64_t base, uint64_t size, unsigned port, bool absolute) {
     if (size == 0) throw model_error("bus window " + name + " has size 0");
-    for (const auto& [b, w] : by_base_)
-        if (base < w.base + w.size && w.base < base + size)
-            throw model_error(fmt::format("bus window {} [{:#x}, {:#x}) overlaps {} [{:#x}, {:#x})", name, base,
-                                          base + size, w.name, w.base, w.base + w.size));
+    if (base + (size - 1) < base) throw model_error(fmt::format("bus window {} at {:#x} ends past 2^64", name, base));
+    if (const window* w = overlapping(base, size))
+        throw model_error(fmt::format("bus window {} [{:#x}, {:#x}) overlaps {} [{:#x}, {:#x})", name, base,
+                                      base + size, w->name, w->base, w->base + w->size));
     by_base_[base] = window{name, base, size, port, absolute, nullptr};
     last_window_ = nullptr;
+}
+
+const system_bus::window* system_bus::overlapping(uint64_t base, uint64_t size) const {
+    // Inclusive ends: a window may end at 2^64 - 1.
+    const uint64_t last = base + (size - 1);
+    for (const auto& [b, w] : by_base_)
+        if (base <= w.base + (w.size - 1) && w.base <= last) return &w;
+    return nullptr;
 }
 
 const system_bus::window* system_bus::decode(uint64_t address) const {

@@ -43,6 +43,8 @@ public:
     };
     const window* decode(uint64_t address) const;
     std::vector<window> windows() const;
+    // A mapped window sharing an address with [base, base + size), or nullptr.
+    const window* overlapping(uint64_t base, uint64_t size) const;
 
 private:
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;

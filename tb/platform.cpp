@@ -75,7 +75,21 @@ void platform::attach_unit(unit& u) {
     // Memory-mapped windows on the bus; system registers through the gate (firmware_gate.h).
     unsigned bus_port = bus_->attach(u.registers_in);
     if (auto* master = u.bus_master()) master->bind(gate_->from_initiators);
-    for (const auto& w : u.mmio_windows()) bus_->map(w.name, w.base, w.size, bus_port, true);
+    for (const auto& w : u.mmio_windows()) {
+        // A window is the platform file's choice (a base, a size, a parameter that places it): one
+        // that wraps past 2^64 or overlaps another is bad input at the unit's line.
+        const unit_config* uc = config_.find_unit(u.basename());
+        auto bad = [&](const std::string& what) {
+            return input_error(config_.file, uc ? uc->line : 0, fmt::format("unit {}: {}", u.basename(), what));
+        };
+        if (w.size && w.base + (w.size - 1) < w.base)
+            throw bad(fmt::format("window {} at {:#x} of {:#x} bytes would end past 2^64: expected a lower base",
+                                  w.name, w.base, w.size));
+        if (const system_bus::window* other = bus_->overlapping(w.base, w.size))
+            throw bad(fmt::format("window {} [{:#x}, {:#x}) overlaps {} [{:#x}, {:#x}): expected windows apart",
+                                  w.name, w.base, w.base + w.size, other->name, other->base, other->base + other->size));
+        bus_->map(w.name, w.base, w.size, bus_port, true);
+    }
     if (sysreg_names_.size() < system_.cpus.size()) sysreg_names_.resize(system_.cpus.size());
     for (unsigned cpu = 0; cpu < system_.cpus.size(); ++cpu)
         for (const register_def* r : u.sysregs(cpu)) {

@@ -148,6 +148,40 @@ with tempfile.TemporaryDirectory() as d:
     run(["run", "-q", write("seqs/huge.seq", "platform ../plats/huge.yaml\nrun 1 cycles of cpu0\n")], 2,
         ["huge.yaml:10", "cannot reserve", "memory dram"], "a region the host cannot reserve")
 
+    # POWER9 platform mistakes are bad input at their line (they ended as exit 3 "model error" when
+    # the OPAL profile's first write missed the HOMER, or the bus refused a window): each chip's
+    # 4 MiB HOMER image in one big-endian memory region, chips' images apart, XSCOM windows inside
+    # 2^64 and apart from every other window.
+    p9 = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "platforms",
+                           "power9-default.yaml")).read()
+    homer_line = "  - { name: homer, base: 0x10000000, size: 4MiB, endianness: big }\n"
+    params = "params: { chips: 1, homer_base: 0x10000000, core_update_period: 1ms }"
+    assert homer_line in p9 and params in p9, "platforms/power9-default.yaml changed: update this test"
+    mistakes = [
+        ("p9-no-homer", p9.replace(homer_line, ""), ["units[0].params.homer_base", "chip 0's HOMER image",
+                                                      "not inside one memory region"]),
+        ("p9-small-homer", p9.replace("size: 4MiB, endianness: big", "size: 1MiB, endianness: big"),
+         ["chip 0's HOMER image (4 MiB at 0x10000000) is not inside one memory region"]),
+        ("p9-little-homer", p9.replace("size: 4MiB, endianness: big", "size: 4MiB, endianness: little"),
+         ["in memory region 'homer'", "expected endianness: big"]),
+        ("p9-two-chips-one-homer", p9.replace("chips: 1,", "chips: 2,"), ["chip 1's HOMER image (4 MiB at 0x10400000)"]),
+        ("p9-stride-0", p9.replace("chips: 1,", "chips: 2, homer_stride: 0,"),
+         ["units[0].params.homer_stride", "expected at least 0x400000 with 2 chips"]),
+        ("p9-homer-wrap", p9.replace("homer_base: 0x10000000", "homer_base: 0xFFFFFFFFFFC00000"),
+         ["4 MiB at 0xffffffffffc00000"]),
+        ("p9-xscom-wrap", p9.replace(params, params[:-2] + ", xscom_base: 0xFFFFFFFF00000000 }"),
+         ["unit imc0: window imc0.xscom0 at 0xffffffff00000000", "would end past 2^64"]),
+        ("p9-xscom-overlap", p9.replace(homer_line, homer_line + "  - { name: xs, base: 0x603FC00000000, size: 1MiB, "
+                                        "endianness: big }\n"),
+         ["unit imc0: window imc0.xscom0", "overlaps xs", "expected windows apart"]),
+    ]
+    for name, text, texts in mistakes:
+        path = write(f"plats/{name}.yaml", text)
+        line = next(i + 1 for i, l in enumerate(text.splitlines()) if "params: { chips" in l) \
+            if "xscom" not in name else next(i + 1 for i, l in enumerate(text.splitlines()) if "- name: imc0" in l)
+        run(["run", "-q", write(f"seqs/{name}.seq", f"platform ../plats/{name}.yaml\nrun 1us\n")], 2,
+            [f"{name}.yaml:{line}: "] + texts, f"POWER9 mistake {name}")
+
 if failures:
     print("\n\n".join(failures))
     sys.exit(1)
