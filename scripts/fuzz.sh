@@ -20,7 +20,8 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPMUSIM_FUZZ=ON \
   -DPMUSIM_SANITIZE=address,undefined "${launcher[@]}" >/dev/null
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(fuzz_sequence_parser fuzz_platform_yaml fuzz_serve fuzz_registers_arm fuzz_registers_power9)
+[ ${#targets[@]} -eq 0 ] && targets=(fuzz_sequence_parser fuzz_platform_yaml fuzz_serve fuzz_registers_arm fuzz_registers_power9
+                                      fuzz_scenario fuzz_perf_stat)
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" -- --no-print-directory >&2
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=0:detect_stack_use_after_return=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
