@@ -61,8 +61,12 @@ std::unique_ptr<unit> make_imc(soc& system, const unit_config& u, const platform
         throw u.param_error(o.homer_base % 0x400000 ? "homer_base" : "homer_stride",
                             "HOMER images are 4 MiB aligned (HOMER_IMAGE_SIZE 0x400000)");
     check_homer_memory(o, u, p);
-    if (o.occ_tick == 0) throw u.param_error("occ_tick", "expected a non-zero duration");
-    if (o.core_update_period == 0) throw u.param_error("core_update_period", "expected a non-zero duration");
+    // Each period is work per simulated second (a posting, an accumulation): below 1 us a run
+    // does a million of them per simulated millisecond. Real ones are 500 us (occ_tick) and ms.
+    constexpr uint64_t min_period_fs = 1'000'000'000; // 1 us
+    if (o.occ_tick < min_period_fs) throw u.param_error("occ_tick", "expected a duration of at least 1us");
+    if (o.core_update_period < min_period_fs)
+        throw u.param_error("core_update_period", "expected a duration of at least 1us");
     if (!o.catalog_path.empty() && o.catalog_path[0] != '/')
         o.catalog_path = pmusim::data_file(o.catalog_path); // relative to the data folder (the source tree's layout)
     return std::make_unique<imc_unit>(u.name.c_str(), system, o, p, u);

@@ -28,5 +28,10 @@ constexpr uint64_t max_served_line_bytes = 1ULL << 20;       // one `serve` stat
 constexpr uint64_t max_register_access_latency_fs = 1'000'000'000'000'000ULL; // 1 s
 // Clocks run at 1 fs resolution: 1 THz is a 1000 fs period, far beyond any silicon.
 constexpr uint64_t max_clock_hz = 1'000'000'000'000ULL;
+// A scenario's samples and the runs of one repeated scenario sequence: each is work and output
+// (a sample is a row per counter), so a period of 1 fs over a millisecond (10^12 of them) is
+// refused at its line instead of running for days or filling the disk.
+constexpr uint64_t max_scenario_samples = 1'000'000;
+constexpr uint64_t max_scenario_sequence_runs = 1'000'000;
 
 } // namespace pmusim::limits

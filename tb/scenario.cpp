@@ -403,6 +403,24 @@ void scenario_loader::load_sampling(const YAML::Node& n, const std::string& path
     } else {
         s.clock = s_.platform.find_clock("const") ? "const" : s_.platform.clocks.front().name;
     }
+    // Bounded work: at most limits::max_scenario_samples samples over the scenario.
+    unsigned __int128 samples = 0;
+    std::string what;
+    if (every) {
+        samples = (s_.duration - std::min(s_.duration, s.start_fs)) / s.every_fs;
+        what = path + ".every: " + format_time(s.every_fs) + " over " + format_time(s_.duration);
+    } else {
+        // The fastest the clock runs in this scenario: its frequency or a faster DVFS step.
+        uint64_t hz = s_.platform.find_clock(s.clock)->frequency_hz;
+        for (const auto& d : s_.dvfs)
+            if (d.clock == s.clock) hz = std::max(hz, d.hz);
+        samples = (unsigned __int128)s_.duration * hz / 1'000'000'000'000'000ULL / s.every_cycles;
+        what = path + ".every_cycles: " + std::to_string(s.every_cycles) + " cycles of " + s.clock + " over " +
+               format_time(s_.duration);
+    }
+    if (samples > limits::max_scenario_samples)
+        fail(line_of(every ? *every : *cycles),
+             fmt::format("{} is more than {} samples: expected a longer period", what, limits::max_scenario_samples));
     if (const YAML::Node* c = get(m, "counters")) {
         s.counters_line = line_of(*c);
         each(*c, s.line, path + ".counters", [&](const YAML::Node& x, const std::string& p) {
@@ -551,6 +569,16 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
             if (get(m, "count")) {
                 if (!x.every) fail(line_of(m["count"]), p + ".count: only with 'every'");
                 x.count = number(m["count"], x.line, p + ".count");
+            }
+            if (x.every) {
+                // Bounded work: the runs until `count` or the scenario's end.
+                const uint64_t until_end = (s_.duration - x.at) / x.every + 1;
+                const uint64_t runs = x.count ? std::min(x.count, until_end) : until_end;
+                if (runs > limits::max_scenario_sequence_runs)
+                    fail(line_of(m["every"]), fmt::format("{}.every: {} from {} to the end ({}) is {} runs, more than {}: "
+                                                          "expected a longer period or a count",
+                                                          p, format_time(x.every), format_time(x.at),
+                                                          format_time(s_.duration), runs, limits::max_scenario_sequence_runs));
             }
             int forms = int(get(m, "file") != nullptr) + int(get(m, "text") != nullptr) + int(get(m, "cycle") != nullptr);
             if (forms != 1) fail(x.line, p + ": expected exactly one of 'file', 'text' or 'cycle'");

@@ -182,6 +182,34 @@ with tempfile.TemporaryDirectory() as d:
         run(["run", "-q", write(f"seqs/{name}.seq", f"platform ../plats/{name}.yaml\nrun 1us\n")], 2,
             [f"{name}.yaml:{line}: "] + texts, f"POWER9 mistake {name}")
 
+    # Periods of 1 fs: the work a scenario creates is bounded (10^6 samples, 10^6 runs of one
+    # repeated sequence), refused at the period's line before anything runs.
+    head = "name: tiny\nplatform: arm-default\nduration: 1ms\n"
+    tiny = [
+        ("sample-every", head + "sample:\n  every: 1fs\n", ["tiny-sample-every.yaml:5", "sample.every: 1 fs over 1 ms",
+                                                           "more than 1000000 samples"]),
+        ("sample-cycles", head + "sample:\n  clock: cpu0\n  every_cycles: 1\n",
+         ["tiny-sample-cycles.yaml:6", "sample.every_cycles: 1 cycles of cpu0 over 1 ms", "more than 1000000 samples"]),
+        ("sequence-every", head + "sequences:\n  - every: 1fs\n    text: |\n      run 1 cycles of cpu0\n",
+         ["tiny-sequence-every.yaml:5", "sequences[0].every: 1 fs from 0 s to the end (1 ms)",
+          "more than 1000000: expected a longer period or a count"]),
+    ]
+    for name, text, texts in tiny:
+        path = write(f"tiny-{name}.yaml", text)
+        run(["simulate", path, "-o", os.path.join(d, f"tiny-{name}-out"), "--no-progress"], 2, texts,
+            f"a period of 1 fs: {name}")
+    for param, text in (("occ_tick", p9.replace(params, params[:-2] + ", occ_tick: 1fs }")),
+                        ("core_update_period", p9.replace("core_update_period: 1ms", "core_update_period: 1fs"))):
+        write(f"plats/p9-{param}.yaml", text)
+        line = next(i + 1 for i, l in enumerate(text.splitlines()) if "params: { chips" in l)
+        run(["run", "-q", write(f"seqs/p9-{param}.seq", f"platform ../plats/p9-{param}.yaml\nrun 1us\n")], 2,
+            [f"p9-{param}.yaml:{line}: units[0].params.{param}", "expected a duration of at least 1us"],
+            f"a period of 1 fs: IMC {param}")
+    # At the bound and with a count, they run.
+    ok = write("tiny-ok.yaml", head + "sample:\n  every: 1us\nsequences:\n  - every: 1fs\n    count: 3\n"
+               "    text: |\n      run 1 cycles of cpu0\n")
+    run(["simulate", ok, "-o", os.path.join(d, "tiny-ok-out"), "--no-progress"], 0, [], "1000 samples and 3 runs")
+
 if failures:
     print("\n\n".join(failures))
     sys.exit(1)
