@@ -3,7 +3,6 @@
 
 #include "imc/imc.h"
 #include "tb/platform_config.h"
-#include "models/data_files.h"
 
 namespace pmusim::imc {
 
@@ -19,8 +18,7 @@ std::string imc_device_tree_text(const platform_config& p, const std::string& un
         throw input_error(p.file, 0, unit_name.empty() ? std::string("the platform has no power9_imc unit")
                                                        : fmt::format("no power9_imc unit named '{}'", unit_name));
     std::string path = u->param_string("catalog");
-    if (path.empty()) path = builtin_catalog_path();
-    else if (path[0] != '/') path = pmusim::data_file(path);
+    path = path.empty() ? builtin_catalog_path() : p.resolve_path(path);
     catalog c = load_catalog_file(path);
     std::vector<chip_homer> chips;
     for (unsigned i = 0; i < u->param_int("chips"); ++i)

@@ -4,7 +4,6 @@
 #include "imc/imc.h"
 #include "tb/platform_config.h"
 #include "tb/unit_factory.h"
-#include "models/data_files.h"
 
 namespace pmusim {
 
@@ -67,8 +66,7 @@ std::unique_ptr<unit> make_imc(soc& system, const unit_config& u, const platform
     if (o.occ_tick < min_period_fs) throw u.param_error("occ_tick", "expected a duration of at least 1us");
     if (o.core_update_period < min_period_fs)
         throw u.param_error("core_update_period", "expected a duration of at least 1us");
-    if (!o.catalog_path.empty() && o.catalog_path[0] != '/')
-        o.catalog_path = pmusim::data_file(o.catalog_path); // relative to the data folder (the source tree's layout)
+    if (!o.catalog_path.empty()) o.catalog_path = p.resolve_path(o.catalog_path);
     return std::make_unique<imc_unit>(u.name.c_str(), system, o, p, u);
 }
 

@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "tb/builtin_platforms.h"
+#include "models/data_files.h"
 
 namespace pmusim {
 namespace {
@@ -1198,6 +1199,16 @@ platform_config parse_platform(std::string_view yaml_text, const std::string& fi
         throw input_error(file, 0, fmt::format("platform file of {} bytes; expected at most {} (docs/reliability.md)",
                                                yaml_text.size(), limits::max_platform_file_bytes));
     return loader(file).load(yaml_text);
+}
+
+std::string platform_config::resolve_path(const std::string& written) const {
+    namespace fs = std::filesystem;
+    const fs::path w = written;
+    if (w.is_absolute() || file.empty() || file.front() == '<') return written;
+    const fs::path from_folder = (fs::path(file).parent_path() / w).lexically_normal();
+    for (const auto& b : builtin_platforms())
+        if (file == b.source_path) return data_file(from_folder.string());
+    return from_folder.string();
 }
 
 std::string platform_reference(const std::string& name, const std::string& from_file, unsigned line) {

@@ -206,6 +206,10 @@ struct platform_config {
     const clock_config* find_clock(const std::string& name) const;
     const cpu_config* find_cpu(const std::string& name) const;
     const unit_config* find_unit(const std::string& name) const;
+    // A path written inside this platform (a unit's file parameter such as the IMC `catalog`):
+    // absolute as written; relative from this file's folder, as `platform` in a sequence is read
+    // from the sequence's folder; for a built-in platform, from its folder in the data directory.
+    std::string resolve_path(const std::string& written) const;
     const memory_region_config* find_memory(const std::string& name) const;
     const irq_line_config* find_irq_line(const std::string& name) const;
     std::vector<const unit_config*> units_of_type(const std::string& type) const;

@@ -61,9 +61,14 @@ with tempfile.TemporaryDirectory() as d:
         ["a-folder", "is a directory"], "a directory as the platform file")
     cat_plat = write("cat.yaml", open(os.path.join(os.path.dirname(__file__), "..", "platforms",
                                                    "imc-bad-catalog.yaml")).read()
-                     .replace("tests/platforms/imc-no-size.dts", empty_dir))
+                     .replace("imc-no-size.dts", empty_dir))
     run(["run", "-q", write("cat.seq", "run 1us\n"), "--platform", cat_plat], 2, ["a-folder", "is a directory"],
         "a directory as the IMC catalog")
+
+    # A relative catalog path is read from the platform file's folder, whatever the current directory.
+    mambo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "platforms", "imc-mambo.yaml")
+    run(["imc-dt", "--platform", os.path.abspath(mambo)], 0, ["mcs01"], "an IMC catalog beside its platform, run from /",
+        cwd="/")
 
     # A JSON number beyond any type is an input error at its line, not a model error (exit 3).
     write("big.jsonl", '{"time_fs": 1e400, "unit": "dsu0", "event": "l3d_cache", "count": 1}\n')
