@@ -56,8 +56,9 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
     // process runs, so a DTM carry reaches its global counter, and the cycle counter's wrap
     // pmovsr, at the edge of the wrap. No-op in the fast mode.
     for (auto& d : dtms_)
-        for (auto& c : d.counter) c.on_reference_wrap([this] { on_overflow(); });
-    cycle_counter_.on_reference_wrap([this] { on_overflow(); });
+        for (auto& c : d.counter) overflows_.add(c);
+    overflows_.add(cycle_counter_);
+    overflows_.on_reference_wrap([this] { on_overflow(); });
     clock_.on_change([this] {
         reschedule();
         schedule_traffic();
@@ -67,7 +68,7 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
     state_reset();
 
     SC_METHOD(on_overflow);
-    sensitive << overflow_event_;
+    sensitive << overflows_.event();
     dont_initialize();
     SC_METHOD(on_traffic);
     sensitive << traffic_wakeup_;
@@ -190,22 +191,27 @@ void cmn600::collect(bool only_fed_or_due) {
     // not every counter of the mesh (docs/performance.md, scenario 3). An unpaired counter's wraps
     // have no effect; left pending, they are taken by the full collect that precedes every register
     // access and every configuration change.
-    if (only_fed_or_due && predicted_all_ && !(earliest_wrap_ && *earliest_wrap_ <= now)) {
+    const std::optional<fs_t> earliest = overflows_.earliest();
+    if (only_fed_or_due && predicted_all_ && !(earliest && *earliest <= now)) {
         for_each_counter_reached([&](size_t x, unsigned n) { take_local_wraps(x, n, now); });
+        if (cycle_counter_.take_overflows(now)) overflow_ |= 0x100;
     } else {
-        for (size_t x = 0; x < dtms_.size(); ++x)
-            for (unsigned n = 0; n < 4; ++n) take_local_wraps(x, n, now);
+        overflows_.collect(now, [&](size_t slot, uint64_t wraps) {
+            if (slot == cycle_slot()) overflow_ |= 0x100;
+            else carry_local_wraps(slot / 4, unsigned(slot % 4), wraps);
+        });
     }
-    if (cycle_counter_.take_overflows(now)) overflow_ |= 0x100;
 }
 
 void cmn600::take_local_wraps(size_t x, unsigned n, fs_t now) {
-    dtm_state& d = dtms_[x];
-    const uint64_t wraps = d.counter[n].take_overflows(now);
+    if (const uint64_t wraps = dtms_[x].counter[n].take_overflows(now)) carry_local_wraps(x, n, wraps);
+}
+
+void cmn600::carry_local_wraps(size_t x, unsigned n, uint64_t wraps) {
     // An unpaired counter just wraps; a paired one carries into its global counter.
     const uint64_t cfg = dtm_config_[x]->value;
-    const unsigned slot = d.carry_slot(n);
-    if (wraps && field(cfg, 4 + slot, 1)) add_global(unsigned(field(cfg, 16 + 4 * slot, 3)), wraps);
+    const unsigned slot = dtms_[x].carry_slot(n);
+    if (field(cfg, 4 + slot, 1)) add_global(unsigned(field(cfg, 16 + 4 * slot, 3)), wraps);
 }
 
 void cmn600::apply() {
@@ -245,44 +251,25 @@ void cmn600::reschedule(bool all) {
     // for all. Re-predicting, or even visiting, every counter on every request made the cost per
     // flit grow with the mesh (docs/performance.md "Scenario 3").
     if (all || !predicted_all_) {
-        for (size_t x = 0; x < dtms_.size(); ++x)
-            for (unsigned n = 0; n < 4; ++n) predict_wrap(x, n, now);
-        cycle_predicted_ = cycle_counter_.next_overflow(now);
+        overflows_.predict_all(now, [this](size_t slot) { return wrap_matters(slot); });
         predicted_all_ = true;
-        earliest_wrap_ = earliest_prediction();
     } else {
-        // Flits only add events, so a re-predicted wrap usually comes sooner; only when the earliest
-        // one moves later (or away) is the earliest found again among all.
-        bool find_earliest = false;
         for_each_counter_reached([&](size_t x, unsigned n) {
-            const std::optional<fs_t> before = dtms_[x].predicted[n];
-            predict_wrap(x, n, now);
-            const std::optional<fs_t>& after = dtms_[x].predicted[n];
-            if (before && before == earliest_wrap_ && (!after || *after > *before)) find_earliest = true;
-            else if (after && (!earliest_wrap_ || *after < *earliest_wrap_)) earliest_wrap_ = after;
+            const size_t slot = slot_of(x, n);
+            overflows_.predict(slot, now, wrap_matters(slot));
         });
-        if (find_earliest) earliest_wrap_ = earliest_prediction();
+        overflows_.arm(now);
     }
     for (event_feed* f : touched_) f->touched = false;
     touched_.clear();
-    overflow_event_.cancel();
-    if (earliest_wrap_) overflow_event_.notify(to_sc_time(*earliest_wrap_ > now ? *earliest_wrap_ - now : 0));
 }
 
-void cmn600::predict_wrap(size_t x, unsigned n, fs_t now) {
-    dtm_state& d = dtms_[x];
-    if (!d.active(n) || !field(dtm_config_[x]->value, 4 + d.carry_slot(n), 1)) // only paired wraps have an effect
-        d.predicted[n].reset();
-    else
-        d.predicted[n] = d.counter[n].next_overflow(now);
-}
-
-std::optional<fs_t> cmn600::earliest_prediction() const {
-    std::optional<fs_t> next = cycle_predicted_;
-    for (const dtm_state& d : dtms_)
-        for (const auto& t : d.predicted)
-            if (t && (!next || *t < *next)) next = t;
-    return next;
+bool cmn600::wrap_matters(size_t slot) const {
+    if (slot == cycle_slot()) return true;
+    const size_t x = slot / 4;
+    const unsigned n = unsigned(slot % 4);
+    const dtm_state& d = dtms_[x];
+    return d.active(n) && field(dtm_config_[x]->value, 4 + d.carry_slot(n), 1);
 }
 
 void cmn600::on_overflow() { changed(); }

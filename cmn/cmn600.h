@@ -22,6 +22,7 @@
 #include "cmn/cmn_traffic.h"
 #include "models/event_source.h"
 #include "models/lazy_counter.h"
+#include "models/overflow_scheduler.h"
 #include "models/unit.h"
 
 namespace pmusim {
@@ -115,10 +116,9 @@ private:
         // The counter whose pairing (paired bit, global_num) carries counter n's wraps.
         unsigned carry_slot(unsigned n) const { return combined[n / 2] && n % 2 == 0 ? n + 1 : n; }
         bool active(unsigned n) const { return !(combined[n / 2] && n % 2 == 1); }
-        // Overflow prediction cache: each counter's input feeds, and its next paired wrap as last
-        // predicted (valid until a register write, a rate change or traffic into one of its feeds).
+        // Each counter's input feeds: its predicted wrap (overflows_) stays valid until a register
+        // write, a rate change or traffic into one of them.
         std::array<std::vector<event_feed*>, 4> inputs;
-        std::array<std::optional<fs_t>, 4> predicted;
         std::array<uint64_t, 4> visited{}; // the unit's pass_ when last visited through a touched feed
     };
 
@@ -136,6 +136,7 @@ private:
     // counters that traffic reached since their last prediction or whose predicted wrap is due.
     void collect(bool only_fed_or_due = false);
     void take_local_wraps(size_t xp, unsigned counter, fs_t now);
+    void carry_local_wraps(size_t xp, unsigned counter, uint64_t wraps); // into the paired global counter
     // Calls f(xp, counter) once for each DTM counter that a touched feed reaches.
     template <class F> void for_each_counter_reached(F&& f) {
         ++pass_;
@@ -151,8 +152,10 @@ private:
     void update_irq();
     // Predicts the next paired wrap of every counter (all) or only of those fed by touched feeds.
     void reschedule(bool all = true);
-    void predict_wrap(size_t xp, unsigned counter, fs_t now);
-    std::optional<fs_t> earliest_prediction() const; // of every counter's and the cycle counter's
+    // overflows_ slots: DTM counter n of XP x in x * 4 + n, then the cycle counter.
+    static size_t slot_of(size_t xp, unsigned counter) { return xp * 4 + counter; }
+    size_t cycle_slot() const { return dtms_.size() * 4; }
+    bool wrap_matters(size_t slot) const; // only paired DTM wraps (and the cycle counter's) have an effect
     void changed() { collect(); apply(); update_irq(); reschedule(); }
     void on_overflow();
     void snapshot();
@@ -194,8 +197,7 @@ private:
     uint32_t overflow_ = 0; // por_dt_pmovsr [8:0]
     uint32_t snapshot_status_ = 0;
 
-    std::optional<fs_t> cycle_predicted_;
-    std::optional<fs_t> earliest_wrap_; // earliest_prediction(), kept up to date by reschedule()
+    overflow_scheduler overflows_;
     bool predicted_all_ = false;        // every prediction made since the last apply()
     uint64_t pass_ = 0;                 // visits counters once per pass over the touched feeds
     std::vector<event_feed*> touched_;
@@ -208,7 +210,6 @@ private:
     bool in_traffic_ = false;
     uint64_t traffic_edge_ = 0; // the mesh edge of the current advance_traffic (its settled edge)
 
-    sc_core::sc_event overflow_event_;
     sc_core::sc_event traffic_wakeup_;
 };
 

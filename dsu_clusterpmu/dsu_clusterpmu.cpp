@@ -65,15 +65,16 @@ dsu_clusterpmu::dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system,
     }
     powered_ = any_core_powered();
     for (auto& f : feeds_) f->injected.on_change(listener);
+    for (unsigned n = 0; n < opt_.counters; ++n) overflows_.add(ctr_[n]);
+    if (has_cc()) overflows_.add(cc_);
     // Reference mode (docs/reference-mode.md): a counter announces its wrap from the edge's process.
-    for (auto& c : ctr_) c.on_reference_wrap([this] { on_overflow(); });
-    cc_.on_reference_wrap([this] { on_overflow(); });
+    overflows_.on_reference_wrap([this] { on_overflow(); });
 
     bind_hooks();
     state_reset();
 
     SC_METHOD(on_overflow);
-    sensitive << overflow_event_;
+    sensitive << overflows_.event();
     dont_initialize();
 }
 
@@ -359,10 +360,9 @@ const event_source* dsu_clusterpmu::source_for(unsigned n) const {
 }
 
 void dsu_clusterpmu::collect_wraps() {
-    const fs_t now = now_fs();
-    for (unsigned n = 0; n < opt_.counters; ++n)
-        if (ctr_[n].take_overflows(now)) ovs_ |= 1u << n;
-    if (has_cc() && cc_.take_overflows(now)) ovs_ |= 0x80000000u;
+    overflows_.collect(now_fs(), [this](size_t slot, uint64_t) {
+        ovs_ |= slot < opt_.counters ? 1u << slot : 0x80000000u; // the slot after the event counters: CCNT
+    });
 }
 
 void dsu_clusterpmu::apply() {
@@ -385,27 +385,6 @@ void dsu_clusterpmu::update_irq() {
     bool level = (ovs_ & inten_ & impl_mask()) != 0 && (!opt_.irq_needs_enable || e_);
     irq_state_ = level;
     if (irq_) irq_->set(level);
-}
-
-void dsu_clusterpmu::reschedule() {
-    quiet_until_ = 0;
-    if (!sc_core::sc_is_running()) return;
-    const fs_t now = now_fs();
-    std::optional<fs_t> next;
-    bool pending = false;
-    auto consider = [&](lazy_counter& c) {
-        auto t = c.next_overflow(now);
-        if (t && (!next || *t < *next)) next = t;
-        pending |= c.overflow_pending();
-    };
-    for (unsigned n = 0; n < opt_.counters; ++n) consider(ctr_[n]);
-    if (has_cc()) consider(cc_);
-    overflow_event_.cancel();
-    if (next) overflow_event_.notify(to_sc_time(*next > now ? *next - now : 0));
-    // Until the next predicted wrap, collect() has nothing to take: every change of a counter or of
-    // its source's future comes back here. A wrap already counted but not yet taken, and the
-    // reference mode (which cannot predict), keep collect() looking at every access.
-    if (!pending && !reference_mode()) quiet_until_ = next.value_or(fs_never);
 }
 
 void dsu_clusterpmu::on_overflow() { changed(); }

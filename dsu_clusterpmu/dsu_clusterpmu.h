@@ -11,6 +11,7 @@
 
 #include "models/event_source.h"
 #include "models/lazy_counter.h"
+#include "models/overflow_scheduler.h"
 #include "models/unit.h"
 
 namespace pmusim {
@@ -106,12 +107,12 @@ private:
     // Overflow wraps up to now -> PMOVS. Before every access, so the check that nothing can have
     // wrapped is inline.
     void collect() {
-        if (now_fs() >= quiet_until_) collect_wraps();
+        if (!overflows_.quiet(now_fs())) collect_wraps();
     }
     void collect_wraps();
     void apply();       // counter sources and enables from the registers
     void update_irq();
-    void reschedule();
+    void reschedule() { overflows_.predict_all(now_fs()); }
     void changed() { collect(); apply(); update_irq(); reschedule(); }
     void on_overflow();
     void power_down();  // the cluster lost power: the PMU state is lost
@@ -163,9 +164,8 @@ private:
     bool any_core_powered() const;
     bool powered_ = true; // cluster_powered()
 
-    sc_core::sc_event overflow_event_;
-    // Before this instant no counter can wrap (set by reschedule(); 0: collect() always looks).
-    fs_t quiet_until_ = 0;
+    // The implemented event counters in slots 0..counters-1, then the cycle counter (if any).
+    overflow_scheduler overflows_;
 };
 
 // Builds a dsu_clusterpmu from a platform unit entry (registered by register_dsu_units).
