@@ -11,10 +11,12 @@ namespace pmusim {
 namespace {
 constexpr uint32_t kRegionShift = 14; // node regions are 16 KB on CMN-600
 constexpr uint32_t kChildPtrOffset = 0x100;
-constexpr uint64_t kAllOverflows = 0x1FF;
 
 uint64_t field(uint64_t v, unsigned lsb, unsigned width) { return (v >> lsb) & ((1ull << width) - 1); }
+bool bit(uint64_t v, unsigned lsb) { return field(v, lsb, 1) != 0; }
 } // namespace
+
+using namespace cmn_field;
 
 const register_table& cmn600_table_for(const cmn_node& n) {
     switch (n.type) {
@@ -132,7 +134,7 @@ const event_source* cmn600::dtm_input(size_t xp, unsigned counter, std::vector<e
     feeds.clear();
     const size_t xp_node = mesh_.xps[xp].node;
     const uint64_t cfg = reg(xp_node, "por_dtm_pmu_config");
-    const unsigned sel = unsigned(field(cfg, 32 + 8 * counter, 6)); // 6-bit input_sel (cmn_tables.cpp)
+    const unsigned sel = unsigned(field(cfg, dtm_input_sel(counter), dtm_input_sel_bits));
     if (sel < 4) {
         cmn_event_ref wp;
         wp.watchpoint = int(sel);
@@ -140,7 +142,7 @@ const event_source* cmn600::dtm_input(size_t xp, unsigned counter, std::vector<e
         return &feeds.back()->total;
     }
     if (sel < 8) {
-        const uint8_t id = uint8_t(field(reg(xp_node, "pmu_event_sel"), 8 * (sel - 4), 8));
+        const uint8_t id = uint8_t(field(reg(xp_node, "pmu_event_sel"), xp_event_id(sel - 4), xp_event_id_bits));
         if (!id) return nullptr;
         cmn_event_ref e;
         e.eventid = id;
@@ -174,7 +176,9 @@ const event_source* cmn600::dtm_input(size_t xp, unsigned counter, std::vector<e
 // Counting and overflow
 // ---------------------------------------------------------------------------
 
-bool cmn600::counting() { return (reg(dtc_node_, "por_dt_dtc_ctl") & 1) && (reg(dtc_node_, "por_dt_pmcr") & 1); }
+bool cmn600::counting() {
+    return bit(reg(dtc_node_, "por_dt_dtc_ctl"), dtc_dt_en) && bit(reg(dtc_node_, "por_dt_pmcr"), pmcr_pmu_en);
+}
 
 void cmn600::add_global(unsigned index, uint64_t carries) {
     const uint64_t sum = uint64_t(global_[index]) + carries;
@@ -194,10 +198,10 @@ void cmn600::collect(bool only_fed_or_due) {
     const std::optional<fs_t> earliest = overflows_.earliest();
     if (only_fed_or_due && predicted_all_ && !(earliest && *earliest <= now)) {
         for_each_counter_reached([&](size_t x, unsigned n) { take_local_wraps(x, n, now); });
-        if (cycle_counter_.take_overflows(now)) overflow_ |= 0x100;
+        if (cycle_counter_.take_overflows(now)) overflow_ |= 1u << pmovsr_cycle_counter;
     } else {
         overflows_.collect(now, [&](size_t slot, uint64_t wraps) {
-            if (slot == cycle_slot()) overflow_ |= 0x100;
+            if (slot == cycle_slot()) overflow_ |= 1u << pmovsr_cycle_counter;
             else carry_local_wraps(slot / 4, unsigned(slot % 4), wraps);
         });
     }
@@ -211,14 +215,14 @@ void cmn600::carry_local_wraps(size_t x, unsigned n, uint64_t wraps) {
     // An unpaired counter just wraps; a paired one carries into its global counter.
     const uint64_t cfg = dtm_config_[x]->value;
     const unsigned slot = dtms_[x].carry_slot(n);
-    if (field(cfg, 4 + slot, 1)) add_global(unsigned(field(cfg, 16 + 4 * slot, 3)), wraps);
+    if (bit(cfg, dtm_pmevcnt_paired + slot)) add_global(unsigned(field(cfg, dtm_global_num(slot), dtm_global_num_bits)), wraps);
 }
 
 void cmn600::apply() {
     const fs_t now = now_fs();
     const bool on = counting();
     for (size_t x = 0; x < dtms_.size(); ++x) {
-        const bool dtm_on = on && (dtm_config_[x]->value & 1);
+        const bool dtm_on = on && bit(dtm_config_[x]->value, dtm_pmu_en);
         for (unsigned n = 0; n < 4; ++n) {
             lazy_counter& c = dtms_[x].counter[n];
             std::vector<event_feed*>& feeds = dtms_[x].inputs[n];
@@ -238,8 +242,8 @@ void cmn600::apply() {
 }
 
 void cmn600::update_irq() {
-    const bool intr_en = pmcr_->value >> 6 & 1;
-    irq_state_ = intr_en && (overflow_ & kAllOverflows);
+    const bool intr_en = bit(pmcr_->value, pmcr_ovfl_intr_en);
+    irq_state_ = intr_en && (overflow_ & pmovsr_all);
     if (irq_) irq_->set(irq_state_);
 }
 
@@ -269,7 +273,7 @@ bool cmn600::wrap_matters(size_t slot) const {
     const size_t x = slot / 4;
     const unsigned n = unsigned(slot % 4);
     const dtm_state& d = dtms_[x];
-    return d.active(n) && field(dtm_config_[x]->value, 4 + d.carry_slot(n), 1);
+    return d.active(n) && bit(dtm_config_[x]->value, dtm_pmevcnt_paired + d.carry_slot(n));
 }
 
 void cmn600::on_overflow() { changed(); }
@@ -284,7 +288,7 @@ void cmn600::snapshot() {
     const fs_t now = now_fs();
     global_shadow_ = global_;
     cycle_shadow_ = cycle_counter_.read(now);
-    const bool dtc_reset = reg(dtc_node_, "por_dt_pmcr") >> 5 & 1;
+    const bool dtc_reset = bit(reg(dtc_node_, "por_dt_pmcr"), pmcr_cntr_rst);
     if (dtc_reset) {
         global_.fill(0);
         cycle_counter_.write(0, now);
@@ -292,9 +296,9 @@ void cmn600::snapshot() {
     for (size_t x = 0; x < dtms_.size(); ++x) {
         dtm_state& d = dtms_[x];
         d.shadow = d.pack(now);
-        if (dtm_config_[x]->value >> 8 & 1) d.unpack(0, now);
+        if (bit(dtm_config_[x]->value, dtm_cntr_rst)) d.unpack(0, now);
     }
-    snapshot_status_ = kAllOverflows;
+    snapshot_status_ = pmovsr_all;
 }
 
 uint64_t cmn600::dtm_state::pack(fs_t now) {
@@ -390,8 +394,8 @@ void cmn600::bind_hooks() {
             b["pmu_event_sel"].on_write(then_changed);
             dtm_state& d = dtms_[size_t(n.xp)];
             b["por_dtm_pmu_config"].on_write([this, &d](const write_event& e) {
-                d.set_combined(0, e.new_value >> 1 & 1, now_fs());
-                d.set_combined(1, e.new_value >> 2 & 1, now_fs());
+                d.set_combined(0, bit(e.new_value, dtm_pmevcnt01_combined), now_fs());
+                d.set_combined(1, bit(e.new_value, dtm_pmevcnt23_combined), now_fs());
                 changed();
             });
             b["por_dtm_pmevcnt"].on_read([&d] { return d.pack(now_fs()); });
@@ -426,12 +430,12 @@ void cmn600::bind_hooks() {
             b["por_dt_pmovsr"].on_read([this] { return uint64_t(overflow_); });
             b["por_dt_pmovsr_clr"].on_write([this](const write_event& e) {
                 // Clearing needs the PMU enabled (Linux "perf/arm-cmn: Fix DTC reset").
-                if (reg(dtc_node_, "por_dt_pmcr") & 1) overflow_ &= ~uint32_t(e.new_value & kAllOverflows);
+                if (bit(reg(dtc_node_, "por_dt_pmcr"), pmcr_pmu_en)) overflow_ &= ~uint32_t(e.new_value & pmovsr_all);
                 changed();
             });
             b["por_dt_pmssr"].on_read([this] { return uint64_t(snapshot_status_); });
             b["por_dt_pmsrr"].on_write([this](const write_event& e) {
-                if (e.new_value & 1) snapshot();
+                if (bit(e.new_value, pmsrr_ss_req)) snapshot();
                 changed();
             });
             break;
@@ -599,10 +603,10 @@ void cmn600::traffic_ramp(size_t node, uint8_t eventid, uint8_t occupid, uint64_
 bool cmn600::watchpoint_matches(size_t xp, unsigned wp, unsigned port, bool upload, const cmn_flit& flit) {
     const watchpoint_regs& w = wp_regs_[xp][wp];
     const uint64_t cfg = w.config->value;
-    if ((cfg & 1) != port || (cfg >> 1 & 7) != unsigned(flit.channel)) return false;
-    const uint64_t value = flit.match_value(unsigned(cfg >> 4 & 1), upload);
+    if (field(cfg, wp_dev_sel, 1) != port || field(cfg, wp_chn_sel, wp_chn_sel_bits) != unsigned(flit.channel)) return false;
+    const uint64_t value = flit.match_value(unsigned(field(cfg, wp_grp, 1)), upload);
     bool match = ((value ^ w.val->value) & ~w.mask->value) == 0;
-    if (cfg >> 5 & 1) match = !match; // wp_exclusive: count the flits that do not match (docs/cmn.md)
+    if (bit(cfg, wp_exclusive)) match = !match; // wp_exclusive: count the flits that do not match (docs/cmn.md)
     return match;
 }
 
@@ -614,7 +618,7 @@ void cmn600::port_crossing(size_t xp, unsigned port, bool upload, const cmn_flit
         e.watchpoint = int(wp);
         traffic_feed(node, e).traffic.add(edge, 1, traffic_edge_);
     };
-    if (wp_regs_[xp][primary].config->value >> 6 & 1) {
+    if (bit(wp_regs_[xp][primary].config->value, wp_combine)) {
         // Combined pair: one count, on the primary, when both match groups match the flit.
         if (watchpoint_matches(xp, primary, port, upload, flit) && watchpoint_matches(xp, primary + 1, port, upload, flit))
             count(primary);

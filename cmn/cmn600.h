@@ -36,6 +36,29 @@ const register_table& cmn600_node_table(cmn_node_type type);
 // The table of a node's region, by the node's type (an external node has no region in this mesh).
 const register_table& cmn600_table_for(const cmn_node& n);
 
+// The positions of the fields the model reads: the tables (cmn_tables.cpp) place their fields
+// with these same constants, so each position is written once.
+namespace cmn_field {
+// XP pmu_event_sel: event n's ID [8n+7:8n].
+constexpr unsigned xp_event_id(unsigned n) { return 8 * n; }
+constexpr unsigned xp_event_id_bits = 8;
+// por_dtm_wpN_config
+constexpr unsigned wp_dev_sel = 0, wp_chn_sel = 1, wp_chn_sel_bits = 3, wp_grp = 4, wp_exclusive = 5, wp_combine = 6;
+// por_dtm_pmu_config
+constexpr unsigned dtm_pmu_en = 0, dtm_pmevcnt01_combined = 1, dtm_pmevcnt23_combined = 2, dtm_pmevcnt_paired = 4,
+                   dtm_cntr_rst = 8;
+constexpr unsigned dtm_global_num(unsigned n) { return 16 + 4 * n; }
+constexpr unsigned dtm_global_num_bits = 3;
+constexpr unsigned dtm_input_sel(unsigned n) { return 32 + 8 * n; }
+constexpr unsigned dtm_input_sel_bits = 6;
+// por_dt_dtc_ctl, por_dt_pmcr, por_dt_pmovsr (and the status bits of pmovsr_clr and pmssr)
+constexpr unsigned dtc_dt_en = 0;
+constexpr unsigned pmcr_pmu_en = 0, pmcr_cntr_rst = 5, pmcr_ovfl_intr_en = 6;
+constexpr unsigned pmovsr_cycle_counter = 8; // [7:0]: the global counters
+constexpr uint64_t pmovsr_all = (uint64_t(1) << (pmovsr_cycle_counter + 1)) - 1;
+constexpr unsigned pmsrr_ss_req = 0;
+} // namespace cmn_field
+
 enum class cmn600_revision { r1p0, r1p1, r1p2, r1p3, r2p0, r3p0, r3p1 };
 
 struct cmn600_options {

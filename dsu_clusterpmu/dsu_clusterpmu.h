@@ -19,6 +19,22 @@ namespace pmusim {
 enum class dsu_variant { original, dsu110, dsu120 };
 const char* to_string(dsu_variant v);
 
+// The positions of the fields the model reads or composes: the tables (dsu_tables.cpp) place
+// their fields with these same constants, so each position is written once.
+namespace dsu_field {
+constexpr unsigned pmcr_e = 0, pmcr_p = 1, pmcr_c = 2, pmcr_x = 4, pmcr_lc = 6, pmcr_fzo = 9, pmcr_n = 11,
+                   pmcr_imp = 24;
+constexpr uint32_t pmcr_imp_arm = 0x41;           // CLUSTERPMCR_EL1.IMP as the model reads it
+constexpr unsigned cycle_counter = 31;            // C: the cycle counter's bit in the CNTEN/INTEN/OVS/SSRR bitmaps
+constexpr unsigned evtype_count_bits = 16;        // evtCount [15:0]
+constexpr unsigned evtype_ns = 29, evtype_s = 31; // PMEVTYPER.NS, .S
+constexpr unsigned mdcr_spme = 0, mdcr_epmad = 1; // CLUSTERPMMDCR_EL3.SPME, .EPMAD
+constexpr uint32_t bit(unsigned lsb) { return uint32_t(1) << lsb; }
+constexpr uint32_t evtype_count = bit(evtype_count_bits) - 1;
+constexpr uint32_t evtype_writable = evtype_count | bit(evtype_ns) | bit(evtype_s);
+constexpr uint32_t mdcr_writable = bit(mdcr_spme) | bit(mdcr_epmad);
+} // namespace dsu_field
+
 // The unit's register table for a variant (system registers and memory-mapped
 // frame in one table; the names differ: CLUSTERPMCR_EL1 vs PMCR).
 const register_table& dsu_table(dsu_variant v);
@@ -100,7 +116,7 @@ private:
     // DBGEN/NIDEN (and SPIDEN/SPNIDEN for Secure; not EPMAD for Non-secure) allow external access.
     bool external_authenticated(bool secure) const {
         const bool dbgen = auth_ & 1, niden = auth_ & 2, spiden = auth_ & 4, spniden = auth_ & 8;
-        return (dbgen || niden) && (secure ? (spiden || spniden) : !(mdcr_ & 2));
+        return (dbgen || niden) && (secure ? (spiden || spniden) : !(mdcr_ & dsu_field::bit(dsu_field::mdcr_epmad)));
     }
     [[gnu::cold]] access_outcome refuse_external(access_context& ctx, access_outcome outcome, const char* why) const;
     void bind_hooks();
