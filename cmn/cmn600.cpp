@@ -304,12 +304,8 @@ void cmn600::snapshot() {
 uint64_t cmn600::dtm_state::pack(fs_t now) {
     uint64_t v = 0;
     for (unsigned p = 0; p < 2; ++p) {
-        if (combined[p]) {
-            v |= counter[2 * p].read(now) << (32 * p);
-        } else {
-            v |= counter[2 * p].read(now) << (32 * p);
-            v |= counter[2 * p + 1].read(now) << (32 * p + 16);
-        }
+        v |= counter[2 * p].read(now) << dtm_pmevcnt(2 * p); // the pair's whole value when combined
+        if (!combined[p]) v |= counter[2 * p + 1].read(now) << dtm_pmevcnt(2 * p + 1);
     }
     return v;
 }
@@ -317,11 +313,11 @@ uint64_t cmn600::dtm_state::pack(fs_t now) {
 void cmn600::dtm_state::unpack(uint64_t value, fs_t now) {
     for (unsigned p = 0; p < 2; ++p) {
         if (combined[p]) {
-            counter[2 * p].write(field(value, 32 * p, 32), now);
+            counter[2 * p].write(field(value, dtm_pmevcnt(2 * p), 2 * dtm_pmevcnt_bits), now);
             counter[2 * p + 1].write(0, now);
         } else {
-            counter[2 * p].write(field(value, 32 * p, 16), now);
-            counter[2 * p + 1].write(field(value, 32 * p + 16, 16), now);
+            counter[2 * p].write(field(value, dtm_pmevcnt(2 * p), dtm_pmevcnt_bits), now);
+            counter[2 * p + 1].write(field(value, dtm_pmevcnt(2 * p + 1), dtm_pmevcnt_bits), now);
         }
     }
 }
@@ -330,7 +326,7 @@ void cmn600::dtm_state::set_combined(unsigned pair, bool on, fs_t now) {
     if (combined[pair] == on) return;
     const uint64_t v = pack(now);
     combined[pair] = on;
-    counter[2 * pair].set_width(on ? 32 : 16, now);
+    counter[2 * pair].set_width(on ? 2 * dtm_pmevcnt_bits : dtm_pmevcnt_bits, now);
     unpack(v, now);
 }
 

@@ -51,6 +51,9 @@ constexpr unsigned dtm_global_num(unsigned n) { return 16 + 4 * n; }
 constexpr unsigned dtm_global_num_bits = 3;
 constexpr unsigned dtm_input_sel(unsigned n) { return 32 + 8 * n; }
 constexpr unsigned dtm_input_sel_bits = 6;
+// por_dtm_pmevcnt: local counter n [16n+15:16n]; a combined pair is one counter of twice the width.
+constexpr unsigned dtm_pmevcnt(unsigned n) { return 16 * n; }
+constexpr unsigned dtm_pmevcnt_bits = 16;
 // por_dt_dtc_ctl, por_dt_pmcr, por_dt_pmovsr (and the status bits of pmovsr_clr and pmssr)
 constexpr unsigned dtc_dt_en = 0;
 constexpr unsigned pmcr_pmu_en = 0, pmcr_cntr_rst = 5, pmcr_ovfl_intr_en = 6;
@@ -130,7 +133,9 @@ private:
     // are one 32-bit counter, held in counter[0] (counter[2]); its wrap leaves through the pairing
     // of the upper counter (docs/cmn.md).
     struct dtm_state {
-        std::array<lazy_counter, 4> counter{lazy_counter(16), lazy_counter(16), lazy_counter(16), lazy_counter(16)};
+        std::array<lazy_counter, 4> counter{
+            lazy_counter(cmn_field::dtm_pmevcnt_bits), lazy_counter(cmn_field::dtm_pmevcnt_bits),
+            lazy_counter(cmn_field::dtm_pmevcnt_bits), lazy_counter(cmn_field::dtm_pmevcnt_bits)};
         std::array<bool, 2> combined{};
         uint64_t shadow = 0; // por_dtm_pmevcntsr
         uint64_t pack(fs_t now);              // the por_dtm_pmevcnt value

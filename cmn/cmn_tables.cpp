@@ -186,10 +186,10 @@ register_table make_xp() {
     }
     t.registers.push_back({"por_dtm_pmu_config", std::nullopt, 0x2210, 64, 0, cfg, "DTM PMU configuration"});
     t.registers.push_back({"por_dtm_pmevcnt", std::nullopt, 0x2220, 64, 0,
-                           {{"pmevcnt0", 0, 16, fa::rw, "local counter 0"},
-                            {"pmevcnt1", 16, 16, fa::rw, "local counter 1"},
-                            {"pmevcnt2", 32, 16, fa::rw, "local counter 2"},
-                            {"pmevcnt3", 48, 16, fa::rw, "local counter 3"}},
+                           {{"pmevcnt0", cmn_field::dtm_pmevcnt(0), cmn_field::dtm_pmevcnt_bits, fa::rw, "local counter 0"},
+                            {"pmevcnt1", cmn_field::dtm_pmevcnt(1), cmn_field::dtm_pmevcnt_bits, fa::rw, "local counter 1"},
+                            {"pmevcnt2", cmn_field::dtm_pmevcnt(2), cmn_field::dtm_pmevcnt_bits, fa::rw, "local counter 2"},
+                            {"pmevcnt3", cmn_field::dtm_pmevcnt(3), cmn_field::dtm_pmevcnt_bits, fa::rw, "local counter 3"}},
                            "DTM local event counters"});
     t.registers.push_back({"por_dtm_pmevcntsr", std::nullopt, 0x2240, 64, 0,
                            {{"pmevcntsr0", 0, 16, fa::rw, "counter 0 at the last snapshot"},

@@ -217,8 +217,8 @@ uint64_t dsu_clusterpmu::pmcfgr_value() const {
     const bool d120 = opt_.variant == dsu_variant::dsu120;
     uint64_t n = d120 ? opt_.counters - 1 : opt_.counters;
     uint64_t size = opt_.variant == dsu_variant::original ? 31 : 63;
-    return n | (size << 8) | (uint64_t(has_cc()) << 14) | (uint64_t(opt_.variant == dsu_variant::dsu110) << 16) |
-           (uint64_t(d120) << 21) | (1u << 22);
+    return n << pmcfgr_n | (size << pmcfgr_size) | (uint64_t(has_cc()) << pmcfgr_cc) |
+           (uint64_t(opt_.variant == dsu_variant::dsu110) << pmcfgr_ex) | (uint64_t(d120) << pmcfgr_fzo) | bit(pmcfgr_ss);
 }
 
 uint64_t dsu_clusterpmu::read_counter(unsigned n) {

@@ -29,6 +29,7 @@ constexpr unsigned cycle_counter = 31;            // C: the cycle counter's bit 
 constexpr unsigned evtype_count_bits = 16;        // evtCount [15:0]
 constexpr unsigned evtype_ns = 29, evtype_s = 31; // PMEVTYPER.NS, .S
 constexpr unsigned mdcr_spme = 0, mdcr_epmad = 1; // CLUSTERPMMDCR_EL3.SPME, .EPMAD
+constexpr unsigned pmcfgr_n = 0, pmcfgr_size = 8, pmcfgr_cc = 14, pmcfgr_ex = 16, pmcfgr_fzo = 21, pmcfgr_ss = 22;
 constexpr uint32_t bit(unsigned lsb) { return uint32_t(1) << lsb; }
 constexpr uint32_t evtype_count = bit(evtype_count_bits) - 1;
 constexpr uint32_t evtype_writable = evtype_count | bit(evtype_ns) | bit(evtype_s);

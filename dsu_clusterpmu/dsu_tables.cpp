@@ -257,11 +257,11 @@ register_table make_table(dsu_variant v) {
     add(mreg("PMINTENCLR", 0xC60, 32, 0, bitmap_fields("interrupt enable"), "Interrupt enable clear"));
     add(mreg("PMOVSCLR", 0xC80, 32, 0, bitmap_fields("overflow flag"), "Overflow flag clear"));
     add(mreg("PMOVSSET", 0xCC0, 32, 0, bitmap_fields("overflow flag"), "Overflow flag set"));
-    add(mreg("PMCFGR", 0xE00, 32, 0, {{"N", 0, 8, fa::ro, d120 ? "counters - 1 (as DSU-120AE)" : "counters (UNVERIFIED)"},
-                                      {"SIZE", 8, 6, fa::ro, "counter size - 1"}, {"CC", 14, 1, fa::ro, "cycle counter"},
-                                      {"CCD", 15, 1, fa::ro, "0"}, {"EX", 16, 1, fa::ro, "PMCR.X implemented"},
-                                      {"UEN", 19, 1, fa::ro, "0"}, {"FZO", 21, 1, fa::ro, "freeze on overflow"},
-                                      {"SS", 22, 1, fa::ro, "snapshot supported"}},
+    add(mreg("PMCFGR", 0xE00, 32, 0, {{"N", pmcfgr_n, 8, fa::ro, d120 ? "counters - 1 (as DSU-120AE)" : "counters (UNVERIFIED)"},
+                                      {"SIZE", pmcfgr_size, 6, fa::ro, "counter size - 1"}, {"CC", pmcfgr_cc, 1, fa::ro, "cycle counter"},
+                                      {"CCD", 15, 1, fa::ro, "0"}, {"EX", pmcfgr_ex, 1, fa::ro, "PMCR.X implemented"},
+                                      {"UEN", 19, 1, fa::ro, "0"}, {"FZO", pmcfgr_fzo, 1, fa::ro, "freeze on overflow"},
+                                      {"SS", pmcfgr_ss, 1, fa::ro, "snapshot supported"}},
                   "Configuration"));
     add(mreg("PMCR", 0xE04, 32, ext_pmcr_reset, ext_pmcr,
              orig ? "Control (same state and layout as CLUSTERPMCR_EL1; UNVERIFIED)"
