@@ -27,7 +27,7 @@ const amu_group0_event group0_events[4] = {
 } // namespace
 
 namespace {
-constexpr uint64_t amcr_cg1rz = 1ULL << 17;
+constexpr uint64_t amcr_cg1rz_mask = 1ULL << amu_field::amcr_cg1rz;
 const char* const g0_keys[4] = {"cycles", "const_cycles", "inst", "mem_stall"};
 } // namespace
 
@@ -89,12 +89,14 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, amu_externa
         auto& hafgrtr = b["HAFGRTR_EL2"];
         hafgrtr.on_write([cp, &hafgrtr](const write_event&) {
             // Bits of auxiliary counters that do not exist are RES0 (D24.2.61).
-            for (unsigned x = cp->aux; x < 16; ++x) hafgrtr.value &= ~(3ULL << (18 + 2 * x));
-            if (cp->aux == 0) hafgrtr.value &= ~(1ULL << 17);
+            using namespace amu_field;
+            for (unsigned x = cp->aux; x < 16; ++x)
+                hafgrtr.value &= ~(1ULL << hafgrtr_amevcntr1(x) | 1ULL << hafgrtr_amevtyper1(x));
+            if (cp->aux == 0) hafgrtr.value &= ~(1ULL << hafgrtr_amcnten1);
         });
         auto& amcr = b["AMCR_EL0"];
         amcr.on_write([cp, &amcr](const write_event&) {
-            if (cp->version < 2) amcr.value &= ~amcr_cg1rz; // CG1RZ is RES0 on AMUv1
+            if (cp->version < 2) amcr.value &= ~amcr_cg1rz_mask; // CG1RZ is RES0 on AMUv1
         });
         const cpu_controls& k = *system.controls;
         c->scr_el3 = &k.entry(d.index, control::scr_el3);
@@ -146,9 +148,13 @@ void amu_unit::amu_reset(cpu_amu& c, fs_t now) {
     register_bank& b = *c.bank;
     b.reset();
     const unsigned aux = c.aux;
-    b["AMCFGR_EL0"].value = (uint64_t(aux > 0 ? 1 : 0) << 28) | (1ULL << 24) | (0x3FULL << 8) | uint64_t(3 + aux);
-    b["AMCGCR_EL0"].value = (uint64_t(aux) << 8) | 4;
-    b["AMCG1IDR_EL0"].value = c.version >= 2 ? (uint64_t(c.aux_mask()) << 16) | c.aux_mask() : 0;
+    using namespace amu_field;
+    // Counter groups - 1, HDBG supported, 64-bit counters (size - 1), counters - 1.
+    b["AMCFGR_EL0"].value = (uint64_t(aux > 0 ? 1 : 0) << amcfgr_ncg) | (1ULL << amcfgr_hdbg) |
+                            (0x3FULL << amcfgr_size) | uint64_t(3 + aux) << amcfgr_n;
+    b["AMCGCR_EL0"].value = (uint64_t(aux) << amcgcr_cg1nc) | uint64_t(4) << amcgcr_cg0nc;
+    b["AMCG1IDR_EL0"].value =
+        c.version >= 2 ? (uint64_t(c.aux_mask()) << amcg1idr_amevcntvoff1) | uint64_t(c.aux_mask()) << amcg1idr_amevcntr1 : 0;
     c.en0 = c.en1 = 0;
     for (auto& k : c.g0) k.write(0, now);
     for (auto& k : c.g1) k.write(0, now);
@@ -205,7 +211,7 @@ std::vector<std::string> amu_unit::firmware_power_up(const std::string& profile,
     for (unsigned n = 0; n < c.aux; ++n) out.push_back(fmt::format("write AMEVCNTR1{}_EL0 {:#x}", n, c.saved_g1[n]));
     out.push_back("write AMCNTENSET0_EL0 0x3");
     if (c.aux) out.push_back(fmt::format("write AMCNTENSET1_EL0 {:#x}", c.aux_mask()));
-    if (c.version >= 2) out.push_back(fmt::format("write AMCR_EL0 {:#x}", amcr_cg1rz));
+    if (c.version >= 2) out.push_back(fmt::format("write AMCR_EL0 {:#x}", amcr_cg1rz_mask));
     out.push_back("write AMCNTENSET0_EL0 0xf");
     c.saved = false; // the save area is consumed
     return out;
@@ -267,7 +273,7 @@ access_outcome amu_unit::refuse_access(access_context& ctx, const register_def& 
 
 uint64_t amu_unit::adjust_counter_read(cpu_amu& c, const amu_reg_info& i, uint64_t value,
                                        const access_context& ctx) const {
-    bool cg1rz = c.version >= 2 && (c.amcr->value & amcr_cg1rz);
+    bool cg1rz = c.version >= 2 && (c.amcr->value & amcr_cg1rz_mask);
     if (i.kind == amu_reg_info::cnt1 && cg1rz) return 0;
     // AMUv1p1 virtual offsets: EL0/EL1 reads with HCR_EL2.AMVOFFEN = SCR_EL3.AMVOFFEN = 1,
     // EL2 enabled and {E2H,TGE} != {1,1}. Counter 1 (CNT_CYCLES) has no offset.
@@ -324,7 +330,7 @@ void amu_unit::serve_sysreg_otherwise(const served& s, tlm::tlm_generic_payload&
 void amu_unit::answer_undefined(tlm::tlm_generic_payload& trans, access_context& ctx) const {
     trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     ctx.outcome = access_outcome::undefined;
-    ctx.syndrome = uint64_t(1) << 25;
+    ctx.syndrome = esr::undefined;
     ctx.detail = has_amu(ctx.cpu) ? "AMU encoding not implemented on this CPU" : fmt::format("cpu{} has no AMU", ctx.cpu);
 }
 
@@ -377,7 +383,7 @@ std::vector<std::string> amu_unit::firmware_boot(const std::string& profile) {
         out.push_back("write AMCNTENSET0_EL0 0x3"); // amu_init_el3: Pn_ALWAYS_ON
         if (c.aux) out.push_back(fmt::format("write AMCNTENSET1_EL0 {:#x}", c.aux_mask())); // plat_amu_aux_enables
         if (c.version >= 2) {
-            out.push_back(fmt::format("write AMCR_EL0 {:#x}", amcr_cg1rz)); // AMU_RESTRICT_COUNTERS=1
+            out.push_back(fmt::format("write AMCR_EL0 {:#x}", amcr_cg1rz_mask)); // AMU_RESTRICT_COUNTERS=1
             out.push_back(fmt::format("write SCR_EL3 {:#x} mask {:#x}", scr_amvoffen, scr_amvoffen));
         }
         out.push_back("write AMCNTENSET0_EL0 0xf"); // el3_exit: restore_el3_runtime_regs

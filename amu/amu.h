@@ -43,6 +43,21 @@ struct amu_external_options {
     uint64_t amiidr = 0x43B;         // AMIIDR (IMP DEF); the AMPIDRn registers follow from it
 };
 
+// The positions of the fields the model reads or composes: the table (amu_table.cpp) places its
+// fields with these same constants, so each position is written once.
+namespace amu_field {
+constexpr unsigned amcr_cg1rz = 17;
+constexpr unsigned amcfgr_n = 0, amcfgr_size = 8, amcfgr_hdbg = 24, amcfgr_ncg = 28;
+constexpr unsigned amcgcr_cg0nc = 0, amcgcr_cg1nc = 8;
+constexpr unsigned amcg1idr_amevcntr1 = 0, amcg1idr_amevcntvoff1 = 16;
+// HAFGRTR_EL2 (D24.2.61): AMCNTEN0 [0], AMEVCNTR0<x> [x+1], AMCNTEN1 [17], AMEVCNTR1<x> [18+2x],
+// AMEVTYPER1<x> [19+2x].
+constexpr unsigned hafgrtr_amcnten0 = 0, hafgrtr_amcnten1 = 17;
+constexpr unsigned hafgrtr_amevcntr0(unsigned x) { return x + 1; }
+constexpr unsigned hafgrtr_amevcntr1(unsigned x) { return 18 + 2 * x; }
+constexpr unsigned hafgrtr_amevtyper1(unsigned x) { return 19 + 2 * x; }
+} // namespace amu_field
+
 // What kind of AMU register a table entry is, for the access rules.
 enum class amu_reg_class : uint8_t {
     counter_or_control, // AMCR, AMCNTENSET/CLR0/1, AMEVCNTR0/1<n>: MSR only at the highest EL

@@ -107,15 +107,15 @@ const amu_trap_row& amu_decide(const amu_access& a) {
 }
 
 int amu_hafgrtr_bit(const amu_reg_info& i) {
-    // D24.2.61: AMCNTEN0 [0], AMEVCNTR0<x> [x+1], AMCNTEN1 [17], AMEVCNTR1<x> [18+2x], AMEVTYPER1<x> [19+2x].
+    using namespace amu_field;
     switch (i.kind) {
     case amu_reg_info::enset0:
-    case amu_reg_info::enclr0: return 0;
-    case amu_reg_info::cnt0: return int(i.index) + 1;
+    case amu_reg_info::enclr0: return hafgrtr_amcnten0;
+    case amu_reg_info::cnt0: return int(hafgrtr_amevcntr0(i.index));
     case amu_reg_info::enset1:
-    case amu_reg_info::enclr1: return 17;
-    case amu_reg_info::cnt1: return 18 + 2 * int(i.index);
-    case amu_reg_info::type1: return 19 + 2 * int(i.index);
+    case amu_reg_info::enclr1: return hafgrtr_amcnten1;
+    case amu_reg_info::cnt1: return int(hafgrtr_amevcntr1(i.index));
+    case amu_reg_info::type1: return int(hafgrtr_amevtyper1(i.index));
     default: return -1;
     }
 }

@@ -11,10 +11,12 @@ namespace pmusim {
 namespace {
 constexpr uint32_t kRegionShift = 14; // node regions are 16 KB on CMN-600
 constexpr uint32_t kChildPtrOffset = 0x100;
-constexpr uint64_t kAllOverflows = 0x1FF;
 
 uint64_t field(uint64_t v, unsigned lsb, unsigned width) { return (v >> lsb) & ((1ull << width) - 1); }
+bool bit(uint64_t v, unsigned lsb) { return field(v, lsb, 1) != 0; }
 } // namespace
+
+using namespace cmn_field;
 
 const register_table& cmn600_table_for(const cmn_node& n) {
     switch (n.type) {
@@ -56,8 +58,9 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
     // process runs, so a DTM carry reaches its global counter, and the cycle counter's wrap
     // pmovsr, at the edge of the wrap. No-op in the fast mode.
     for (auto& d : dtms_)
-        for (auto& c : d.counter) c.on_reference_wrap([this] { on_overflow(); });
-    cycle_counter_.on_reference_wrap([this] { on_overflow(); });
+        for (auto& c : d.counter) overflows_.add(c);
+    overflows_.add(cycle_counter_);
+    overflows_.on_reference_wrap([this] { on_overflow(); });
     clock_.on_change([this] {
         reschedule();
         schedule_traffic();
@@ -67,7 +70,7 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
     state_reset();
 
     SC_METHOD(on_overflow);
-    sensitive << overflow_event_;
+    sensitive << overflows_.event();
     dont_initialize();
     SC_METHOD(on_traffic);
     sensitive << traffic_wakeup_;
@@ -131,7 +134,7 @@ const event_source* cmn600::dtm_input(size_t xp, unsigned counter, std::vector<e
     feeds.clear();
     const size_t xp_node = mesh_.xps[xp].node;
     const uint64_t cfg = reg(xp_node, "por_dtm_pmu_config");
-    const unsigned sel = unsigned(field(cfg, 32 + 8 * counter, 6)); // 6-bit input_sel (cmn_tables.cpp)
+    const unsigned sel = unsigned(field(cfg, dtm_input_sel(counter), dtm_input_sel_bits));
     if (sel < 4) {
         cmn_event_ref wp;
         wp.watchpoint = int(sel);
@@ -139,7 +142,7 @@ const event_source* cmn600::dtm_input(size_t xp, unsigned counter, std::vector<e
         return &feeds.back()->total;
     }
     if (sel < 8) {
-        const uint8_t id = uint8_t(field(reg(xp_node, "pmu_event_sel"), 8 * (sel - 4), 8));
+        const uint8_t id = uint8_t(field(reg(xp_node, "pmu_event_sel"), xp_event_id(sel - 4), xp_event_id_bits));
         if (!id) return nullptr;
         cmn_event_ref e;
         e.eventid = id;
@@ -173,7 +176,9 @@ const event_source* cmn600::dtm_input(size_t xp, unsigned counter, std::vector<e
 // Counting and overflow
 // ---------------------------------------------------------------------------
 
-bool cmn600::counting() { return (reg(dtc_node_, "por_dt_dtc_ctl") & 1) && (reg(dtc_node_, "por_dt_pmcr") & 1); }
+bool cmn600::counting() {
+    return bit(reg(dtc_node_, "por_dt_dtc_ctl"), dtc_dt_en) && bit(reg(dtc_node_, "por_dt_pmcr"), pmcr_pmu_en);
+}
 
 void cmn600::add_global(unsigned index, uint64_t carries) {
     const uint64_t sum = uint64_t(global_[index]) + carries;
@@ -190,29 +195,34 @@ void cmn600::collect(bool only_fed_or_due) {
     // not every counter of the mesh (docs/performance.md, scenario 3). An unpaired counter's wraps
     // have no effect; left pending, they are taken by the full collect that precedes every register
     // access and every configuration change.
-    if (only_fed_or_due && predicted_all_ && !(earliest_wrap_ && *earliest_wrap_ <= now)) {
+    const std::optional<fs_t> earliest = overflows_.earliest();
+    if (only_fed_or_due && predicted_all_ && !(earliest && *earliest <= now)) {
         for_each_counter_reached([&](size_t x, unsigned n) { take_local_wraps(x, n, now); });
+        if (cycle_counter_.take_overflows(now)) overflow_ |= 1u << pmovsr_cycle_counter;
     } else {
-        for (size_t x = 0; x < dtms_.size(); ++x)
-            for (unsigned n = 0; n < 4; ++n) take_local_wraps(x, n, now);
+        overflows_.collect(now, [&](size_t slot, uint64_t wraps) {
+            if (slot == cycle_slot()) overflow_ |= 1u << pmovsr_cycle_counter;
+            else carry_local_wraps(slot / 4, unsigned(slot % 4), wraps);
+        });
     }
-    if (cycle_counter_.take_overflows(now)) overflow_ |= 0x100;
 }
 
 void cmn600::take_local_wraps(size_t x, unsigned n, fs_t now) {
-    dtm_state& d = dtms_[x];
-    const uint64_t wraps = d.counter[n].take_overflows(now);
+    if (const uint64_t wraps = dtms_[x].counter[n].take_overflows(now)) carry_local_wraps(x, n, wraps);
+}
+
+void cmn600::carry_local_wraps(size_t x, unsigned n, uint64_t wraps) {
     // An unpaired counter just wraps; a paired one carries into its global counter.
     const uint64_t cfg = dtm_config_[x]->value;
-    const unsigned slot = d.carry_slot(n);
-    if (wraps && field(cfg, 4 + slot, 1)) add_global(unsigned(field(cfg, 16 + 4 * slot, 3)), wraps);
+    const unsigned slot = dtms_[x].carry_slot(n);
+    if (bit(cfg, dtm_pmevcnt_paired + slot)) add_global(unsigned(field(cfg, dtm_global_num(slot), dtm_global_num_bits)), wraps);
 }
 
 void cmn600::apply() {
     const fs_t now = now_fs();
     const bool on = counting();
     for (size_t x = 0; x < dtms_.size(); ++x) {
-        const bool dtm_on = on && (dtm_config_[x]->value & 1);
+        const bool dtm_on = on && bit(dtm_config_[x]->value, dtm_pmu_en);
         for (unsigned n = 0; n < 4; ++n) {
             lazy_counter& c = dtms_[x].counter[n];
             std::vector<event_feed*>& feeds = dtms_[x].inputs[n];
@@ -232,8 +242,8 @@ void cmn600::apply() {
 }
 
 void cmn600::update_irq() {
-    const bool intr_en = pmcr_->value >> 6 & 1;
-    irq_state_ = intr_en && (overflow_ & kAllOverflows);
+    const bool intr_en = bit(pmcr_->value, pmcr_ovfl_intr_en);
+    irq_state_ = intr_en && (overflow_ & pmovsr_all);
     if (irq_) irq_->set(irq_state_);
 }
 
@@ -245,44 +255,25 @@ void cmn600::reschedule(bool all) {
     // for all. Re-predicting, or even visiting, every counter on every request made the cost per
     // flit grow with the mesh (docs/performance.md "Scenario 3").
     if (all || !predicted_all_) {
-        for (size_t x = 0; x < dtms_.size(); ++x)
-            for (unsigned n = 0; n < 4; ++n) predict_wrap(x, n, now);
-        cycle_predicted_ = cycle_counter_.next_overflow(now);
+        overflows_.predict_all(now, [this](size_t slot) { return wrap_matters(slot); });
         predicted_all_ = true;
-        earliest_wrap_ = earliest_prediction();
     } else {
-        // Flits only add events, so a re-predicted wrap usually comes sooner; only when the earliest
-        // one moves later (or away) is the earliest found again among all.
-        bool find_earliest = false;
         for_each_counter_reached([&](size_t x, unsigned n) {
-            const std::optional<fs_t> before = dtms_[x].predicted[n];
-            predict_wrap(x, n, now);
-            const std::optional<fs_t>& after = dtms_[x].predicted[n];
-            if (before && before == earliest_wrap_ && (!after || *after > *before)) find_earliest = true;
-            else if (after && (!earliest_wrap_ || *after < *earliest_wrap_)) earliest_wrap_ = after;
+            const size_t slot = slot_of(x, n);
+            overflows_.predict(slot, now, wrap_matters(slot));
         });
-        if (find_earliest) earliest_wrap_ = earliest_prediction();
+        overflows_.arm(now);
     }
     for (event_feed* f : touched_) f->touched = false;
     touched_.clear();
-    overflow_event_.cancel();
-    if (earliest_wrap_) overflow_event_.notify(to_sc_time(*earliest_wrap_ > now ? *earliest_wrap_ - now : 0));
 }
 
-void cmn600::predict_wrap(size_t x, unsigned n, fs_t now) {
-    dtm_state& d = dtms_[x];
-    if (!d.active(n) || !field(dtm_config_[x]->value, 4 + d.carry_slot(n), 1)) // only paired wraps have an effect
-        d.predicted[n].reset();
-    else
-        d.predicted[n] = d.counter[n].next_overflow(now);
-}
-
-std::optional<fs_t> cmn600::earliest_prediction() const {
-    std::optional<fs_t> next = cycle_predicted_;
-    for (const dtm_state& d : dtms_)
-        for (const auto& t : d.predicted)
-            if (t && (!next || *t < *next)) next = t;
-    return next;
+bool cmn600::wrap_matters(size_t slot) const {
+    if (slot == cycle_slot()) return true;
+    const size_t x = slot / 4;
+    const unsigned n = unsigned(slot % 4);
+    const dtm_state& d = dtms_[x];
+    return d.active(n) && bit(dtm_config_[x]->value, dtm_pmevcnt_paired + d.carry_slot(n));
 }
 
 void cmn600::on_overflow() { changed(); }
@@ -297,7 +288,7 @@ void cmn600::snapshot() {
     const fs_t now = now_fs();
     global_shadow_ = global_;
     cycle_shadow_ = cycle_counter_.read(now);
-    const bool dtc_reset = reg(dtc_node_, "por_dt_pmcr") >> 5 & 1;
+    const bool dtc_reset = bit(reg(dtc_node_, "por_dt_pmcr"), pmcr_cntr_rst);
     if (dtc_reset) {
         global_.fill(0);
         cycle_counter_.write(0, now);
@@ -305,20 +296,16 @@ void cmn600::snapshot() {
     for (size_t x = 0; x < dtms_.size(); ++x) {
         dtm_state& d = dtms_[x];
         d.shadow = d.pack(now);
-        if (dtm_config_[x]->value >> 8 & 1) d.unpack(0, now);
+        if (bit(dtm_config_[x]->value, dtm_cntr_rst)) d.unpack(0, now);
     }
-    snapshot_status_ = kAllOverflows;
+    snapshot_status_ = pmovsr_all;
 }
 
 uint64_t cmn600::dtm_state::pack(fs_t now) {
     uint64_t v = 0;
     for (unsigned p = 0; p < 2; ++p) {
-        if (combined[p]) {
-            v |= counter[2 * p].read(now) << (32 * p);
-        } else {
-            v |= counter[2 * p].read(now) << (32 * p);
-            v |= counter[2 * p + 1].read(now) << (32 * p + 16);
-        }
+        v |= counter[2 * p].read(now) << dtm_pmevcnt(2 * p); // the pair's whole value when combined
+        if (!combined[p]) v |= counter[2 * p + 1].read(now) << dtm_pmevcnt(2 * p + 1);
     }
     return v;
 }
@@ -326,11 +313,11 @@ uint64_t cmn600::dtm_state::pack(fs_t now) {
 void cmn600::dtm_state::unpack(uint64_t value, fs_t now) {
     for (unsigned p = 0; p < 2; ++p) {
         if (combined[p]) {
-            counter[2 * p].write(field(value, 32 * p, 32), now);
+            counter[2 * p].write(field(value, dtm_pmevcnt(2 * p), 2 * dtm_pmevcnt_bits), now);
             counter[2 * p + 1].write(0, now);
         } else {
-            counter[2 * p].write(field(value, 32 * p, 16), now);
-            counter[2 * p + 1].write(field(value, 32 * p + 16, 16), now);
+            counter[2 * p].write(field(value, dtm_pmevcnt(2 * p), dtm_pmevcnt_bits), now);
+            counter[2 * p + 1].write(field(value, dtm_pmevcnt(2 * p + 1), dtm_pmevcnt_bits), now);
         }
     }
 }
@@ -339,7 +326,7 @@ void cmn600::dtm_state::set_combined(unsigned pair, bool on, fs_t now) {
     if (combined[pair] == on) return;
     const uint64_t v = pack(now);
     combined[pair] = on;
-    counter[2 * pair].set_width(on ? 32 : 16, now);
+    counter[2 * pair].set_width(on ? 2 * dtm_pmevcnt_bits : dtm_pmevcnt_bits, now);
     unpack(v, now);
 }
 
@@ -403,8 +390,8 @@ void cmn600::bind_hooks() {
             b["pmu_event_sel"].on_write(then_changed);
             dtm_state& d = dtms_[size_t(n.xp)];
             b["por_dtm_pmu_config"].on_write([this, &d](const write_event& e) {
-                d.set_combined(0, e.new_value >> 1 & 1, now_fs());
-                d.set_combined(1, e.new_value >> 2 & 1, now_fs());
+                d.set_combined(0, bit(e.new_value, dtm_pmevcnt01_combined), now_fs());
+                d.set_combined(1, bit(e.new_value, dtm_pmevcnt23_combined), now_fs());
                 changed();
             });
             b["por_dtm_pmevcnt"].on_read([&d] { return d.pack(now_fs()); });
@@ -439,12 +426,12 @@ void cmn600::bind_hooks() {
             b["por_dt_pmovsr"].on_read([this] { return uint64_t(overflow_); });
             b["por_dt_pmovsr_clr"].on_write([this](const write_event& e) {
                 // Clearing needs the PMU enabled (Linux "perf/arm-cmn: Fix DTC reset").
-                if (reg(dtc_node_, "por_dt_pmcr") & 1) overflow_ &= ~uint32_t(e.new_value & kAllOverflows);
+                if (bit(reg(dtc_node_, "por_dt_pmcr"), pmcr_pmu_en)) overflow_ &= ~uint32_t(e.new_value & pmovsr_all);
                 changed();
             });
             b["por_dt_pmssr"].on_read([this] { return uint64_t(snapshot_status_); });
             b["por_dt_pmsrr"].on_write([this](const write_event& e) {
-                if (e.new_value & 1) snapshot();
+                if (bit(e.new_value, pmsrr_ss_req)) snapshot();
                 changed();
             });
             break;
@@ -612,10 +599,10 @@ void cmn600::traffic_ramp(size_t node, uint8_t eventid, uint8_t occupid, uint64_
 bool cmn600::watchpoint_matches(size_t xp, unsigned wp, unsigned port, bool upload, const cmn_flit& flit) {
     const watchpoint_regs& w = wp_regs_[xp][wp];
     const uint64_t cfg = w.config->value;
-    if ((cfg & 1) != port || (cfg >> 1 & 7) != unsigned(flit.channel)) return false;
-    const uint64_t value = flit.match_value(unsigned(cfg >> 4 & 1), upload);
+    if (field(cfg, wp_dev_sel, 1) != port || field(cfg, wp_chn_sel, wp_chn_sel_bits) != unsigned(flit.channel)) return false;
+    const uint64_t value = flit.match_value(unsigned(field(cfg, wp_grp, 1)), upload);
     bool match = ((value ^ w.val->value) & ~w.mask->value) == 0;
-    if (cfg >> 5 & 1) match = !match; // wp_exclusive: count the flits that do not match (docs/cmn.md)
+    if (bit(cfg, wp_exclusive)) match = !match; // wp_exclusive: count the flits that do not match (docs/cmn.md)
     return match;
 }
 
@@ -627,7 +614,7 @@ void cmn600::port_crossing(size_t xp, unsigned port, bool upload, const cmn_flit
         e.watchpoint = int(wp);
         traffic_feed(node, e).traffic.add(edge, 1, traffic_edge_);
     };
-    if (wp_regs_[xp][primary].config->value >> 6 & 1) {
+    if (bit(wp_regs_[xp][primary].config->value, wp_combine)) {
         // Combined pair: one count, on the primary, when both match groups match the flit.
         if (watchpoint_matches(xp, primary, port, upload, flit) && watchpoint_matches(xp, primary + 1, port, upload, flit))
             count(primary);

@@ -22,6 +22,7 @@
 #include "cmn/cmn_traffic.h"
 #include "models/event_source.h"
 #include "models/lazy_counter.h"
+#include "models/overflow_scheduler.h"
 #include "models/unit.h"
 
 namespace pmusim {
@@ -34,6 +35,32 @@ const register_table& cmn600_dtc_table();  // the DTC
 const register_table& cmn600_node_table(cmn_node_type type);
 // The table of a node's region, by the node's type (an external node has no region in this mesh).
 const register_table& cmn600_table_for(const cmn_node& n);
+
+// The positions of the fields the model reads: the tables (cmn_tables.cpp) place their fields
+// with these same constants, so each position is written once.
+namespace cmn_field {
+// XP pmu_event_sel: event n's ID [8n+7:8n].
+constexpr unsigned xp_event_id(unsigned n) { return 8 * n; }
+constexpr unsigned xp_event_id_bits = 8;
+// por_dtm_wpN_config
+constexpr unsigned wp_dev_sel = 0, wp_chn_sel = 1, wp_chn_sel_bits = 3, wp_grp = 4, wp_exclusive = 5, wp_combine = 6;
+// por_dtm_pmu_config
+constexpr unsigned dtm_pmu_en = 0, dtm_pmevcnt01_combined = 1, dtm_pmevcnt23_combined = 2, dtm_pmevcnt_paired = 4,
+                   dtm_cntr_rst = 8;
+constexpr unsigned dtm_global_num(unsigned n) { return 16 + 4 * n; }
+constexpr unsigned dtm_global_num_bits = 3;
+constexpr unsigned dtm_input_sel(unsigned n) { return 32 + 8 * n; }
+constexpr unsigned dtm_input_sel_bits = 6;
+// por_dtm_pmevcnt: local counter n [16n+15:16n]; a combined pair is one counter of twice the width.
+constexpr unsigned dtm_pmevcnt(unsigned n) { return 16 * n; }
+constexpr unsigned dtm_pmevcnt_bits = 16;
+// por_dt_dtc_ctl, por_dt_pmcr, por_dt_pmovsr (and the status bits of pmovsr_clr and pmssr)
+constexpr unsigned dtc_dt_en = 0;
+constexpr unsigned pmcr_pmu_en = 0, pmcr_cntr_rst = 5, pmcr_ovfl_intr_en = 6;
+constexpr unsigned pmovsr_cycle_counter = 8; // [7:0]: the global counters
+constexpr uint64_t pmovsr_all = (uint64_t(1) << (pmovsr_cycle_counter + 1)) - 1;
+constexpr unsigned pmsrr_ss_req = 0;
+} // namespace cmn_field
 
 enum class cmn600_revision { r1p0, r1p1, r1p2, r1p3, r2p0, r3p0, r3p1 };
 
@@ -106,7 +133,9 @@ private:
     // are one 32-bit counter, held in counter[0] (counter[2]); its wrap leaves through the pairing
     // of the upper counter (docs/cmn.md).
     struct dtm_state {
-        std::array<lazy_counter, 4> counter{lazy_counter(16), lazy_counter(16), lazy_counter(16), lazy_counter(16)};
+        std::array<lazy_counter, 4> counter{
+            lazy_counter(cmn_field::dtm_pmevcnt_bits), lazy_counter(cmn_field::dtm_pmevcnt_bits),
+            lazy_counter(cmn_field::dtm_pmevcnt_bits), lazy_counter(cmn_field::dtm_pmevcnt_bits)};
         std::array<bool, 2> combined{};
         uint64_t shadow = 0; // por_dtm_pmevcntsr
         uint64_t pack(fs_t now);              // the por_dtm_pmevcnt value
@@ -115,10 +144,9 @@ private:
         // The counter whose pairing (paired bit, global_num) carries counter n's wraps.
         unsigned carry_slot(unsigned n) const { return combined[n / 2] && n % 2 == 0 ? n + 1 : n; }
         bool active(unsigned n) const { return !(combined[n / 2] && n % 2 == 1); }
-        // Overflow prediction cache: each counter's input feeds, and its next paired wrap as last
-        // predicted (valid until a register write, a rate change or traffic into one of its feeds).
+        // Each counter's input feeds: its predicted wrap (overflows_) stays valid until a register
+        // write, a rate change or traffic into one of them.
         std::array<std::vector<event_feed*>, 4> inputs;
-        std::array<std::optional<fs_t>, 4> predicted;
         std::array<uint64_t, 4> visited{}; // the unit's pass_ when last visited through a touched feed
     };
 
@@ -136,6 +164,7 @@ private:
     // counters that traffic reached since their last prediction or whose predicted wrap is due.
     void collect(bool only_fed_or_due = false);
     void take_local_wraps(size_t xp, unsigned counter, fs_t now);
+    void carry_local_wraps(size_t xp, unsigned counter, uint64_t wraps); // into the paired global counter
     // Calls f(xp, counter) once for each DTM counter that a touched feed reaches.
     template <class F> void for_each_counter_reached(F&& f) {
         ++pass_;
@@ -151,8 +180,10 @@ private:
     void update_irq();
     // Predicts the next paired wrap of every counter (all) or only of those fed by touched feeds.
     void reschedule(bool all = true);
-    void predict_wrap(size_t xp, unsigned counter, fs_t now);
-    std::optional<fs_t> earliest_prediction() const; // of every counter's and the cycle counter's
+    // overflows_ slots: DTM counter n of XP x in x * 4 + n, then the cycle counter.
+    static size_t slot_of(size_t xp, unsigned counter) { return xp * 4 + counter; }
+    size_t cycle_slot() const { return dtms_.size() * 4; }
+    bool wrap_matters(size_t slot) const; // only paired DTM wraps (and the cycle counter's) have an effect
     void changed() { collect(); apply(); update_irq(); reschedule(); }
     void on_overflow();
     void snapshot();
@@ -194,8 +225,7 @@ private:
     uint32_t overflow_ = 0; // por_dt_pmovsr [8:0]
     uint32_t snapshot_status_ = 0;
 
-    std::optional<fs_t> cycle_predicted_;
-    std::optional<fs_t> earliest_wrap_; // earliest_prediction(), kept up to date by reschedule()
+    overflow_scheduler overflows_;
     bool predicted_all_ = false;        // every prediction made since the last apply()
     uint64_t pass_ = 0;                 // visits counters once per pass over the touched feeds
     std::vector<event_feed*> touched_;
@@ -208,7 +238,6 @@ private:
     bool in_traffic_ = false;
     uint64_t traffic_edge_ = 0; // the mesh edge of the current advance_traffic (its settled edge)
 
-    sc_core::sc_event overflow_event_;
     sc_core::sc_event traffic_wakeup_;
 };
 

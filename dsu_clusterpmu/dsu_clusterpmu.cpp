@@ -9,6 +9,8 @@
 
 namespace pmusim {
 
+using namespace dsu_field;
+
 dsu_clusterpmu::dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system, dsu_options options,
                                std::string clock, std::vector<unsigned> cpus, std::string irq, uint64_t base,
                                uint64_t size)
@@ -65,15 +67,16 @@ dsu_clusterpmu::dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system,
     }
     powered_ = any_core_powered();
     for (auto& f : feeds_) f->injected.on_change(listener);
+    for (unsigned n = 0; n < opt_.counters; ++n) overflows_.add(ctr_[n]);
+    if (has_cc()) overflows_.add(cc_);
     // Reference mode (docs/reference-mode.md): a counter announces its wrap from the edge's process.
-    for (auto& c : ctr_) c.on_reference_wrap([this] { on_overflow(); });
-    cc_.on_reference_wrap([this] { on_overflow(); });
+    overflows_.on_reference_wrap([this] { on_overflow(); });
 
     bind_hooks();
     state_reset();
 
     SC_METHOD(on_overflow);
-    sensitive << overflow_event_;
+    sensitive << overflows_.event();
     dont_initialize();
 }
 
@@ -105,7 +108,7 @@ bool dsu_clusterpmu::any_core_powered() const {
     return false;
 }
 
-uint32_t dsu_clusterpmu::impl_mask() const { return event_mask() | (has_cc() ? 0x80000000u : 0); }
+uint32_t dsu_clusterpmu::impl_mask() const { return event_mask() | (has_cc() ? bit(cycle_counter) : 0); }
 
 // ---------------------------------------------------------------------------
 // Access rules
@@ -202,11 +205,11 @@ bool dsu_clusterpmu::testbench_input(const register_def& def, bool is_write, uin
 // ---------------------------------------------------------------------------
 
 uint64_t dsu_clusterpmu::pmcr_value() const {
-    uint64_t v = uint64_t(e_) | (uint64_t(opt_.counters) << 11);
-    if (opt_.variant == dsu_variant::original) v |= 0x40;
-    if (opt_.variant == dsu_variant::dsu110 && x_) v |= 0x10;
-    if (opt_.variant == dsu_variant::dsu120 && fzo_) v |= 0x200;
-    if (opt_.variant != dsu_variant::dsu120) v |= 0x41000000u;
+    uint64_t v = uint64_t(e_) << pmcr_e | (uint64_t(opt_.counters) << pmcr_n);
+    if (opt_.variant == dsu_variant::original) v |= bit(pmcr_lc);
+    if (opt_.variant == dsu_variant::dsu110 && x_) v |= bit(pmcr_x);
+    if (opt_.variant == dsu_variant::dsu120 && fzo_) v |= bit(pmcr_fzo);
+    if (opt_.variant != dsu_variant::dsu120) v |= uint64_t(pmcr_imp_arm) << pmcr_imp;
     return v;
 }
 
@@ -214,8 +217,8 @@ uint64_t dsu_clusterpmu::pmcfgr_value() const {
     const bool d120 = opt_.variant == dsu_variant::dsu120;
     uint64_t n = d120 ? opt_.counters - 1 : opt_.counters;
     uint64_t size = opt_.variant == dsu_variant::original ? 31 : 63;
-    return n | (size << 8) | (uint64_t(has_cc()) << 14) | (uint64_t(opt_.variant == dsu_variant::dsu110) << 16) |
-           (uint64_t(d120) << 21) | (1u << 22);
+    return n << pmcfgr_n | (size << pmcfgr_size) | (uint64_t(has_cc()) << pmcfgr_cc) |
+           (uint64_t(opt_.variant == dsu_variant::dsu110) << pmcfgr_ex) | (uint64_t(d120) << pmcfgr_fzo) | bit(pmcfgr_ss);
 }
 
 uint64_t dsu_clusterpmu::read_counter(unsigned n) {
@@ -240,12 +243,12 @@ void dsu_clusterpmu::bind_hooks() {
     auto ro = std::function<void(uint64_t)>();
 
     auto pmcr_w = [this](uint64_t v) {
-        e_ = v & 1;
-        if (v & 2)
+        e_ = v & bit(pmcr_e);
+        if (v & bit(pmcr_p))
             for (unsigned n = 0; n < opt_.counters; ++n) ctr_[n].write(0, now_fs());
-        if ((v & 4) && has_cc()) cc_.write(0, now_fs());
-        if (opt_.variant == dsu_variant::dsu110) x_ = v & 0x10;
-        if (opt_.variant == dsu_variant::dsu120) fzo_ = v & 0x200;
+        if ((v & bit(pmcr_c)) && has_cc()) cc_.write(0, now_fs());
+        if (opt_.variant == dsu_variant::dsu110) x_ = v & bit(pmcr_x);
+        if (opt_.variant == dsu_variant::dsu120) fzo_ = v & bit(pmcr_fzo);
     };
     hook("CLUSTERPMCR_EL1", [this] { return pmcr_value(); }, pmcr_w);
     // The memory-mapped PMCR is a window onto the control fields its table lists (dsu_tables.cpp):
@@ -283,17 +286,17 @@ void dsu_clusterpmu::bind_hooks() {
     auto cc_w = [this](uint64_t v) { if (has_cc()) cc_.write(v, now_fs()); };
     for (const char* n : {"CLUSTERPMCCNTR_EL1", "PMCCNTR"}) counter_register(n, has_cc() ? &cc_ : nullptr, cc_w);
     hook("CLUSTERPMXEVTYPER_EL1", [this]() -> uint64_t { return selr_ < opt_.counters ? evtype_[selr_] : 0; },
-         [this](uint64_t v) { if (selr_ < opt_.counters) evtype_[selr_] = uint32_t(v) & 0xA000FFFFu; });
+         [this](uint64_t v) { if (selr_ < opt_.counters) evtype_[selr_] = uint32_t(v) & evtype_writable; });
     hook("CLUSTERPMXEVCNTR_EL1", [this] { return read_counter(selr_); }, [this](uint64_t v) { write_counter(selr_, v); });
     for (unsigned n = 0; n < 31; ++n) {
         counter_register(fmt::format("PMEVCNTR{}", n), n < opt_.counters ? &ctr_[n] : nullptr,
                          [this, n](uint64_t v) { write_counter(n, v); });
         hook(fmt::format("PMEVTYPER{}", n), [this, n]() -> uint64_t { return n < opt_.counters ? evtype_[n] : 0; },
-             [this, n](uint64_t v) { if (n < opt_.counters) evtype_[n] = uint32_t(v) & 0xA000FFFFu; });
+             [this, n](uint64_t v) { if (n < opt_.counters) evtype_[n] = uint32_t(v) & evtype_writable; });
         hook(fmt::format("PMEVCNTSR{}", n), [this, n]() -> uint64_t { return n < opt_.counters ? cntsr_[n] : 0; }, ro);
     }
     for (const char* n : {"CLUSTERPMMDCR_EL3", "CLUSTERPMMDCR_EL1"})
-        hook(n, [this] { return mdcr_; }, [this](uint64_t v) { mdcr_ = v & 3; });
+        hook(n, [this] { return mdcr_; }, [this](uint64_t v) { mdcr_ = v & mdcr_writable; });
     hook("CLUSTERPMCEID0_EL1", [] { return uint64_t(dsu_ceid(0)); }, ro);
     hook("CLUSTERPMCEID1_EL1", [] { return uint64_t(dsu_ceid(1)); }, ro);
     hook("PMCEID0", [] { return uint64_t(dsu_ceid(0)); }, ro);
@@ -334,9 +337,9 @@ void dsu_clusterpmu::capture() {
             ctr_[n].write(0, now);
             ovs_ &= ~(1u << n);
         }
-    if ((ssrr_ & 0x80000000u) && has_cc()) {
+    if ((ssrr_ & bit(cycle_counter)) && has_cc()) {
         cc_.write(0, now);
-        ovs_ &= ~0x80000000u;
+        ovs_ &= ~bit(cycle_counter);
     }
 }
 
@@ -346,10 +349,10 @@ void dsu_clusterpmu::capture() {
 
 const event_source* dsu_clusterpmu::source_for(unsigned n) const {
     const uint32_t t = evtype_[n];
-    event_feed* f = feed(uint16_t(t & 0xFFFF));
+    event_feed* f = feed(uint16_t(t & evtype_count));
     if (!f) return nullptr;
     if (f->info->clock_event) return &f->all; // not attributed to a security state
-    const bool s = t >> 31 & 1, ns = t >> 29 & 1, spme = mdcr_ & 1;
+    const bool s = t >> evtype_s & 1, ns = t >> evtype_ns & 1, spme = mdcr_ >> mdcr_spme & 1;
     const bool count_s = !s && spme;
     const bool count_ns = opt_.filter_reading_b ? !ns : (ns == s);
     if (count_s && count_ns) return &f->all;
@@ -359,10 +362,9 @@ const event_source* dsu_clusterpmu::source_for(unsigned n) const {
 }
 
 void dsu_clusterpmu::collect_wraps() {
-    const fs_t now = now_fs();
-    for (unsigned n = 0; n < opt_.counters; ++n)
-        if (ctr_[n].take_overflows(now)) ovs_ |= 1u << n;
-    if (has_cc() && cc_.take_overflows(now)) ovs_ |= 0x80000000u;
+    overflows_.collect(now_fs(), [this](size_t slot, uint64_t) {
+        ovs_ |= slot < opt_.counters ? bit(unsigned(slot)) : bit(cycle_counter); // the slot after the event counters: CCNT
+    });
 }
 
 void dsu_clusterpmu::apply() {
@@ -378,34 +380,13 @@ void dsu_clusterpmu::apply() {
         ctr_[n].set_enabled(e_ && (cnten_ >> n & 1) && !frozen, now);
     }
     if (cc_.source() != &cycles_) cc_.set_source(&cycles_, now);
-    cc_.set_enabled(has_cc() && e_ && (cnten_ >> 31 & 1), now);
+    cc_.set_enabled(has_cc() && e_ && (cnten_ >> cycle_counter & 1), now);
 }
 
 void dsu_clusterpmu::update_irq() {
     bool level = (ovs_ & inten_ & impl_mask()) != 0 && (!opt_.irq_needs_enable || e_);
     irq_state_ = level;
     if (irq_) irq_->set(level);
-}
-
-void dsu_clusterpmu::reschedule() {
-    quiet_until_ = 0;
-    if (!sc_core::sc_is_running()) return;
-    const fs_t now = now_fs();
-    std::optional<fs_t> next;
-    bool pending = false;
-    auto consider = [&](lazy_counter& c) {
-        auto t = c.next_overflow(now);
-        if (t && (!next || *t < *next)) next = t;
-        pending |= c.overflow_pending();
-    };
-    for (unsigned n = 0; n < opt_.counters; ++n) consider(ctr_[n]);
-    if (has_cc()) consider(cc_);
-    overflow_event_.cancel();
-    if (next) overflow_event_.notify(to_sc_time(*next > now ? *next - now : 0));
-    // Until the next predicted wrap, collect() has nothing to take: every change of a counter or of
-    // its source's future comes back here. A wrap already counted but not yet taken, and the
-    // reference mode (which cannot predict), keep collect() looking at every access.
-    if (!pending && !reference_mode()) quiet_until_ = next.value_or(fs_never);
 }
 
 void dsu_clusterpmu::on_overflow() { changed(); }
@@ -495,7 +476,7 @@ void dsu_clusterpmu::report(std::ostream& out) {
     out << fmt::format("{} ({} {}, N={}): PMCR.E={} CNTEN={:#x} INTEN={:#x} OVS={:#x} irq={}\n", basename(), type(),
                        to_string(opt_.variant), opt_.counters, e_, cnten_, inten_, ovs_, irq_level() ? "high" : "low");
     for (unsigned n = 0; n < opt_.counters; ++n)
-        out << fmt::format("  counter {}: event {:#x} value {:#x}\n", n, evtype_[n] & 0xFFFF, ctr_[n].read(now));
+        out << fmt::format("  counter {}: event {:#x} value {:#x}\n", n, evtype_[n] & evtype_count, ctr_[n].read(now));
     if (has_cc()) out << fmt::format("  cycle counter: {:#x}\n", cc_.read(now));
 }
 
@@ -504,7 +485,7 @@ void dsu_clusterpmu::observables(std::vector<observable>& out) {
         out.push_back({fmt::format("{}.PMEVCNTR{}", basename(), n), ctr_[n].width(),
                        [this, n] { return ctr_[n].read(now_fs()); },
                        [this, n] {
-                           const uint16_t code = uint16_t(evtype_[n] & 0xFFFF);
+                           const uint16_t code = uint16_t(evtype_[n] & evtype_count);
                            const event_feed* f = feed(code);
                            return fmt::format("{:#x} {}", code, f ? f->info->perf_name : "unimplemented");
                        }});

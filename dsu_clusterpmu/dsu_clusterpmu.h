@@ -11,12 +11,30 @@
 
 #include "models/event_source.h"
 #include "models/lazy_counter.h"
+#include "models/overflow_scheduler.h"
 #include "models/unit.h"
 
 namespace pmusim {
 
 enum class dsu_variant { original, dsu110, dsu120 };
 const char* to_string(dsu_variant v);
+
+// The positions of the fields the model reads or composes: the tables (dsu_tables.cpp) place
+// their fields with these same constants, so each position is written once.
+namespace dsu_field {
+constexpr unsigned pmcr_e = 0, pmcr_p = 1, pmcr_c = 2, pmcr_x = 4, pmcr_lc = 6, pmcr_fzo = 9, pmcr_n = 11,
+                   pmcr_imp = 24;
+constexpr uint32_t pmcr_imp_arm = 0x41;           // CLUSTERPMCR_EL1.IMP as the model reads it
+constexpr unsigned cycle_counter = 31;            // C: the cycle counter's bit in the CNTEN/INTEN/OVS/SSRR bitmaps
+constexpr unsigned evtype_count_bits = 16;        // evtCount [15:0]
+constexpr unsigned evtype_ns = 29, evtype_s = 31; // PMEVTYPER.NS, .S
+constexpr unsigned mdcr_spme = 0, mdcr_epmad = 1; // CLUSTERPMMDCR_EL3.SPME, .EPMAD
+constexpr unsigned pmcfgr_n = 0, pmcfgr_size = 8, pmcfgr_cc = 14, pmcfgr_ex = 16, pmcfgr_fzo = 21, pmcfgr_ss = 22;
+constexpr uint32_t bit(unsigned lsb) { return uint32_t(1) << lsb; }
+constexpr uint32_t evtype_count = bit(evtype_count_bits) - 1;
+constexpr uint32_t evtype_writable = evtype_count | bit(evtype_ns) | bit(evtype_s);
+constexpr uint32_t mdcr_writable = bit(mdcr_spme) | bit(mdcr_epmad);
+} // namespace dsu_field
 
 // The unit's register table for a variant (system registers and memory-mapped
 // frame in one table; the names differ: CLUSTERPMCR_EL1 vs PMCR).
@@ -99,19 +117,19 @@ private:
     // DBGEN/NIDEN (and SPIDEN/SPNIDEN for Secure; not EPMAD for Non-secure) allow external access.
     bool external_authenticated(bool secure) const {
         const bool dbgen = auth_ & 1, niden = auth_ & 2, spiden = auth_ & 4, spniden = auth_ & 8;
-        return (dbgen || niden) && (secure ? (spiden || spniden) : !(mdcr_ & 2));
+        return (dbgen || niden) && (secure ? (spiden || spniden) : !(mdcr_ & dsu_field::bit(dsu_field::mdcr_epmad)));
     }
     [[gnu::cold]] access_outcome refuse_external(access_context& ctx, access_outcome outcome, const char* why) const;
     void bind_hooks();
     // Overflow wraps up to now -> PMOVS. Before every access, so the check that nothing can have
     // wrapped is inline.
     void collect() {
-        if (now_fs() >= quiet_until_) collect_wraps();
+        if (!overflows_.quiet(now_fs())) collect_wraps();
     }
     void collect_wraps();
     void apply();       // counter sources and enables from the registers
     void update_irq();
-    void reschedule();
+    void reschedule() { overflows_.predict_all(now_fs()); }
     void changed() { collect(); apply(); update_irq(); reschedule(); }
     void on_overflow();
     void power_down();  // the cluster lost power: the PMU state is lost
@@ -163,9 +181,8 @@ private:
     bool any_core_powered() const;
     bool powered_ = true; // cluster_powered()
 
-    sc_core::sc_event overflow_event_;
-    // Before this instant no counter can wrap (set by reschedule(); 0: collect() always looks).
-    fs_t quiet_until_ = 0;
+    // The implemented event counters in slots 0..counters-1, then the cycle counter (if any).
+    overflow_scheduler overflows_;
 };
 
 // Builds a dsu_clusterpmu from a platform unit entry (registered by register_dsu_units).

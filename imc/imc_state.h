@@ -7,8 +7,6 @@
 
 #include "imc/imc.h"
 #include "models/input_error.h"
-#include "models/reference_mode.h"
-#include "models/reference_sources.h"
 
 namespace pmusim {
 namespace imc {
@@ -52,96 +50,7 @@ inline std::optional<unsigned> index_after(const std::string& word, const char* 
     return unsigned(std::stoul(word.substr(n)));
 }
 
-// Reference twins of the two IMC-specific sources (docs/reference-mode.md step 3):
-// they hear the base source's events edge by edge and keep their own state.
-class reference_divider : public reference_source, reference_sink {
-public:
-    reference_divider(std::shared_ptr<reference_source> base, uint64_t divisor)
-        : base_(std::move(base)), divisor_(divisor) {
-        base_->subscribe(this);
-    }
-    ~reference_divider() override { base_->unsubscribe(this); }
-    // One event each time the base's running total reaches a multiple of the divisor.
-    void receive(uint64_t count, bool secure) override {
-        uint64_t before = total_ / divisor_;
-        total_ += count;
-        emit(total_ / divisor_ - before, secure);
-    }
-
-private:
-    std::shared_ptr<reference_source> base_;
-    uint64_t divisor_;
-    uint64_t total_ = 0;
-};
-
-class reference_gate : public reference_source, reference_sink {
-public:
-    explicit reference_gate(std::shared_ptr<reference_source> base) : base_(std::move(base)) {
-        base_->subscribe(this);
-    }
-    ~reference_gate() override { base_->unsubscribe(this); }
-    // Edges at or before `now` belong to the old state.
-    void set_open(bool open, fs_t now) {
-        reference_world::instance().catch_up(now);
-        open_ = open;
-    }
-    void receive(uint64_t count, bool secure) override {
-        if (open_) emit(count, secure);
-    }
-
-private:
-    std::shared_ptr<reference_source> base_;
-    bool open_ = false;
-};
-
-inline std::shared_ptr<reference_source> twin_of(const event_source& base) {
-    if (!base.reference()) throw model_error("reference mode: an event source without a reference twin");
-    return base.reference();
-}
-
-// Every 16th timebase edge: the 32 MHz reference of a 512 MHz timebase (CPM_32MHZ_CYC).
-class divided_source : public event_source {
-public:
-    divided_source(const event_source& base, uint64_t divisor) : base_(base), divisor_(divisor) {
-        if (reference_mode()) reference_ = std::make_shared<reference_divider>(twin_of(base), divisor);
-    }
-    uint64_t count_at(fs_t t) const override { return base_.count_at(t) / divisor_; }
-    uint64_t version() const override { return base_.version(); }
-
-private:
-    const event_source& base_;
-    uint64_t divisor_;
-};
-
-// A source counted only while a gate is open (e.g. the core's clock while any of its
-// threads runs). Exact: the count of each open interval is taken from the base source.
-class gated_source : public event_source {
-public:
-    explicit gated_source(const event_source& base) : base_(base) {
-        if (reference_mode()) reference_ = std::make_shared<reference_gate>(twin_of(base));
-    }
-    void set_open(bool open, fs_t now) {
-        if (open == open_) return;
-        if (reference_) static_cast<reference_gate&>(*reference_).set_open(open, now);
-        if (open_) closed_total_ += base_.count_at(now) - base_.count_at(open_since_);
-        open_ = open;
-        open_since_ = now;
-        notify_change();
-    }
-    uint64_t version() const override { return changes() + base_.version(); }
-    uint64_t count_at(fs_t t) const override {
-        return closed_total_ + (open_ && t > open_since_ ? base_.count_at(t) - base_.count_at(open_since_) : 0);
-    }
-
-private:
-    const event_source& base_;
-    bool open_ = false;
-    fs_t open_since_ = 0;
-    uint64_t closed_total_ = 0;
-};
-
 } // namespace imc
-
 
 struct imc_unit::nest_counter {
     uint64_t value = 0; // offset in the nest region (unit reg + event reg)
@@ -186,7 +95,7 @@ struct imc_unit::thread_imc {
     uint64_t ldbar = 0;
     bool acc_active = false;
     std::vector<acc_counter> counters;
-    std::unique_ptr<imc::gated_source> ref32_running; // the 32 MHz reference while the thread runs
+    std::unique_ptr<gated_source> ref32_running; // the 32 MHz reference while the thread runs
     // trace
     bool trace_active = false;
     uint64_t buffer = 0, entries = 4096, records = 0, load = 0;
@@ -201,7 +110,7 @@ struct imc_unit::core_imc {
     std::unique_ptr<register_bank> bank;
     std::vector<thread_imc*> threads;
     std::unique_ptr<clock_edges> cycles;
-    std::unique_ptr<imc::gated_source> non_idle_cycles; // core clock while any thread runs
+    std::unique_ptr<gated_source> non_idle_cycles; // core clock while any thread runs
     summed_source inst;
     bool acc_active = false;
     std::vector<acc_counter> counters;

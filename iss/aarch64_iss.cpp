@@ -31,15 +31,15 @@ constexpr uint32_t mask_sysreg_move = 0xffd00000, insn_sysreg_move = 0xd5100000;
 // PSTATE/SPSR bits (Arm ARM D1.7): NZCV [31:28], D A I F [9:6], M[3:0] = EL << 2 | SPSel.
 constexpr uint64_t pstate_nzcv_daif = 0xf00003c0;
 constexpr uint64_t pstate_daif = 0x3c0, pstate_i = 1u << 7;
-constexpr uint64_t esr_il = 1u << 25;
 
 // Exception vector offsets from VBAR_ELx (Arm ARM D1.10.2).
 constexpr uint64_t vector_current_sp0 = 0x000, vector_current_spx = 0x200, vector_lower_a64 = 0x400,
                    vector_irq = 0x080;
 
-// Control-register bits the routing reads (Arm ARM D17.2: SCR_EL3, HCR_EL2).
-constexpr unsigned scr_irq = 1, scr_ea = 3, scr_smd = 7, scr_hce = 8;
-constexpr unsigned hcr_vm = 0, hcr_imo = 4, hcr_tsc = 19;
+// Control-register bits the routing reads (Arm ARM D17.2: SCR_EL3, HCR_EL2), as the control
+// registers' table places them; TSC is not in that table.
+using ctl::scr_irq, ctl::scr_ea, ctl::scr_smd, ctl::scr_hce, ctl::hcr_vm, ctl::hcr_imo;
+constexpr unsigned hcr_tsc = 19;
 
 constexpr uint64_t page_size = 4096;
 
@@ -705,8 +705,8 @@ void aarch64_iss::handle_memory(uint64_t pc, const stop_info& st) {
         if ((scr() >> scr_ea) & 1) target = 3;
         uint32_t ec = target == el_ ? ec_dabort_same : ec_dabort_lower;
         // ISS: WnR [6], DFSC [5:0] = 0b010000 synchronous external abort (Arm ARM D17.2.37).
-        uint64_t esr = (uint64_t(ec) << 26) | esr_il | (second.is_write ? 1u << 6 : 0) | 0x10;
-        take_exception(target, false, esr, pc, far);
+        const uint64_t syndrome = esr::syndrome(ec, (second.is_write ? 1u << 6 : 0) | 0x10);
+        take_exception(target, false, syndrome, pc, far);
         return;
     }
     uc_context_free(saved);
@@ -738,7 +738,7 @@ unsigned aarch64_iss::route_from_el0() const {
 
 void aarch64_iss::take_undefined(uint64_t pc) {
     unsigned target = el_ == 0 ? route_from_el0() : el_;
-    take_exception(target, false, (uint64_t(ec_unknown) << 26) | esr_il, pc, std::nullopt);
+    take_exception(target, false, esr::syndrome(ec_unknown), pc, std::nullopt);
 }
 
 void aarch64_iss::save_stack_pointers() {
@@ -925,7 +925,7 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
     if ((w & mask_exception_gen) == insn_svc) {
         retire(executed);
         unsigned target = el_ == 0 ? route_from_el0() : el_;
-        take_exception(target, false, (uint64_t(ec_svc64) << 26) | esr_il | imm16, at + 4, std::nullopt);
+        take_exception(target, false, esr::syndrome(ec_svc64, imm16), at + 4, std::nullopt);
         return;
     }
     if ((w & mask_exception_gen) == insn_hvc) {
@@ -935,7 +935,7 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
             return;
         }
         retire(executed);
-        take_exception(std::max(2u, el_), false, (uint64_t(ec_hvc64) << 26) | esr_il | imm16, at + 4, std::nullopt);
+        take_exception(std::max(2u, el_), false, esr::syndrome(ec_hvc64, imm16), at + 4, std::nullopt);
         return;
     }
     if ((w & mask_exception_gen) == insn_smc) {
@@ -943,12 +943,12 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
         // SCR_EL3.SMD disables it below EL3 (Arm ARM C6.2.263).
         if (el_ == 0) { take_undefined(at); return; }
         if (el_ == 1 && ((h >> hcr_tsc) & 1) && cpu_controls::el2_enabled_by(s, secure_state())) {
-            take_exception(2, false, (uint64_t(ec_smc64) << 26) | esr_il | imm16, at, std::nullopt);
+            take_exception(2, false, esr::syndrome(ec_smc64, imm16), at, std::nullopt);
             return;
         }
         if (el_ < 3 && ((s >> scr_smd) & 1)) { take_undefined(at); return; }
         retire(executed);
-        take_exception(3, false, (uint64_t(ec_smc64) << 26) | esr_il | imm16, at + 4, std::nullopt);
+        take_exception(3, false, esr::syndrome(ec_smc64, imm16), at + 4, std::nullopt);
         return;
     }
     if ((w & mask_sysreg_move) == insn_sysreg_move) {

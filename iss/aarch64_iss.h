@@ -81,8 +81,8 @@ public:
     static void set_global_quantum(const sc_core::sc_time& q) { tlm_utils::tlm_quantumkeeper::set_global_quantum(q); }
 
     // Exception-model constants (Arm ARM D1.10, D17.2.37 ESR_ELx), public for tests.
-    static constexpr uint32_t ec_unknown = 0x00, ec_svc64 = 0x15, ec_hvc64 = 0x16, ec_smc64 = 0x17,
-                              ec_sysreg = 0x18, ec_dabort_lower = 0x24, ec_dabort_same = 0x25;
+    static constexpr uint32_t ec_unknown = esr::ec_unknown, ec_svc64 = 0x15, ec_hvc64 = 0x16, ec_smc64 = 0x17,
+                              ec_sysreg = esr::ec_sysreg, ec_dabort_lower = 0x24, ec_dabort_same = 0x25;
 
 private:
     // Why the engine stopped.

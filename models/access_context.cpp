@@ -28,7 +28,7 @@ uint64_t sysreg_trap_syndrome(const sysreg_encoding& enc, bool is_write, unsigne
     uint64_t iss = (uint64_t(enc.op0) << 20) | (uint64_t(enc.op2) << 17) | (uint64_t(enc.op1) << 14) |
                    (uint64_t(enc.crn) << 10) | (uint64_t(rt & 31) << 5) | (uint64_t(enc.crm) << 1) |
                    (is_write ? 0 : 1);
-    return (uint64_t(0x18) << 26) | (1ULL << 25) | iss;
+    return esr::syndrome(esr::ec_sysreg, iss);
 }
 
 } // namespace pmusim

@@ -63,14 +63,21 @@ private:
     [[noreturn]] void no_such_cpu(unsigned cpu) const;
 };
 
-// Register/field bit positions used by several units.
+// The bit positions of the fields the units, the gate and the ISS read: written once here, and
+// the table (cpu_controls_table()) places its fields with these same constants.
 namespace ctl {
 constexpr unsigned cptr_tam = 30;       // CPTR_EL3.TAM, CPTR_EL2.TAM
+constexpr unsigned hcr_vm = 0;          // HCR_EL2.VM
+constexpr unsigned hcr_imo = 4;         // HCR_EL2.IMO
 constexpr unsigned hcr_tge = 27;        // HCR_EL2.TGE
 constexpr unsigned hcr_e2h = 34;        // HCR_EL2.E2H
 constexpr unsigned hcr_amvoffen = 51;   // HCR_EL2.AMVOFFEN
 constexpr unsigned hcr_tidcp = 20;      // HCR_EL2.TIDCP (Linux kvm_arm.h HCR_TIDCP; 53 is EnSCXT)
 constexpr unsigned scr_ns = 0;          // SCR_EL3.NS
+constexpr unsigned scr_irq = 1;         // SCR_EL3.IRQ
+constexpr unsigned scr_ea = 3;          // SCR_EL3.EA
+constexpr unsigned scr_smd = 7;         // SCR_EL3.SMD
+constexpr unsigned scr_hce = 8;         // SCR_EL3.HCE
 constexpr unsigned scr_eel2 = 18;       // SCR_EL3.EEL2
 constexpr unsigned scr_amvoffen = 35;   // SCR_EL3.AMVOFFEN
 constexpr unsigned scr_fgten = 27;      // SCR_EL3.FGTEn

@@ -115,11 +115,13 @@ summed_source::summed_source() {
     if (reference_mode()) reference_ = std::make_shared<reference_sum>();
 }
 
+const std::shared_ptr<reference_source>& reference_twin_of(const event_source& base) {
+    if (!base.reference()) throw model_error("reference mode: an event source without a reference twin");
+    return base.reference();
+}
+
 void summed_source::add(const event_source& source) {
-    if (reference_) {
-        if (!source.reference()) throw model_error("reference mode: an event source without a reference twin");
-        static_cast<reference_sum&>(*reference_).add(source.reference());
-    }
+    if (reference_) static_cast<reference_sum&>(*reference_).add(reference_twin_of(source));
     parts_.push_back(&source);
     source.on_change([this] { notify_change(); });
 }
@@ -134,6 +136,23 @@ uint64_t summed_source::count_at(fs_t t) const {
     uint64_t total = 0;
     for (auto* p : parts_) total += p->count_at(t);
     return total;
+}
+
+divided_source::divided_source(const event_source& base, uint64_t divisor) : base_(base), divisor_(divisor) {
+    if (reference_mode()) reference_ = std::make_shared<reference_divider>(reference_twin_of(base), divisor);
+}
+
+gated_source::gated_source(const event_source& base) : base_(base) {
+    if (reference_mode()) reference_ = std::make_shared<reference_gate>(reference_twin_of(base));
+}
+
+void gated_source::set_open(bool open, fs_t now) {
+    if (open == open_) return;
+    if (reference_) static_cast<reference_gate&>(*reference_).set_open(open, now);
+    if (open_) closed_total_ += base_.count_at(now) - base_.count_at(open_since_);
+    open_ = open;
+    open_since_ = now;
+    notify_change();
 }
 
 } // namespace pmusim

@@ -150,4 +150,39 @@ private:
     std::vector<const event_source*> parts_;
 };
 
+// One event each time another source's running total reaches a multiple of a divisor (e.g. the
+// POWER9 IMC's 32 MHz reference: every 16th edge of a 512 MHz timebase).
+class divided_source : public event_source {
+public:
+    divided_source(const event_source& base, uint64_t divisor);
+    uint64_t count_at(fs_t t) const override { return base_.count_at(t) / divisor_; }
+    uint64_t version() const override { return base_.version(); }
+
+private:
+    const event_source& base_;
+    uint64_t divisor_;
+};
+
+// Another source counted only while a gate is open (e.g. a core's clock while any of its threads
+// runs); closed at first. Exact: the count of each open interval is taken from the base source.
+class gated_source : public event_source {
+public:
+    explicit gated_source(const event_source& base);
+    // From `now` on; the base's events at or before `now` belong to the old state.
+    void set_open(bool open, fs_t now);
+    uint64_t version() const override { return changes() + base_.version(); }
+    uint64_t count_at(fs_t t) const override {
+        return closed_total_ + (open_ && t > open_since_ ? base_.count_at(t) - base_.count_at(open_since_) : 0);
+    }
+
+private:
+    const event_source& base_;
+    bool open_ = false;
+    fs_t open_since_ = 0;
+    uint64_t closed_total_ = 0;
+};
+
+// Reference mode: the twin of a source built on `base` needs base's twin; a model_error when it has none.
+const std::shared_ptr<reference_source>& reference_twin_of(const event_source& base);
+
 } // namespace pmusim

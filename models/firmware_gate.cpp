@@ -16,7 +16,7 @@ void firmware_gate::own_sysreg(unsigned cpu, const register_def& reg, unit& owne
 
 void firmware_gate::answer_undefined(tlm::tlm_generic_payload& trans, access_context& ctx) const {
     ctx.outcome = access_outcome::undefined;
-    ctx.syndrome = uint64_t(1) << 25;
+    ctx.syndrome = esr::undefined;
     ctx.detail = sysreg_encoding::from_key(uint32_t(trans.get_address())).generic_name() +
                  " is not implemented on cpu" + std::to_string(ctx.cpu);
     trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);

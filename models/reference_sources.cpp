@@ -64,6 +64,24 @@ void reference_sum::add(std::shared_ptr<reference_source> part) {
 
 // --- injected events --------------------------------------------------------
 
+reference_divider::reference_divider(std::shared_ptr<reference_source> base, uint64_t divisor)
+    : base_(std::move(base)), divisor_(divisor) {
+    base_->subscribe(this);
+}
+
+reference_divider::~reference_divider() { base_->unsubscribe(this); }
+
+reference_gate::reference_gate(std::shared_ptr<reference_source> base) : base_(std::move(base)) {
+    base_->subscribe(this);
+}
+
+reference_gate::~reference_gate() { base_->unsubscribe(this); }
+
+void reference_gate::set_open(bool open, fs_t now) {
+    reference_world::instance().catch_up(now); // edges up to now belong to the old state
+    open_ = open;
+}
+
 void reference_injected::ramp::step() {
     // floor(k * duration / count) for k + 1: add one step of duration / count, carrying the remainder.
     quotient += duration / count;

@@ -9,6 +9,9 @@
 //   reference_clock_count   one event per edge
 //   reference_filter        passes the events of one producer security state
 //   reference_sum           passes the events of all its parts
+//   reference_divider       one event each time the running total reaches a multiple of the divisor
+//   reference_gate          passes the events while open; the edges at or before a change
+//                           belong to the old state
 //   reference_injected      `inject`: at once, or one by one at the instants
 //                           start + ceil(k * duration / count), k = 1..count
 //
@@ -94,6 +97,36 @@ public:
 
 private:
     std::vector<std::shared_ptr<reference_source>> parts_;
+};
+
+class reference_divider : public reference_source, reference_sink {
+public:
+    reference_divider(std::shared_ptr<reference_source> base, uint64_t divisor);
+    ~reference_divider() override;
+    void receive(uint64_t count, bool secure) override {
+        uint64_t before = total_ / divisor_;
+        total_ += count;
+        emit(total_ / divisor_ - before, secure);
+    }
+
+private:
+    std::shared_ptr<reference_source> base_;
+    uint64_t divisor_;
+    uint64_t total_ = 0;
+};
+
+class reference_gate : public reference_source, reference_sink {
+public:
+    explicit reference_gate(std::shared_ptr<reference_source> base);
+    ~reference_gate() override;
+    void set_open(bool open, fs_t now);
+    void receive(uint64_t count, bool secure) override {
+        if (open_) emit(count, secure);
+    }
+
+private:
+    std::shared_ptr<reference_source> base_;
+    bool open_ = false;
 };
 
 class reference_injected : public reference_source, public std::enable_shared_from_this<reference_injected> {

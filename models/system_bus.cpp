@@ -56,7 +56,7 @@ const system_bus::window* system_bus::route(tlm::tlm_generic_payload& trans, uin
     if (ctx && ctx->path == access_path::system_register) {
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         ctx->outcome = access_outcome::undefined;
-        ctx->syndrome = uint64_t(1) << 25;
+        ctx->syndrome = esr::undefined;
         ctx->detail = fmt::format("{} on cpu{}: system registers are not on the system bus (the gate hands them "
                                   "to their unit)",
                                   sysreg_encoding::from_key(uint32_t(trans.get_address())).generic_name(), ctx->cpu);

@@ -122,7 +122,7 @@ access_outcome refuse(access_context& ctx, access_outcome outcome, const registe
         outcome == access_outcome::trap_el3)
         ctx.syndrome = reg.sysreg ? sysreg_trap_syndrome(*reg.sysreg, is_write) : 0;
     else if (outcome == access_outcome::undefined)
-        ctx.syndrome = uint64_t(1) << 25; // EC 0x00 (unknown reason), IL = 1
+        ctx.syndrome = esr::undefined;
     return outcome;
 }
 
