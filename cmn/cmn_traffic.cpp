@@ -5,7 +5,7 @@
 #include <regex>
 #include <sstream>
 
-#include "tb/sequence_parser.h"
+#include "models/values.h"
 
 namespace pmusim {
 
@@ -145,7 +145,7 @@ void apply_cmn_generator_settings(cmn_generator_config& g, const std::vector<std
         if (std::find(given.begin(), given.end(), key) != given.end())
             throw fail(fmt::format("{}= is written twice, found '{}'", key, s));
         if (key == "rate") {
-            g.rate = seq::parse_rate(value, file, line, "as the request rate");
+            g.rate = values::parse_rational(value, file, line, "as the request rate");
         } else if (key == "range") {
             auto dash = value.find('-');
             try {

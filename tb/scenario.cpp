@@ -18,6 +18,7 @@
 
 #include "models/input_file.h"
 #include "models/limits.h"
+#include "models/values.h"
 #include "tb/builtin_platforms.h"
 #include "tb/perf_stat.h"
 
@@ -123,21 +124,14 @@ private:
         return n.Scalar();
     }
     fs_t duration(const YAML::Node& n, unsigned fallback, const std::string& path) const {
-        std::string t = scalar(n, fallback, path, "a duration like 10ms");
-        if (t == "0") return 0;
-        try {
-            return seq::parse_duration_fs(t, file_, line_of(n), "for '" + path + "'");
-        } catch (const input_error&) {
-            expected(n, fallback, path, "a duration like 10ms");
-        }
+        const auto v = values::scan_duration(scalar(n, fallback, path, "a duration like 10ms"));
+        if (!v) expected(n, fallback, path, "a duration like 10ms");
+        return v.value;
     }
     uint64_t number(const YAML::Node& n, unsigned fallback, const std::string& path) const {
-        std::string t = scalar(n, fallback, path, "a number");
-        try {
-            return seq::parse_number(t, file_, line_of(n));
-        } catch (const input_error&) {
-            expected(n, fallback, path, "a number (decimal or 0x hex)");
-        }
+        const auto v = values::scan_integer(scalar(n, fallback, path, "a number"));
+        if (!v) expected(n, fallback, path, "a number (decimal or 0x hex)");
+        return v.value;
     }
     unsigned cpu_index(const YAML::Node& n, unsigned fallback, const std::string& path) const {
         std::string t = scalar(n, fallback, path, "a CPU name like cpu0");
@@ -281,9 +275,9 @@ void scenario_loader::load_measured(const YAML::Node& entry, unsigned top_line, 
     const fs_t at = get(m, "at") ? duration(m["at"], line, p + ".at") : 0;
     bool frequency = true;
     if (const YAML::Node* f = get(m, "frequency")) {
-        const std::string t = scalar(*f, line, p + ".frequency", "true or false");
-        if (t != "true" && t != "false") expected(*f, line, p + ".frequency", "true or false");
-        frequency = t == "true";
+        const auto v = values::scan_bool(scalar(*f, line, p + ".frequency", "true or false"));
+        if (!v) expected(*f, line, p + ".frequency", "true or false");
+        frequency = *v;
     }
     const auto intervals = parse_perf_stat(read_text(file, file_, line, "perf stat file", limits::max_event_file_bytes), file);
     bool waiting = false;
@@ -342,7 +336,7 @@ void scenario_loader::load_events_file(const std::string& path, unsigned line) {
             e.at = j["time_fs"].get<uint64_t>();
         } else if (j.contains("time")) {
             if (!j["time"].is_string()) bad("time: expected a duration string like \"1.5ms\"");
-            e.at = seq::parse_duration_fs(j["time"].get<std::string>(), path, n, "for 'time'");
+            e.at = values::parse_duration_fs(j["time"].get<std::string>(), path, n, "for 'time'");
         } else {
             bad("missing 'time' (a duration like \"1.5ms\") or 'time_fs'");
         }
@@ -359,7 +353,7 @@ void scenario_loader::load_events_file(const std::string& path, unsigned line) {
         e.count = j["count"].get<uint64_t>();
         if (j.contains("over")) {
             if (!j["over"].is_string()) bad("over: expected a duration string like \"10us\"");
-            e.over = seq::parse_duration_fs(j["over"].get<std::string>(), path, n, "for 'over'");
+            e.over = values::parse_duration_fs(j["over"].get<std::string>(), path, n, "for 'over'");
         }
         if (e.at > s_.duration) bad("time " + format_time(e.at) + " is after the scenario's end (" + format_time(s_.duration) + ")");
         s_.events.push_back(std::move(e));
@@ -416,9 +410,9 @@ void scenario_loader::load_sampling(const YAML::Node& n, const std::string& path
         });
     }
     if (const YAML::Node* c = get(m, "clocks")) {
-        std::string t = scalar(*c, s.line, path + ".clocks", "true or false");
-        if (t != "true" && t != "false") expected(*c, s.line, path + ".clocks", "true or false");
-        s.clocks = t == "true";
+        const auto v = values::scan_bool(scalar(*c, s.line, path + ".clocks", "true or false"));
+        if (!v) expected(*c, s.line, path + ".clocks", "true or false");
+        s.clocks = *v;
     }
 }
 
@@ -484,7 +478,7 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
             for (auto it = m["rates"].begin(); it != m["rates"].end(); ++it) {
                 std::string key = it->first.Scalar();
                 std::string v = scalar(it->second, x.line, p + ".rates." + key, "a rate like 1/4 or 0.5");
-                x.rates.emplace_back(key, seq::parse_rate(v, file_, line_of(it->second), "for '" + p + ".rates." + key + "'"));
+                x.rates.emplace_back(key, values::parse_rational(v, file_, line_of(it->second), "for '" + p + ".rates." + key + "'"));
             }
             (void)rates;
             s_.workloads.push_back(std::move(x));
@@ -504,7 +498,7 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
             }
             const YAML::Node& f = need(m, "frequency", x.line, p);
             try {
-                x.hz = seq::parse_frequency_hz(scalar(f, x.line, p + ".frequency", "a frequency like 2GHz"), file_, line_of(f));
+                x.hz = values::parse_frequency_hz(scalar(f, x.line, p + ".frequency", "a frequency like 2GHz"), file_, line_of(f));
             } catch (const input_error&) {
                 expected(f, x.line, p + ".frequency", "a frequency like 2GHz");
             }
