@@ -6,6 +6,7 @@
 #include "models/input_file.h"
 #include "models/values.h"
 #include "tb/unit_factory.h"
+#include "tb/yaml_nodes.h"
 
 #include <fmt/format.h>
 
@@ -229,20 +230,6 @@ registry& the_registry() {
 // The YAML loader
 // ---------------------------------------------------------------------------
 
-unsigned line_of(const YAML::Node& n) {
-    if (!n.IsDefined()) return 0;
-    YAML::Mark m = n.Mark();
-    return m.is_null() ? 0 : unsigned(m.line) + 1;
-}
-
-std::string describe(const YAML::Node& n) {
-    if (!n.IsDefined() || n.IsNull()) return "nothing";
-    if (n.IsScalar()) return "'" + n.Scalar() + "'";
-    if (n.IsSequence()) return "a list";
-    if (n.IsMap()) return "a map";
-    return "nothing";
-}
-
 struct map_entry {
     std::string key;
     unsigned key_line = 0;
@@ -261,7 +248,7 @@ struct map_view {
     }
     // Line of the value if present (else of the key, else of the map).
     unsigned line_for(const map_entry& e) const {
-        unsigned l = e.value.IsNull() ? 0 : line_of(e.value);
+        unsigned l = e.value.IsNull() ? 0 : yaml_line(e.value);
         return l ? l : (e.key_line ? e.key_line : line);
     }
 };
@@ -283,8 +270,8 @@ private:
     [[noreturn]] void expected(const YAML::Node& n, unsigned fallback_line, const std::string& path,
                                const std::string& what) const {
         // A null value's mark points past it (often the next line): blame the key.
-        unsigned l = (n.IsDefined() && !n.IsNull()) ? line_of(n) : 0;
-        fail(l ? l : fallback_line, path + ": " + values::expected_found(what, {}, describe(n)));
+        unsigned l = (n.IsDefined() && !n.IsNull()) ? yaml_line(n) : 0;
+        fail(l ? l : fallback_line, path + ": " + values::expected_found(what, {}, yaml_found(n)));
     }
 
     // Opens a map, rejecting non-map values, non-scalar and duplicate keys, and
@@ -297,14 +284,14 @@ private:
         if (!n.IsMap()) expected(n, fallback_line, path.empty() ? "top level" : path, what);
         map_view v;
         v.path = path;
-        v.line = line_of(n) ? line_of(n) : fallback_line;
+        v.line = yaml_line(n) ? yaml_line(n) : fallback_line;
         for (auto it = n.begin(); it != n.end(); ++it) {
             // A copy: yaml-cpp's iterator hands out a temporary pair, so a reference to its
             // `first` dangles at the end of this statement (found by ASan via fuzz_platform_yaml).
             const YAML::Node k = it->first;
-            unsigned kl = line_of(k) ? line_of(k) : v.line;
+            unsigned kl = yaml_line(k) ? yaml_line(k) : v.line;
             if (!k.IsScalar())
-                fail(kl, (path.empty() ? "top level" : path) + ": expected a key name, found " + describe(k));
+                fail(kl, (path.empty() ? "top level" : path) + ": expected a key name, found " + yaml_found(k));
             std::string key = k.Scalar();
             if (const map_entry* prev = v.find(key))
                 fail(kl, key_path(path, key) + ": duplicate key (first at line " +
@@ -638,7 +625,7 @@ void loader::parse_irq_lines(const map_view& top) {
         if (!items[i].IsScalar() || !is_identifier(items[i].Scalar())) expected(items[i], e->key_line, path, what);
         irq_line_config l;
         l.name = items[i].Scalar();
-        l.line = line_of(items[i]) ? line_of(items[i]) : e->key_line;
+        l.line = yaml_line(items[i]) ? yaml_line(items[i]) : e->key_line;
         if (const irq_line_config* prev = p_.find_irq_line(l.name))
             fail(l.line, path + ": duplicate interrupt line '" + l.name + "' (first at line " +
                              std::to_string(prev->line) + ")");
@@ -696,7 +683,7 @@ void loader::parse_units(const map_view& top) {
                 const std::string ipath = index_path(cpath, j);
                 if (!item.IsScalar()) expected(item, c->key_line, ipath, "a CPU name");
                 const std::string name = item.Scalar();
-                unsigned l = line_of(item) ? line_of(item) : c->key_line;
+                unsigned l = yaml_line(item) ? yaml_line(item) : c->key_line;
                 if (!p_.find_cpu(name)) fail(l, ipath + ": no CPU named '" + name + "'; " + names_of_cpus());
                 if (std::find(u.cpus.begin(), u.cpus.end(), name) != u.cpus.end())
                     fail(l, ipath + ": CPU '" + name + "' is listed twice");
