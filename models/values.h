@@ -1,6 +1,6 @@
 #pragma once
 // The one grammar of values a user writes: integers, frequencies, durations, sizes, rationals and
-// booleans, in platform YAML, sequences, scenarios, sweeps, `--set`/`-C` overrides and serve
+// booleans, in platform YAML, sequences, scenarios, sweeps, `-C KEY=VALUE` overrides and serve
 // requests. The grammar is documented once, in docs/values.md; every reader links there.
 //
 // Two layers:
