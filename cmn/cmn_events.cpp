@@ -1,5 +1,7 @@
 #include "cmn/cmn_events.h"
 
+#include "models/values.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -142,20 +144,16 @@ std::optional<cmn_event_ref> resolve_cmn_event(cmn_node_type t, const std::strin
     if (t == cmn_node_type::rnd) t = cmn_node_type::rni;
     cmn_event_ref r;
     if (!word.empty() && std::isdigit(static_cast<unsigned char>(word[0]))) {
-        try {
-            size_t used = 0;
-            unsigned long v = std::stoul(word, &used, 0);
-            if (used == word.size() && v >= 1 && v <= 0xFF) {
-                r.eventid = uint8_t(v);
-                if (t == cmn_node_type::xp && cmn_xp_event_name(r.eventid).empty()) {
-                    error = fmt::format("{:#x} is not an XP event ID ([1:0] kind 1..3, [4:2] interface 0..5, "
-                                        "[7:5] channel 0..3)",
-                                        v);
-                    return std::nullopt;
-                }
-                return r;
+        const auto id = values::scan_integer(word);
+        if (id && *id >= 1 && *id <= 0xFF) {
+            r.eventid = uint8_t(*id);
+            if (t == cmn_node_type::xp && cmn_xp_event_name(r.eventid).empty()) {
+                error = fmt::format("{:#x} is not an XP event ID ([1:0] kind 1..3, [4:2] interface 0..5, "
+                                    "[7:5] channel 0..3)",
+                                    *id);
+                return std::nullopt;
             }
-        } catch (const std::exception&) {
+            return r;
         }
         error = fmt::format("expected an event ID 0x01..0xff, found '{}'", word);
         return std::nullopt;

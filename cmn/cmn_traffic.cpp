@@ -5,7 +5,7 @@
 #include <regex>
 #include <sstream>
 
-#include "tb/sequence_parser.h"
+#include "models/values.h"
 
 namespace pmusim {
 
@@ -90,6 +90,16 @@ cmn_flit response_flit(uint8_t opcode) {
 namespace {
 const char* const generator_form = "'X,Y pP[.D] rate=R range=LO-HI mix=Op:W,... [seed=N] [start=C] [count=N]'";
 
+// "LO-HI": two integers of the one value grammar (models/values.h); false when malformed.
+bool scan_address_range(std::string_view text, uint64_t& lo, uint64_t& hi) {
+    const size_t dash = text.find('-');
+    if (dash == std::string_view::npos) return false;
+    const auto l = values::scan_integer(text.substr(0, dash)), h = values::scan_integer(text.substr(dash + 1));
+    if (!l || !h) return false;
+    lo = *l, hi = *h;
+    return true;
+}
+
 bool range_needs_memory(const std::vector<cmn_io_range>& io, uint64_t lo, uint64_t hi) {
     // Whether some line of [lo, hi] lies outside every I/O range.
     uint64_t at = lo & ~uint64_t(63);
@@ -139,22 +149,15 @@ void apply_cmn_generator_settings(cmn_generator_config& g, const std::vector<std
                                   std::vector<std::string>& given, const std::string& file, unsigned line) {
     auto fail = [&](const std::string& what) { return input_error(file, line, what); };
     for (const std::string& s : settings) {
-        char extra = 0;
         auto eq = s.find('=');
         const std::string key = s.substr(0, eq), value = eq == std::string::npos ? "" : s.substr(eq + 1);
         if (std::find(given.begin(), given.end(), key) != given.end())
             throw fail(fmt::format("{}= is written twice, found '{}'", key, s));
         if (key == "rate") {
-            g.rate = seq::parse_rate(value, file, line, "as the request rate");
+            g.rate = values::parse_rational(value, file, line, "as the request rate");
         } else if (key == "range") {
-            auto dash = value.find('-');
-            try {
-                if (dash == std::string::npos) throw std::invalid_argument("");
-                g.lo = std::stoull(value.substr(0, dash), nullptr, 0);
-                g.hi = std::stoull(value.substr(dash + 1), nullptr, 0);
-            } catch (const std::exception&) {
+            if (!scan_address_range(value, g.lo, g.hi))
                 throw fail(fmt::format("expected range=LO-HI like range=0x80000000-0x807fffff, found '{}'", s));
-            }
             if (g.hi < g.lo) throw fail(fmt::format("range {:#x}-{:#x} ends before it starts", g.lo, g.hi));
         } else if (key == "mix") {
             g.mix.clear();
@@ -168,24 +171,20 @@ void apply_cmn_generator_settings(cmn_generator_config& g, const std::vector<std
                     throw fail(fmt::format("unknown request '{}': expected ReadNoSnp, ReadOnce, ReadShared, "
                                            "ReadUnique, WriteNoSnpFull or WriteBackFull",
                                            name));
-                unsigned w = 1;
-                if (colon != std::string::npos &&
-                    (std::sscanf(item.c_str() + colon + 1, "%u%c", &w, &extra) != 1 || w == 0))
-                    throw fail(fmt::format("expected a weight like {}:3, found '{}'", name, item));
-                g.mix.emplace_back(uint8_t(op), w);
+                uint64_t w = 1;
+                if (colon != std::string::npos) {
+                    const auto weight = values::scan_integer(item.substr(colon + 1));
+                    if (!weight || *weight == 0 || *weight > UINT32_MAX)
+                        throw fail(fmt::format("expected a weight like {}:3, found '{}'", name, item));
+                    w = *weight;
+                }
+                g.mix.emplace_back(uint8_t(op), unsigned(w));
             }
             if (g.mix.empty()) throw fail(fmt::format("expected mix=Op:W,... like mix=ReadShared:3, found '{}'", s));
         } else if (key == "seed" || key == "start" || key == "count") {
-            uint64_t v = 0;
-            size_t used = 0;
-            try {
-                v = std::stoull(value, &used, 0);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (value.empty() || used != value.size() || value[0] == '-')
-                throw fail(fmt::format("expected {}=N (a number), found '{}'", key, s));
-            (key == "seed" ? g.seed : key == "start" ? g.start_cycle : g.count) = v;
+            const auto v = values::scan_integer(value);
+            if (!v) throw fail(fmt::format("expected {}=N (a number), found '{}'", key, s));
+            (key == "seed" ? g.seed : key == "start" ? g.start_cycle : g.count) = *v;
         } else {
             throw fail(fmt::format("unknown key '{}': expected rate=, range=, mix=, seed=, start= or count=", key));
         }
@@ -275,17 +274,8 @@ std::vector<cmn_io_range> parse_cmn_io_ranges(const cmn_mesh& mesh, const std::s
         if (t.empty() || t.size() > 2)
             throw fail(fmt::format("expected 'LO-HI [hniN]' like '0x40000000-0x4fffffff hni0', found '{}'", entry));
         cmn_io_range r;
-        auto dash = t[0].find('-');
-        try {
-            if (dash == std::string::npos) throw std::invalid_argument("");
-            size_t used = 0;
-            r.lo = std::stoull(t[0].substr(0, dash), &used, 0);
-            if (used != dash) throw std::invalid_argument("");
-            r.hi = std::stoull(t[0].substr(dash + 1), &used, 0);
-            if (used != t[0].size() - dash - 1) throw std::invalid_argument("");
-        } catch (const std::exception&) {
+        if (!scan_address_range(t[0], r.lo, r.hi))
             throw fail(fmt::format("expected an address range LO-HI like 0x40000000-0x4fffffff, found '{}'", t[0]));
-        }
         if (r.hi < r.lo) throw fail(fmt::format("range {:#x}-{:#x} ends before it starts", r.lo, r.hi));
         const std::string hni = t.size() == 2 ? t[1] : "hni0";
         const cmn_node* n = mesh.find(hni);

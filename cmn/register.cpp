@@ -5,16 +5,12 @@
 
 #include "cmn/cmn600.h"
 #include "tb/platform_config.h"
-#include "tb/sequence_parser.h"
+#include "models/values.h"
 #include "tb/unit_factory.h"
 
 namespace pmusim {
 
 namespace {
-
-std::string param_or(const unit_config& u, const std::string& name, const std::string& fallback) {
-    return u.params.count(name) ? u.params.at(name) : fallback;
-}
 
 cmn_text_origin origin_of(const unit_config& u, const std::string& param) {
     return {u.file, u.param_line(param), fmt::format("units[{}].params.{}", u.index, param)};
@@ -47,7 +43,7 @@ std::vector<cmn600_rate> parse_rates(const cmn_mesh& mesh, const std::string& te
                                    "hni, dn, rni, rnd, sbsx, cxra, cxha, xp)",
                                    t[0], names));
         }
-        const rational rate = seq::parse_rate(t[2], o.file, line, "as the rate of " + t[0] + " " + t[1]);
+        const rational rate = values::parse_rational(t[2], o.file, line, "as the rate of " + t[0] + " " + t[1]);
         for (size_t node : targets) {
             std::string error;
             auto ref = resolve_cmn_event(mesh.nodes[node].type, t[1], error);
@@ -67,7 +63,7 @@ std::vector<cmn600_rate> parse_rates(const cmn_mesh& mesh, const std::string& te
 
 std::unique_ptr<unit> make_cmn600(soc& system, const unit_config& u) {
     const unsigned mx = unsigned(u.param_int("mesh_x")), my = unsigned(u.param_int("mesh_y"));
-    cmn_mesh mesh = build_cmn_mesh(mx, my, param_or(u, "nodes", ""), origin_of(u, "nodes"));
+    cmn_mesh mesh = build_cmn_mesh(mx, my, u.param_string("nodes"), origin_of(u, "nodes"));
 
     cmn600_options o;
     const uint64_t periphbase = u.param_int("periphbase");
@@ -95,13 +91,13 @@ std::unique_ptr<unit> make_cmn600(soc& system, const unit_config& u) {
                                         "crosspoint {},{}; found {:#x}",
                                         mesh.root_offset, cfg.port, cfg.x, cfg.y, u.param_int("root_node_offset")));
     }
-    const std::string& rev = u.param_choice("revision");
+    const std::string rev = u.param_choice("revision");
     const char* revs[] = {"r1p0", "r1p1", "r1p2", "r1p3", "r2p0", "r3p0", "r3p1"};
     for (unsigned i = 0; i < 7; ++i)
         if (rev == revs[i]) o.revision = cmn600_revision(i);
     if (u.clock.empty()) throw u.error("a cmn600 needs `clock:` (the mesh clock domain)");
 
-    std::vector<cmn600_rate> rates = parse_rates(mesh, param_or(u, "events", ""), origin_of(u, "events"));
+    std::vector<cmn600_rate> rates = parse_rates(mesh, u.param_string("events"), origin_of(u, "events"));
     cmn_traffic_timing timing;
     auto int_or = [&](const char* name, unsigned fallback) {
         return u.params.count(name) ? unsigned(u.param_int(name)) : fallback;
@@ -117,9 +113,9 @@ std::unique_ptr<unit> make_cmn600(soc& system, const unit_config& u) {
     timing.rnf_ways = int_or("rnf_cache_ways", timing.rnf_ways);
     timing.rnf_snoop_cycles = int_or("rnf_snoop_latency", timing.rnf_snoop_cycles);
     timing.hni_cycles = int_or("hni_latency", timing.hni_cycles);
-    timing.io_ranges = parse_cmn_io_ranges(mesh, param_or(u, "io", ""), origin_of(u, "io"));
+    timing.io_ranges = parse_cmn_io_ranges(mesh, u.param_string("io"), origin_of(u, "io"));
     std::vector<cmn_generator_config> generators =
-        parse_cmn_traffic(mesh, param_or(u, "traffic", ""), origin_of(u, "traffic"), timing.io_ranges);
+        parse_cmn_traffic(mesh, u.param_string("traffic"), origin_of(u, "traffic"), timing.io_ranges);
     return std::make_unique<cmn600>(u.name.c_str(), system, std::move(mesh), o, u.clock, u.irq, std::move(rates),
                                     timing, std::move(generators));
 }

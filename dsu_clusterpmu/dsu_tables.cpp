@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "dsu_clusterpmu/dsu_clusterpmu.h"
+#include "models/values.h"
 
 namespace pmusim {
 
@@ -42,14 +43,10 @@ int dsu_event_code(const std::string& text) {
     for (char c : text) lower += char(std::tolower(static_cast<unsigned char>(c)));
     bool numeric = std::isdigit(static_cast<unsigned char>(lower[0])) != 0;
     if (numeric) {
-        try {
-            size_t used = 0;
-            unsigned long v = std::stoul(lower, &used, 0);
-            if (used != lower.size()) return -1;
-            for (const auto& e : dsu_events())
-                if (e.code == v) return int(v);
-        } catch (...) {
-        }
+        const auto v = values::scan_integer(lower);
+        if (!v) return -1;
+        for (const auto& e : dsu_events())
+            if (e.code == *v) return int(*v);
         return -1;
     }
     for (const auto& e : dsu_events()) {

@@ -7,24 +7,16 @@
 
 namespace pmusim {
 
-namespace {
-// A parameter's value, or its default when the platform was parsed before this unit type's
-// schema was registered (a platform loaded before register_all_units()).
-std::string param_or(const unit_config& u, const std::string& name, const std::string& fallback) {
-    return u.params.count(name) ? u.params.at(name) : fallback;
-}
-} // namespace
-
 std::unique_ptr<unit> make_dsu_clusterpmu(soc& system, const unit_config& u) {
     dsu_options o;
-    const std::string& v = u.param_choice("variant");
+    const std::string v = u.param_choice("variant");
     o.variant = v == "original" ? dsu_variant::original : v == "dsu-120" ? dsu_variant::dsu120 : dsu_variant::dsu110;
     o.counters = unsigned(u.param_int("counters"));
-    o.filter_reading_b = param_or(u, "filter_reading", "a") == "b";
-    o.irq_needs_enable = param_or(u, "irq_needs_enable", "false") == "true";
-    const std::string sl = param_or(u, "software_lock", "auto");
+    o.filter_reading_b = u.param_choice("filter_reading") == "b";
+    o.irq_needs_enable = u.param_bool("irq_needs_enable");
+    const std::string sl = u.param_choice("software_lock");
     o.software_lock = sl == "yes" || (sl == "auto" && o.variant == dsu_variant::original);
-    o.mdcr_el1_alias = param_or(u, "mdcr_el1_alias", "false") == "true";
+    o.mdcr_el1_alias = u.param_bool("mdcr_el1_alias");
     if (o.variant == dsu_variant::dsu120 && o.counters > 7)
         throw u.param_error("counters", fmt::format("a DSU-120 snapshot frame (PMEVCNTSRn at 0x600+8n, PMSSSR at "
                                                     "0x638) has room for at most 7 counters, found {}",

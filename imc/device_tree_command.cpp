@@ -26,7 +26,7 @@ std::string imc_device_tree_text(const platform_config& p, const std::string& un
     uint64_t avl = avl_override.value_or(u->param_int("avl_vector"));
     dt_node root;
     root.name = "/";
-    const std::string& dd = u->param_choice("dd_level"); // "2.1"
+    const std::string dd = u->param_choice("dd_level"); // "2.1"
     bool trace = trace_supported_on(unsigned(dd[0] - '0'), unsigned(dd[2] - '0'));
     root.children.push_back(imc_counters_node(c, chips, avl, true, trace));
     if (!linux_view) return format_dts(root);

@@ -1,8 +1,7 @@
 // skiboot at boot and the OPAL IMC calls, as sequence statements (docs/imc.md "OPAL and privilege").
 #include "imc/imc_state.h"
 
-#include <cerrno>
-#include <cstdlib>
+#include "models/values.h"
 
 namespace pmusim {
 
@@ -62,16 +61,14 @@ bool imc_unit::firmware_call(const std::string& call, const std::vector<std::str
     unsigned cpu = *cpu_index;
     uint64_t address = 0;
     if (init) {
-        // strtoull, not stoull: this runs inside a SystemC process, where nothing may throw
-        // (docs/reliability.md, "Sanitizers"). Same accepted forms as stoull (base 0).
-        const char* text = args[1].c_str();
-        char* end = nullptr;
-        errno = 0;
-        address = std::strtoull(text, &end, 0);
-        if (end == text || errno == ERANGE) {
+        // scan_integer, which never throws: this runs inside a SystemC process, where nothing may
+        // throw (docs/reliability.md, "Sanitizers").
+        const auto written = values::scan_integer(args[1]);
+        if (!written) {
             error = fmt::format("opal {} {}: expected an address, found '{}'", call, domain, args[1]);
             return false;
         }
+        address = *written;
     }
     if (domain == "trace" && !options_.trace_supported) {
         error = fmt::format("opal {} trace: trace IMC needs POWER9 DD2.2 or later (OPAL_PARAMETER)", call);

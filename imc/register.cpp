@@ -8,9 +8,6 @@
 namespace pmusim {
 
 namespace {
-std::string param_or(const unit_config& u, const std::string& name, const std::string& fallback) {
-    return u.params.count(name) ? u.params.at(name) : fallback;
-}
 // Each chip's HOMER image (4 MiB, HOMER_IMAGE_SIZE) must be plain big-endian memory: OPAL and the
 // OCC write the control block and the nest counters there (skiboot hw/imc.c; POWER9 is big-endian).
 void check_homer_memory(const imc::imc_options& o, const unit_config& u, const platform_config& p) {
@@ -43,14 +40,14 @@ void check_homer_memory(const imc::imc_options& o, const unit_config& u, const p
 std::unique_ptr<unit> make_imc(soc& system, const unit_config& u, const platform_config& p) {
     imc::imc_options o;
     o.chips = unsigned(u.param_int("chips"));
-    o.homer_base = std::stoull(param_or(u, "homer_base", "268435456"));
-    o.homer_stride = std::stoull(param_or(u, "homer_stride", "4194304"));
-    o.xscom_base = std::stoull(param_or(u, "xscom_base", std::to_string(imc::xscom_default_base)));
-    o.avl_vector = std::stoull(param_or(u, "avl_vector", std::to_string(o.avl_vector)));
-    o.core_update_period = std::stoull(param_or(u, "core_update_period", std::to_string(o.core_update_period)));
-    o.occ_tick = std::stoull(param_or(u, "occ_tick", std::to_string(o.occ_tick)));
-    o.catalog_path = param_or(u, "catalog", "");
-    const std::string dd = param_or(u, "dd_level", "2.2");
+    o.homer_base = u.param_int("homer_base");
+    o.homer_stride = u.param_int("homer_stride");
+    o.xscom_base = u.param_int("xscom_base");
+    o.avl_vector = u.param_int("avl_vector");
+    o.core_update_period = u.param_duration_fs("core_update_period");
+    o.occ_tick = u.param_duration_fs("occ_tick");
+    o.catalog_path = u.param_string("catalog");
+    const std::string dd = u.param_choice("dd_level");
     o.trace_supported = imc::trace_supported_on(unsigned(dd[0] - '0'), unsigned(dd[2] - '0'));
     if (u.clock.empty()) throw u.error("a power9_imc needs `clock:` (the nest clock the PowerBus counts)");
     o.nest_clock = u.clock;
@@ -91,7 +88,7 @@ void register_imc_units() {
              "POWER9 Nimbus DD level; trace IMC exists from DD2.2 (skiboot removes the trace node before)",
              {"2.0", "2.1", "2.2", "2.3"}},
             {"catalog", pt::string, "",
-             "IMC event catalog DTS (empty: imc/catalog/power9_dd2.dts; relative paths from the source tree)"},
+             "IMC event catalog DTS (empty: imc/catalog/power9_dd2.dts; a relative path from the platform file's folder)"},
         },
         "IBM POWER9 In-Memory Collection counters: nest (OCC microcode), core, thread and trace IMC");
     register_unit_factory("power9_imc",

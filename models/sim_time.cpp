@@ -1,6 +1,6 @@
 #include "models/sim_time.h"
 
-#include <fmt/format.h>
+#include "models/values.h"
 
 namespace pmusim {
 
@@ -11,14 +11,6 @@ void init_time_resolution() {
     done = true;
 }
 
-std::string format_time(fs_t fs) {
-    static const struct { fs_t scale; const char* unit; } units[] = {
-        {1'000'000'000'000'000ULL, "s"}, {1'000'000'000'000ULL, "ms"}, {1'000'000'000ULL, "us"},
-        {1'000'000ULL, "ns"}, {1'000ULL, "ps"}};
-    if (fs == 0) return "0 s";
-    for (const auto& u : units)
-        if (fs % u.scale == 0) return fmt::format("{} {}", fs / u.scale, u.unit);
-    return fmt::format("{} fs", fs);
-}
+std::string format_time(fs_t fs) { return values::format_duration(fs, values::spaced); }
 
 } // namespace pmusim

@@ -25,7 +25,8 @@ inline fs_t now_fs() {
 }
 inline sc_core::sc_time to_sc_time(fs_t fs) { return sc_core::sc_time::from_value(fs); }
 
-// "1.5 us", "2 ms", ... for logs and reports: exact, shortest unit that is integral.
+// "1500 ns", "2 ms", ... for logs and reports: the largest unit that writes it as an integer
+// (values::format_duration in the spaced style, models/values.h).
 std::string format_time(fs_t fs);
 
 } // namespace pmusim

@@ -15,6 +15,7 @@
 
 #include "imc/imc.h"
 #include "models/input_error.h"
+#include "models/values.h"
 #include "models/reference_mode.h"
 #include "models/limits.h"
 #include "models/input_file.h"
@@ -196,7 +197,7 @@ int firmware_command(const firmware_options& f, run_options opt, run_recorder& r
                                   "--cpu", 0);
     e = std::get<seq::exec_firmware>(parsed->body);
     e.file = f.file;
-    opt.firmware_time_limit = seq::parse_duration_fs(f.time_limit, "--time-limit", 0);
+    opt.firmware_time_limit = values::parse_duration_fs(f.time_limit, "--time-limit", 0);
     opt.skip_firmware_boot = true;
     seq::statement st{"<command line>", 1, e};
     refuse_junit_over_inputs(opt, {f.file, opt.platform});

@@ -4,7 +4,9 @@
 
 #include "models/limits.h"
 #include "models/input_file.h"
+#include "models/values.h"
 #include "tb/unit_factory.h"
+#include "tb/yaml_nodes.h"
 
 #include <fmt/format.h>
 
@@ -25,217 +27,13 @@
 namespace pmusim {
 namespace {
 
-// ---------------------------------------------------------------------------
-// Value parsing and formatting. Kept local (tb/sequence_parser has similar
-// helpers; these can be swapped for shared ones later). Each parser returns
-// std::nullopt on anything malformed or out of uint64 range.
-// ---------------------------------------------------------------------------
-namespace config_values {
+// Values are read with the one grammar of models/values.h (docs/values.md).
+using values::format_duration;
+using values::format_frequency;
 
-using u128 = unsigned __int128;
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
-
-bool is_digit_in(char c, unsigned base) {
-    if (c >= '0' && c <= '9') return unsigned(c - '0') < base;
-    if (base == 16) return (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-    return false;
-}
-
-unsigned digit_value(char c) {
-    if (c >= '0' && c <= '9') return unsigned(c - '0');
-    if (c >= 'a' && c <= 'f') return unsigned(c - 'a' + 10);
-    return unsigned(c - 'A' + 10);
-}
-
-// Digits of `base`, '_' allowed only between two digits.
-std::optional<std::string> digits_without_underscores(std::string_view s, unsigned base) {
-    if (s.empty()) return std::nullopt;
-    std::string out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        char c = s[i];
-        if (c == '_') {
-            if (i == 0 || i + 1 == s.size() || !is_digit_in(s[i - 1], base) ||
-                !is_digit_in(s[i + 1], base))
-                return std::nullopt;
-            continue;
-        }
-        if (!is_digit_in(c, base)) return std::nullopt;
-        out += c;
-    }
-    return out;
-}
-
-std::optional<uint64_t> digits_value(const std::string& digits, unsigned base) {
-    if (digits.empty()) return std::nullopt;
-    u128 v = 0;
-    for (char c : digits) {
-        v = v * base + digit_value(c);
-        if (v > UINT64_MAX) return std::nullopt;
-    }
-    return uint64_t(v);
-}
-
-// Decimal or 0x/0X hex, '_' between digits, no sign.
-std::optional<uint64_t> parse_uint(std::string_view s) {
-    s = trim(s);
-    unsigned base = 10;
-    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        base = 16;
-        s.remove_prefix(2);
-    }
-    auto d = digits_without_underscores(s, base);
-    if (!d) return std::nullopt;
-    return digits_value(*d, base);
-}
-
-// "12", "2.5", "1_000.25" (decimal) times `unit`, exactly; nullopt if the
-// result is not a whole number or does not fit uint64.
-std::optional<uint64_t> parse_scaled_decimal(std::string_view num, uint64_t unit) {
-    size_t dot = num.find('.');
-    std::string_view int_part = num.substr(0, dot);
-    std::string_view frac_part = dot == std::string_view::npos ? std::string_view{} : num.substr(dot + 1);
-    if (dot != std::string_view::npos && frac_part.empty()) return std::nullopt;
-    auto ip = digits_without_underscores(int_part, 10);
-    if (!ip) return std::nullopt;
-    auto iv = digits_value(*ip, 10);
-    if (!iv) return std::nullopt;
-    u128 total = u128(*iv) * unit;
-    if (!frac_part.empty()) {
-        auto fp = digits_without_underscores(frac_part, 10);
-        if (!fp || fp->size() > 18) return std::nullopt;
-        u128 scale = 1;
-        for (size_t i = 0; i < fp->size(); ++i) scale *= 10;
-        u128 f = *digits_value(*fp, 10);
-        u128 scaled = f * unit;
-        if (scaled % scale != 0) return std::nullopt; // not a whole number of base units
-        total += scaled / scale;
-    }
-    if (total > UINT64_MAX) return std::nullopt;
-    return uint64_t(total);
-}
-
-// Splits "2.5 GHz" into number "2.5" and unit "GHz".
-std::pair<std::string_view, std::string_view> split_unit(std::string_view s) {
-    s = trim(s);
-    size_t i = 0;
-    while (i < s.size() && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == '_')) ++i;
-    return {s.substr(0, i), trim(s.substr(i))};
-}
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-    return out;
-}
-
-// "2GHz", "100MHz", "32.768kHz", "32768Hz" (unit in any letter case), or a
-// plain integer meaning Hz. Returns Hz (possibly 0; callers check ranges).
-std::optional<uint64_t> parse_frequency(std::string_view s) {
-    auto [num, unit] = split_unit(s);
-    if (num.empty()) return std::nullopt;
-    if (unit.empty()) return parse_uint(s);
-    std::string u = lower(unit);
-    uint64_t mult = 0;
-    if (u == "hz") mult = 1;
-    else if (u == "khz") mult = 1000;
-    else if (u == "mhz") mult = 1000000;
-    else if (u == "ghz") mult = 1000000000;
-    else return std::nullopt;
-    return parse_scaled_decimal(num, mult);
-}
-
-// "10ns", "1.5us", "0" -> femtoseconds. Units fs ps ns us ms s (exact case).
-std::optional<uint64_t> parse_duration(std::string_view s) {
-    auto [num, unit] = split_unit(s);
-    if (num.empty()) return std::nullopt;
-    if (unit.empty()) {
-        auto v = parse_uint(num);
-        if (v && *v == 0) return 0; // a bare 0 needs no unit
-        return std::nullopt;
-    }
-    static const std::pair<const char*, uint64_t> units[] = {
-        {"fs", 1ull},
-        {"ps", 1000ull},
-        {"ns", 1000000ull},
-        {"us", 1000000000ull},
-        {"ms", 1000000000000ull},
-        {"s", 1000000000000000ull},
-    };
-    for (const auto& [name, mult] : units)
-        if (unit == name) return parse_scaled_decimal(num, mult);
-    return std::nullopt;
-}
-
-// An integer (parse_uint) or a decimal integer followed by KiB MiB GiB TiB.
-std::optional<uint64_t> parse_size(std::string_view s) {
-    if (auto v = parse_uint(s)) return v;
-    auto [num, unit] = split_unit(s);
-    if (num.empty() || num.find('.') != std::string_view::npos) return std::nullopt;
-    uint64_t mult = 0;
-    if (unit == "KiB") mult = 1ull << 10;
-    else if (unit == "MiB") mult = 1ull << 20;
-    else if (unit == "GiB") mult = 1ull << 30;
-    else if (unit == "TiB") mult = 1ull << 40;
-    else return std::nullopt;
-    return parse_scaled_decimal(num, mult);
-}
-
-std::optional<bool> parse_bool(std::string_view s) {
-    s = trim(s);
-    if (s == "true" || s == "True" || s == "TRUE") return true;
-    if (s == "false" || s == "False" || s == "FALSE") return false;
-    return std::nullopt;
-}
-
-std::string format_hex(uint64_t v) {
-    std::ostringstream o;
-    o << "0x" << std::hex << v;
-    return o.str();
-}
-
-// v / unit with the exact fractional digits, trailing zeros dropped.
-std::string format_scaled(uint64_t v, uint64_t unit) {
-    std::string s = std::to_string(v / unit);
-    uint64_t rem = v % unit;
-    if (rem == 0) return s;
-    std::string frac = std::to_string(rem);
-    size_t width = std::to_string(unit).size() - 1;
-    frac.insert(0, width - frac.size(), '0');
-    while (!frac.empty() && frac.back() == '0') frac.pop_back();
-    return s + "." + frac;
-}
-
-// Largest unit that needs at most 3 fractional digits: 2.5GHz, 32.768kHz, 7Hz.
-std::string format_frequency(uint64_t hz) {
-    static const std::pair<uint64_t, const char*> units[] = {
-        {1000000000ull, "GHz"}, {1000000ull, "MHz"}, {1000ull, "kHz"}};
-    for (const auto& [mult, name] : units)
-        if (hz >= mult && hz % (mult / 1000) == 0) return format_scaled(hz, mult) + name;
-    return std::to_string(hz) + "Hz";
-}
-
-std::string format_duration(uint64_t fs) {
-    if (fs == 0) return "0ns";
-    static const std::pair<uint64_t, const char*> units[] = {
-        {1000000000000000ull, "s"}, {1000000000000ull, "ms"}, {1000000000ull, "us"},
-        {1000000ull, "ns"},         {1000ull, "ps"}};
-    for (const auto& [mult, name] : units)
-        if (fs >= mult && fs % (mult / 1000) == 0) return format_scaled(fs, mult) + name;
-    return std::to_string(fs) + "fs";
-}
-
+std::string format_hex(uint64_t v) { return fmt::format("{:#x}", v); }
 // Display form of an integer: decimal below 0x10000, hex from there (addresses).
 std::string format_int(uint64_t v) { return v < 0x10000 ? std::to_string(v) : format_hex(v); }
-
-} // namespace config_values
-
-using namespace config_values;
 
 // ---------------------------------------------------------------------------
 // Small helpers
@@ -304,13 +102,13 @@ std::optional<std::string> canonical_param(const param_spec& spec, const std::st
                                            std::string& expected) {
     switch (spec.type) {
     case param_type::integer: {
-        auto v = parse_uint(text);
+        auto v = values::scan_integer(text);
         expected = expected_integer(spec.min, spec.max);
         if (!v || *v < spec.min || *v > spec.max) return std::nullopt;
         return std::to_string(*v);
     }
     case param_type::boolean: {
-        auto v = parse_bool(text);
+        auto v = values::scan_bool(text);
         expected = "true or false";
         if (!v) return std::nullopt;
         return std::string(*v ? "true" : "false");
@@ -318,13 +116,13 @@ std::optional<std::string> canonical_param(const param_spec& spec, const std::st
     case param_type::string:
         return text;
     case param_type::frequency: {
-        auto v = parse_frequency(text);
+        auto v = values::scan_frequency(text);
         expected = expected_frequency(std::max<uint64_t>(spec.min, 1), spec.max);
         if (!v || *v == 0 || *v < spec.min || *v > spec.max) return std::nullopt;
         return std::to_string(*v);
     }
     case param_type::duration: {
-        auto v = parse_duration(text);
+        auto v = values::scan_duration(text);
         expected = expected_duration(spec.min, spec.max);
         if (!v || *v < spec.min || *v > spec.max) return std::nullopt;
         return std::to_string(*v);
@@ -341,9 +139,9 @@ std::optional<std::string> canonical_param(const param_spec& spec, const std::st
 // Display form of a canonical parameter value.
 std::string display_param(const param_spec& spec, const std::string& canonical) {
     switch (spec.type) {
-    case param_type::integer: return format_int(std::stoull(canonical));
-    case param_type::frequency: return format_frequency(std::stoull(canonical));
-    case param_type::duration: return format_duration(std::stoull(canonical));
+    case param_type::integer: return format_int(*values::scan_integer(canonical));
+    case param_type::frequency: return format_frequency(*values::scan_integer(canonical));
+    case param_type::duration: return format_duration(*values::scan_integer(canonical));
     case param_type::string: return canonical.empty() ? "\"\"" : canonical;
     default: return canonical;
     }
@@ -433,20 +231,6 @@ registry& the_registry() {
 // The YAML loader
 // ---------------------------------------------------------------------------
 
-unsigned line_of(const YAML::Node& n) {
-    if (!n.IsDefined()) return 0;
-    YAML::Mark m = n.Mark();
-    return m.is_null() ? 0 : unsigned(m.line) + 1;
-}
-
-std::string describe(const YAML::Node& n) {
-    if (!n.IsDefined() || n.IsNull()) return "nothing";
-    if (n.IsScalar()) return "'" + n.Scalar() + "'";
-    if (n.IsSequence()) return "a list";
-    if (n.IsMap()) return "a map";
-    return "nothing";
-}
-
 struct map_entry {
     std::string key;
     unsigned key_line = 0;
@@ -465,7 +249,7 @@ struct map_view {
     }
     // Line of the value if present (else of the key, else of the map).
     unsigned line_for(const map_entry& e) const {
-        unsigned l = e.value.IsNull() ? 0 : line_of(e.value);
+        unsigned l = e.value.IsNull() ? 0 : yaml_line(e.value);
         return l ? l : (e.key_line ? e.key_line : line);
     }
 };
@@ -487,8 +271,8 @@ private:
     [[noreturn]] void expected(const YAML::Node& n, unsigned fallback_line, const std::string& path,
                                const std::string& what) const {
         // A null value's mark points past it (often the next line): blame the key.
-        unsigned l = (n.IsDefined() && !n.IsNull()) ? line_of(n) : 0;
-        fail(l ? l : fallback_line, path + ": expected " + what + ", found " + describe(n));
+        unsigned l = (n.IsDefined() && !n.IsNull()) ? yaml_line(n) : 0;
+        fail(l ? l : fallback_line, path + ": " + values::expected_found(what, {}, yaml_found(n)));
     }
 
     // Opens a map, rejecting non-map values, non-scalar and duplicate keys, and
@@ -501,14 +285,14 @@ private:
         if (!n.IsMap()) expected(n, fallback_line, path.empty() ? "top level" : path, what);
         map_view v;
         v.path = path;
-        v.line = line_of(n) ? line_of(n) : fallback_line;
+        v.line = yaml_line(n) ? yaml_line(n) : fallback_line;
         for (auto it = n.begin(); it != n.end(); ++it) {
             // A copy: yaml-cpp's iterator hands out a temporary pair, so a reference to its
             // `first` dangles at the end of this statement (found by ASan via fuzz_platform_yaml).
             const YAML::Node k = it->first;
-            unsigned kl = line_of(k) ? line_of(k) : v.line;
+            unsigned kl = yaml_line(k) ? yaml_line(k) : v.line;
             if (!k.IsScalar())
-                fail(kl, (path.empty() ? "top level" : path) + ": expected a key name, found " + describe(k));
+                fail(kl, (path.empty() ? "top level" : path) + ": expected a key name, found " + yaml_found(k));
             std::string key = k.Scalar();
             if (const map_entry* prev = v.find(key))
                 fail(kl, key_path(path, key) + ": duplicate key (first at line " +
@@ -557,7 +341,7 @@ private:
     uint64_t integer(const map_view& m, const map_entry& e, uint64_t min, uint64_t max) const {
         const std::string what = expected_integer(min, max);
         std::string s = scalar(m, e, what);
-        auto v = parse_uint(s);
+        auto v = values::scan_integer(s);
         if (!v || *v < min || *v > max) expected(e.value, e.key_line, key_path(m.path, e.key), what);
         return *v;
     }
@@ -565,14 +349,14 @@ private:
     uint64_t size(const map_view& m, const map_entry& e) const {
         const std::string what = "a size above 0 like 0x10000 or 16MiB";
         std::string s = scalar(m, e, what);
-        auto v = parse_size(s);
+        auto v = values::scan_size(s);
         if (!v || *v == 0) expected(e.value, e.key_line, key_path(m.path, e.key), what);
         return *v;
     }
 
     uint64_t frequency(const map_view& m, const map_entry& e) const {
         std::string s = scalar(m, e, "a frequency like 2GHz");
-        auto v = parse_frequency(s);
+        auto v = values::scan_frequency(s);
         if (!v) expected(e.value, e.key_line, key_path(m.path, e.key), "a frequency like 2GHz");
         if (*v == 0) expected(e.value, e.key_line, key_path(m.path, e.key), "a frequency above 0Hz like 2GHz");
         if (*v > limits::max_clock_hz)
@@ -582,14 +366,14 @@ private:
 
     uint64_t duration(const map_view& m, const map_entry& e) const {
         std::string s = scalar(m, e, "a duration like 10ns");
-        auto v = parse_duration(s);
+        auto v = values::scan_duration(s);
         if (!v) expected(e.value, e.key_line, key_path(m.path, e.key), "a duration like 10ns");
         return *v;
     }
 
     bool boolean(const map_view& m, const map_entry& e) const {
         std::string s = scalar(m, e, "true or false");
-        auto v = parse_bool(s);
+        auto v = values::scan_bool(s);
         if (!v) expected(e.value, e.key_line, key_path(m.path, e.key), "true or false");
         return *v;
     }
@@ -842,7 +626,7 @@ void loader::parse_irq_lines(const map_view& top) {
         if (!items[i].IsScalar() || !is_identifier(items[i].Scalar())) expected(items[i], e->key_line, path, what);
         irq_line_config l;
         l.name = items[i].Scalar();
-        l.line = line_of(items[i]) ? line_of(items[i]) : e->key_line;
+        l.line = yaml_line(items[i]) ? yaml_line(items[i]) : e->key_line;
         if (const irq_line_config* prev = p_.find_irq_line(l.name))
             fail(l.line, path + ": duplicate interrupt line '" + l.name + "' (first at line " +
                              std::to_string(prev->line) + ")");
@@ -900,7 +684,7 @@ void loader::parse_units(const map_view& top) {
                 const std::string ipath = index_path(cpath, j);
                 if (!item.IsScalar()) expected(item, c->key_line, ipath, "a CPU name");
                 const std::string name = item.Scalar();
-                unsigned l = line_of(item) ? line_of(item) : c->key_line;
+                unsigned l = yaml_line(item) ? yaml_line(item) : c->key_line;
                 if (!p_.find_cpu(name)) fail(l, ipath + ": no CPU named '" + name + "'; " + names_of_cpus());
                 if (std::find(u.cpus.begin(), u.cpus.end(), name) != u.cpus.end())
                     fail(l, ipath + ": CPU '" + name + "' is listed twice");
@@ -1108,28 +892,30 @@ const char* to_string(endianness e) { return e == endianness::little ? "little" 
 // unit_config
 // ---------------------------------------------------------------------------
 
-const std::string& unit_config::param(const std::string& name) const {
+std::string unit_config::param(const std::string& name) const {
     auto it = params.find(name);
-    if (it == params.end())
-        throw model_error("unit '" + this->name + "' (type " + type + ") has no parameter '" + name + "'");
-    return it->second;
+    if (it != params.end()) return it->second;
+    // A platform parsed before its unit type's schema was registered (register_all_units()) lacks
+    // the parameters the schema added: they take the registered default.
+    if (auto info = find_unit_type(type))
+        if (const param_spec* spec = info->find_param(name)) return spec->default_value;
+    throw model_error("unit '" + this->name + "' (type " + type + ") has no parameter '" + name + "'");
 }
 
 uint64_t unit_config::param_int(const std::string& name) const {
-    const std::string& v = param(name);
-    auto n = parse_uint(v);
+    const std::string v = param(name);
+    auto n = values::scan_integer(v);
     if (!n) throw model_error("parameter '" + name + "' of unit '" + this->name + "' is not an integer: " + v);
     return *n;
 }
 
 bool unit_config::param_bool(const std::string& name) const {
-    const std::string& v = param(name);
-    if (v == "true") return true;
-    if (v == "false") return false;
+    const std::string v = param(name);
+    if (auto b = values::scan_bool(v)) return *b;
     throw model_error("parameter '" + name + "' of unit '" + this->name + "' is not a boolean: " + v);
 }
 
-const std::string& unit_config::param_string(const std::string& name) const { return param(name); }
+std::string unit_config::param_string(const std::string& name) const { return param(name); }
 
 uint64_t unit_config::param_frequency_hz(const std::string& name) const { return param_int(name); }
 uint64_t unit_config::param_duration_fs(const std::string& name) const { return param_int(name); }

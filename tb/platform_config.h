@@ -147,12 +147,14 @@ struct unit_config {
     unsigned line = 0;
 
     bool param_is_default(const std::string& name) const { return !param_lines.count(name); }
-    // Accessors; a name that is not a declared parameter throws model_error.
-    const std::string& param(const std::string& name) const;
+    // Accessors; a name that is not a declared parameter throws model_error. A parameter missing
+    // from `params` (the platform was parsed before the type's schema was registered) is the
+    // registered default: units never restate defaults.
+    std::string param(const std::string& name) const;
     uint64_t param_int(const std::string& name) const;
     bool param_bool(const std::string& name) const;
-    const std::string& param_string(const std::string& name) const;
-    const std::string& param_choice(const std::string& name) const { return param_string(name); }
+    std::string param_string(const std::string& name) const;
+    std::string param_choice(const std::string& name) const { return param_string(name); }
     uint64_t param_frequency_hz(const std::string& name) const;
     uint64_t param_duration_fs(const std::string& name) const;
     // Line of the parameter if written, else of the unit entry.

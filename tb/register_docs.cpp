@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/cpu_controls.h"
+#include "models/values.h"
 #include "tb/platform.h"
 #include "tb/unit_factory.h"
 
@@ -181,8 +182,7 @@ std::string platform_c_header(const platform& p) {
         // The instance's number of counters cuts its banks (a board with 7 DSU counters gets 7).
         std::optional<uint64_t> counters;
         if (auto v = p.param(std::string(u->name()) + ".counters"))
-            if (!v->empty() && std::all_of(v->begin(), v->end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-                counters = std::stoull(*v);
+            if (auto n = values::scan_integer(*v)) counters = *n;
         std::set<const register_def*> beyond; // bank members this instance does not have
         std::vector<std::pair<const register_family*, size_t>> banks;
         auto families = register_families(t);

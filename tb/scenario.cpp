@@ -18,8 +18,10 @@
 
 #include "models/input_file.h"
 #include "models/limits.h"
+#include "models/values.h"
 #include "tb/builtin_platforms.h"
 #include "tb/perf_stat.h"
+#include "tb/yaml_nodes.h"
 
 namespace pmusim {
 namespace {
@@ -34,19 +36,6 @@ std::string relative_to(const std::string& scenario_file, const std::string& pat
     namespace fs = std::filesystem;
     if (path.empty() || fs::path(path).is_absolute()) return path;
     return (fs::path(scenario_file).parent_path() / path).lexically_normal().string();
-}
-
-unsigned line_of(const YAML::Node& n) {
-    if (!n.IsDefined()) return 0;
-    YAML::Mark m = n.Mark();
-    return m.is_null() ? 0 : unsigned(m.line) + 1;
-}
-
-std::string describe(const YAML::Node& n) {
-    if (!n.IsDefined() || n.IsNull()) return "nothing";
-    if (n.IsScalar()) return "'" + n.Scalar() + "'";
-    if (n.IsSequence()) return "a list";
-    return "a map";
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -97,8 +86,8 @@ private:
     [[noreturn]] void fail(unsigned line, const std::string& msg) const { throw input_error(file_, line, msg); }
     [[noreturn]] void expected(const YAML::Node& n, unsigned fallback, const std::string& path,
                                const std::string& what) const {
-        unsigned l = (n.IsDefined() && !n.IsNull()) ? line_of(n) : 0;
-        fail(l ? l : fallback, path + ": expected " + what + ", found " + describe(n));
+        unsigned l = (n.IsDefined() && !n.IsNull()) ? yaml_line(n) : 0;
+        fail(l ? l : fallback, path + ": " + values::expected_found(what, {}, yaml_found(n)));
     }
     // Keys of a map, checked against `allowed` (unknown or repeated keys are errors).
     std::map<std::string, YAML::Node> open_map(const YAML::Node& n, unsigned fallback, const std::string& path,
@@ -106,8 +95,8 @@ private:
         if (!n.IsMap()) expected(n, fallback, path.empty() ? "top level" : path, "a map");
         std::map<std::string, YAML::Node> out;
         for (auto it = n.begin(); it != n.end(); ++it) {
-            unsigned kl = line_of(it->first);
-            if (!it->first.IsScalar()) fail(kl, path + ": expected a key name, found " + describe(it->first));
+            unsigned kl = yaml_line(it->first);
+            if (!it->first.IsScalar()) fail(kl, path + ": expected a key name, found " + yaml_found(it->first));
             std::string key = it->first.Scalar();
             std::string where = path.empty() ? key : path + "." + key;
             if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), key) == allowed.end())
@@ -123,21 +112,14 @@ private:
         return n.Scalar();
     }
     fs_t duration(const YAML::Node& n, unsigned fallback, const std::string& path) const {
-        std::string t = scalar(n, fallback, path, "a duration like 10ms");
-        if (t == "0") return 0;
-        try {
-            return seq::parse_duration_fs(t, file_, line_of(n), "for '" + path + "'");
-        } catch (const input_error&) {
-            expected(n, fallback, path, "a duration like 10ms");
-        }
+        const auto v = values::scan_duration(scalar(n, fallback, path, "a duration like 10ms"));
+        if (!v) expected(n, fallback, path, "a duration like 10ms");
+        return v.value;
     }
     uint64_t number(const YAML::Node& n, unsigned fallback, const std::string& path) const {
-        std::string t = scalar(n, fallback, path, "a number");
-        try {
-            return seq::parse_number(t, file_, line_of(n));
-        } catch (const input_error&) {
-            expected(n, fallback, path, "a number (decimal or 0x hex)");
-        }
+        const auto v = values::scan_integer(scalar(n, fallback, path, "a number"));
+        if (!v) expected(n, fallback, path, "a number (decimal or 0x hex)");
+        return v.value;
     }
     unsigned cpu_index(const YAML::Node& n, unsigned fallback, const std::string& path) const {
         std::string t = scalar(n, fallback, path, "a CPU name like cpu0");
@@ -145,7 +127,7 @@ private:
         if (!c) {
             std::vector<std::string> names;
             for (const auto& cpu : s_.platform.cpus) names.push_back(cpu.name);
-            fail(line_of(n), path + ": expected a CPU of platform " + s_.platform.name + " (" + join(names) +
+            fail(yaml_line(n), path + ": expected a CPU of platform " + s_.platform.name + " (" + join(names) +
                                  "), found '" + t + "'");
         }
         return c->index;
@@ -182,9 +164,9 @@ void scenario_loader::load_platform_part(const std::map<std::string, YAML::Node>
     } else {
         platform_file = relative_to(file_, s_.platform_ref);
         if (!std::filesystem::exists(platform_file))
-            fail(line_of(pn), "platform: expected a built-in platform (" + builtin_platform_names() +
+            fail(yaml_line(pn), "platform: expected a built-in platform (" + builtin_platform_names() +
                                   ") or a YAML file, found '" + s_.platform_ref + "'");
-        platform_text = read_text(platform_file, file_, line_of(pn), "platform file", limits::max_platform_file_bytes);
+        platform_text = read_text(platform_file, file_, yaml_line(pn), "platform file", limits::max_platform_file_bytes);
     }
     std::vector<unsigned> lines;
     if (const YAML::Node* set = get(top, "set")) {
@@ -192,8 +174,8 @@ void scenario_loader::load_platform_part(const std::map<std::string, YAML::Node>
         // Keep the order written (std::map would sort): walk the node again.
         for (auto it = set->begin(); it != set->end(); ++it) {
             std::string key = it->first.Scalar();
-            s_.overrides.emplace_back(key, scalar(it->second, line_of(it->first), "set." + key, "a value"));
-            lines.push_back(line_of(it->first));
+            s_.overrides.emplace_back(key, scalar(it->second, yaml_line(it->first), "set." + key, "a value"));
+            lines.push_back(yaml_line(it->first));
         }
         (void)m;
     }
@@ -243,10 +225,10 @@ std::vector<seq::statement> scenario_loader::sequence_body(const YAML::Node& n, 
     std::vector<seq::statement> body;
     if (is_file) {
         std::string p = relative_to(file_, scalar(n, 0, path, "a sequence file path"));
-        body = seq::parse_sequence(read_text(p, file_, line_of(n), "sequence file", limits::max_sequence_file_bytes), p);
+        body = seq::parse_sequence(read_text(p, file_, yaml_line(n), "sequence file", limits::max_sequence_file_bytes), p);
     } else {
         std::string text = scalar(n, 0, path, "sequence text");
-        unsigned first = line_of(n);
+        unsigned first = yaml_line(n);
         // A block scalar (| or >) starts on the line after its indicator.
         size_t pos = size_t(n.Mark().pos);
         if (pos < text_.size() && (text_[pos] == '|' || text_[pos] == '>')) ++first;
@@ -266,7 +248,7 @@ std::vector<seq::statement> scenario_loader::sequence_body(const YAML::Node& n, 
 // at or after the scenario's end are not replayed. (docs/whatif.md, "Measured activity")
 void scenario_loader::load_measured(const YAML::Node& entry, unsigned top_line, const std::string& p) {
     auto m = open_map(entry, top_line, p, {"perf_stat", "cpu", "events", "cycles", "at", "frequency"});
-    const unsigned line = line_of(entry);
+    const unsigned line = yaml_line(entry);
     const std::string file = relative_to(file_, scalar(need(m, "perf_stat", line, p), line, p + ".perf_stat",
                                                        "the path of a `perf stat -I MS -x,` output file"));
     const unsigned cpu = cpu_index(need(m, "cpu", line, p), line, p + ".cpu");
@@ -275,15 +257,15 @@ void scenario_loader::load_measured(const YAML::Node& entry, unsigned top_line, 
     const YAML::Node& ev = need(m, "events", line, p);
     open_map(ev, line, p + ".events", {});
     for (auto it = ev.begin(); it != ev.end(); ++it)
-        mapping.emplace_back(it->first.Scalar(), scalar(it->second, line_of(it->first), p + ".events." + it->first.Scalar(),
+        mapping.emplace_back(it->first.Scalar(), scalar(it->second, yaml_line(it->first), p + ".events." + it->first.Scalar(),
                                                         "a workload key like inst"));
-    if (mapping.empty()) fail(line_of(ev), p + ".events: expected at least one PERF_EVENT: WORKLOAD_KEY");
+    if (mapping.empty()) fail(yaml_line(ev), p + ".events: expected at least one PERF_EVENT: WORKLOAD_KEY");
     const fs_t at = get(m, "at") ? duration(m["at"], line, p + ".at") : 0;
     bool frequency = true;
     if (const YAML::Node* f = get(m, "frequency")) {
-        const std::string t = scalar(*f, line, p + ".frequency", "true or false");
-        if (t != "true" && t != "false") expected(*f, line, p + ".frequency", "true or false");
-        frequency = t == "true";
+        const auto v = values::scan_bool(scalar(*f, line, p + ".frequency", "true or false"));
+        if (!v) expected(*f, line, p + ".frequency", "true or false");
+        frequency = *v;
     }
     const auto intervals = parse_perf_stat(read_text(file, file_, line, "perf stat file", limits::max_event_file_bytes), file);
     bool waiting = false;
@@ -342,7 +324,7 @@ void scenario_loader::load_events_file(const std::string& path, unsigned line) {
             e.at = j["time_fs"].get<uint64_t>();
         } else if (j.contains("time")) {
             if (!j["time"].is_string()) bad("time: expected a duration string like \"1.5ms\"");
-            e.at = seq::parse_duration_fs(j["time"].get<std::string>(), path, n, "for 'time'");
+            e.at = values::parse_duration_fs(j["time"].get<std::string>(), path, n, "for 'time'");
         } else {
             bad("missing 'time' (a duration like \"1.5ms\") or 'time_fs'");
         }
@@ -359,7 +341,7 @@ void scenario_loader::load_events_file(const std::string& path, unsigned line) {
         e.count = j["count"].get<uint64_t>();
         if (j.contains("over")) {
             if (!j["over"].is_string()) bad("over: expected a duration string like \"10us\"");
-            e.over = seq::parse_duration_fs(j["over"].get<std::string>(), path, n, "for 'over'");
+            e.over = values::parse_duration_fs(j["over"].get<std::string>(), path, n, "for 'over'");
         }
         if (e.at > s_.duration) bad("time " + format_time(e.at) + " is after the scenario's end (" + format_time(s_.duration) + ")");
         s_.events.push_back(std::move(e));
@@ -370,25 +352,25 @@ void scenario_loader::load_sampling(const YAML::Node& n, const std::string& path
     auto m = open_map(n, 0, path, {"every", "every_cycles", "start", "clock", "counters", "truth", "clocks"});
     scenario_sampling& s = s_.sampling;
     s.enabled = true;
-    s.line = line_of(n);
+    s.line = yaml_line(n);
     const YAML::Node* every = get(m, "every");
     const YAML::Node* cycles = get(m, "every_cycles");
     if (!!every == !!cycles) fail(s.line, path + ": expected exactly one of 'every' (a duration) or 'every_cycles' (a count)");
     if (every) {
         s.every_fs = duration(*every, s.line, path + ".every");
-        if (!s.every_fs) fail(line_of(*every), path + ".every: expected a duration above 0");
+        if (!s.every_fs) fail(yaml_line(*every), path + ".every: expected a duration above 0");
     } else {
         s.every_cycles = number(*cycles, s.line, path + ".every_cycles");
-        if (!s.every_cycles) fail(line_of(*cycles), path + ".every_cycles: expected a count above 0");
+        if (!s.every_cycles) fail(yaml_line(*cycles), path + ".every_cycles: expected a count above 0");
     }
     // start: the first sample instant, then every `every` (so samples can avoid instants where
     // a unit writes memory, e.g. the IMC's OCC ticks at multiples of 500 us).
     if (const YAML::Node* st = get(m, "start")) {
-        if (!every) fail(line_of(*st), path + ".start: only with 'every' (a duration), not with every_cycles");
+        if (!every) fail(yaml_line(*st), path + ".start: only with 'every' (a duration), not with every_cycles");
         s.start_fs = duration(*st, s.line, path + ".start");
-        if (!s.start_fs) fail(line_of(*st), path + ".start: expected a duration above 0");
+        if (!s.start_fs) fail(yaml_line(*st), path + ".start: expected a duration above 0");
         if (s.start_fs > s_.duration)
-            fail(line_of(*st), path + ".start: " + format_time(s.start_fs) + " is after the scenario's end (duration " +
+            fail(yaml_line(*st), path + ".start: " + format_time(s.start_fs) + " is after the scenario's end (duration " +
                                    format_time(s_.duration) + ")");
     }
     if (const YAML::Node* c = get(m, "clock")) {
@@ -396,7 +378,7 @@ void scenario_loader::load_sampling(const YAML::Node& n, const std::string& path
         if (!s_.platform.find_clock(s.clock)) {
             std::vector<std::string> names;
             for (const auto& k : s_.platform.clocks) names.push_back(k.name);
-            fail(line_of(*c), path + ".clock: expected a clock of the platform (" + join(names) + "), found '" + s.clock + "'");
+            fail(yaml_line(*c), path + ".clock: expected a clock of the platform (" + join(names) + "), found '" + s.clock + "'");
         }
     } else if (cycles) {
         fail(s.line, path + ": every_cycles needs 'clock' (the clock whose cycles are counted)");
@@ -422,21 +404,21 @@ void scenario_loader::load_sampling(const YAML::Node& n, const std::string& path
         fail(line_of(every ? *every : *cycles),
              fmt::format("{} is more than {} samples: expected a longer period", what, limits::max_scenario_samples));
     if (const YAML::Node* c = get(m, "counters")) {
-        s.counters_line = line_of(*c);
+        s.counters_line = yaml_line(*c);
         each(*c, s.line, path + ".counters", [&](const YAML::Node& x, const std::string& p) {
             s.counters.push_back(scalar(x, s.line, p, "a counter name pattern like dsu0.PMEVCNTR*"));
         });
     }
     if (const YAML::Node* c = get(m, "truth")) {
-        s.truth_line = line_of(*c);
+        s.truth_line = yaml_line(*c);
         each(*c, s.line, path + ".truth", [&](const YAML::Node& x, const std::string& p) {
             s.truth.push_back(scalar(x, s.line, p, "a ground-truth event pattern like imc0.chip0.PM_MCS01_*"));
         });
     }
     if (const YAML::Node* c = get(m, "clocks")) {
-        std::string t = scalar(*c, s.line, path + ".clocks", "true or false");
-        if (t != "true" && t != "false") expected(*c, s.line, path + ".clocks", "true or false");
-        s.clocks = t == "true";
+        const auto v = values::scan_bool(scalar(*c, s.line, path + ".clocks", "true or false"));
+        if (!v) expected(*c, s.line, path + ".clocks", "true or false");
+        s.clocks = *v;
     }
 }
 
@@ -451,9 +433,9 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
     }
     if (raw.IsMap() && raw["params"]) {
         YAML::Node p = raw["params"];
-        if (!p.IsMap()) expected(p, line_of(raw), "params", "a map of NAME: default value");
+        if (!p.IsMap()) expected(p, yaml_line(raw), "params", "a map of NAME: default value");
         for (auto it = p.begin(); it != p.end(); ++it)
-            s_.params[it->first.Scalar()] = scalar(it->second, line_of(it->first), "params." + it->first.Scalar(), "a value");
+            s_.params[it->first.Scalar()] = scalar(it->second, yaml_line(it->first), "params." + it->first.Scalar(), "a value");
     }
     for (const auto& [k, v] : param_values) {
         if (k.rfind("set.", 0) == 0) { // a platform override from the command line or a sweep
@@ -483,11 +465,11 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
     if (const YAML::Node* n = get(top, "description")) s_.description = scalar(*n, top_line, "description", "text");
     load_platform_part(top, top_line);
     s_.duration = duration(need(top, "duration", top_line, "top level"), top_line, "duration");
-    if (!s_.duration) fail(line_of(top["duration"]), "duration: expected a duration above 0");
+    if (!s_.duration) fail(yaml_line(top["duration"]), "duration: expected a duration above 0");
     auto check_at = [&](const YAML::Node& n, unsigned l, const std::string& p) {
         fs_t at = duration(n, l, p);
         if (at > s_.duration)
-            fail(line_of(n), p + ": " + format_time(at) + " is after the scenario's end (duration " + format_time(s_.duration) + ")");
+            fail(yaml_line(n), p + ": " + format_time(at) + " is after the scenario's end (duration " + format_time(s_.duration) + ")");
         return at;
     };
 
@@ -495,14 +477,14 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
         each(*w, top_line, "workload", [&](const YAML::Node& e, const std::string& p) {
             auto m = open_map(e, top_line, p, {"at", "cpu", "rates"});
             scenario_workload x;
-            x.line = line_of(e);
+            x.line = yaml_line(e);
             x.at = get(m, "at") ? check_at(m["at"], x.line, p + ".at") : 0;
             x.cpu = cpu_index(need(m, "cpu", x.line, p), x.line, p + ".cpu");
             auto rates = open_map(need(m, "rates", x.line, p), x.line, p + ".rates", {});
             for (auto it = m["rates"].begin(); it != m["rates"].end(); ++it) {
                 std::string key = it->first.Scalar();
                 std::string v = scalar(it->second, x.line, p + ".rates." + key, "a rate like 1/4 or 0.5");
-                x.rates.emplace_back(key, seq::parse_rate(v, file_, line_of(it->second), "for '" + p + ".rates." + key + "'"));
+                x.rates.emplace_back(key, values::parse_rational(v, file_, yaml_line(it->second), "for '" + p + ".rates." + key + "'"));
             }
             (void)rates;
             s_.workloads.push_back(std::move(x));
@@ -511,18 +493,18 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
         each(*d, top_line, "dvfs", [&](const YAML::Node& e, const std::string& p) {
             auto m = open_map(e, top_line, p, {"at", "clock", "frequency"});
             scenario_dvfs x;
-            x.line = line_of(e);
+            x.line = yaml_line(e);
             x.at = get(m, "at") ? check_at(m["at"], x.line, p + ".at") : 0;
             const YAML::Node& c = need(m, "clock", x.line, p);
             x.clock = scalar(c, x.line, p + ".clock", "a clock name");
             if (!s_.platform.find_clock(x.clock) && !s_.platform.find_cpu(x.clock)) {
                 std::vector<std::string> names;
                 for (const auto& k : s_.platform.clocks) names.push_back(k.name);
-                fail(line_of(c), p + ".clock: expected a clock of the platform (" + join(names) + "), found '" + x.clock + "'");
+                fail(yaml_line(c), p + ".clock: expected a clock of the platform (" + join(names) + "), found '" + x.clock + "'");
             }
             const YAML::Node& f = need(m, "frequency", x.line, p);
             try {
-                x.hz = seq::parse_frequency_hz(scalar(f, x.line, p + ".frequency", "a frequency like 2GHz"), file_, line_of(f));
+                x.hz = values::parse_frequency_hz(scalar(f, x.line, p + ".frequency", "a frequency like 2GHz"), file_, yaml_line(f));
             } catch (const input_error&) {
                 expected(f, x.line, p + ".frequency", "a frequency like 2GHz");
             }
@@ -532,7 +514,7 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
         each(*d, top_line, "power", [&](const YAML::Node& e, const std::string& p) {
             auto m = open_map(e, top_line, p, {"at", "cpu", "state"});
             scenario_power x;
-            x.line = line_of(e);
+            x.line = yaml_line(e);
             x.at = get(m, "at") ? check_at(m["at"], x.line, p + ".at") : 0;
             x.cpu = cpu_index(need(m, "cpu", x.line, p), x.line, p + ".cpu");
             const YAML::Node& st = need(m, "state", x.line, p);
@@ -549,10 +531,10 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
     if (const YAML::Node* d = get(top, "events"))
         each(*d, top_line, "events", [&](const YAML::Node& e, const std::string& p) {
             auto m = open_map(e, top_line, p, {"file"});
-            const YAML::Node& f = need(m, "file", line_of(e), p);
-            std::string path = relative_to(file_, scalar(f, line_of(e), p + ".file", "a JSON Lines file path"));
+            const YAML::Node& f = need(m, "file", yaml_line(e), p);
+            std::string path = relative_to(file_, scalar(f, yaml_line(e), p + ".file", "a JSON Lines file path"));
             s_.event_files.push_back(path);
-            load_events_file(path, line_of(f));
+            load_events_file(path, yaml_line(f));
         });
     std::stable_sort(s_.events.begin(), s_.events.end(),
                      [](const replayed_event& a, const replayed_event& b) { return a.at < b.at; });
@@ -560,14 +542,14 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
         each(*d, top_line, "sequences", [&](const YAML::Node& e, const std::string& p) {
             auto m = open_map(e, top_line, p, {"at", "every", "count", "file", "text", "cycle"});
             scenario_sequence x;
-            x.line = line_of(e);
+            x.line = yaml_line(e);
             x.at = get(m, "at") ? check_at(m["at"], x.line, p + ".at") : 0;
             if (get(m, "every")) {
                 x.every = duration(m["every"], x.line, p + ".every");
-                if (!x.every) fail(line_of(m["every"]), p + ".every: expected a duration above 0");
+                if (!x.every) fail(yaml_line(m["every"]), p + ".every: expected a duration above 0");
             }
             if (get(m, "count")) {
-                if (!x.every) fail(line_of(m["count"]), p + ".count: only with 'every'");
+                if (!x.every) fail(yaml_line(m["count"]), p + ".count: only with 'every'");
                 x.count = number(m["count"], x.line, p + ".count");
             }
             if (x.every) {
@@ -587,7 +569,7 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
             if (get(m, "cycle"))
                 each(m["cycle"], x.line, p + ".cycle", [&](const YAML::Node& c, const std::string& cp) {
                     auto cm = open_map(c, x.line, cp, {"file", "text"});
-                    if (cm.size() != 1) fail(line_of(c), cp + ": expected one of 'file' or 'text'");
+                    if (cm.size() != 1) fail(yaml_line(c), cp + ": expected one of 'file' or 'text'");
                     x.bodies.push_back(get(cm, "file") ? sequence_body(cm["file"], true, cp + ".file")
                                                        : sequence_body(cm["text"], false, cp + ".text"));
                 });

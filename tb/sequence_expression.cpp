@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "models/input_error.h"
+#include "models/values.h"
 #include "tb/sequence_parser.h"
 
 namespace pmusim::seq {
@@ -159,7 +160,7 @@ private:
         size_t b = pos_;
         if (std::isdigit(static_cast<unsigned char>(c))) {
             while (pos_ < text_.size() && is_name_char(text_[pos_])) ++pos_;
-            return parse_number(text_.substr(b, pos_ - b), file_, line_, where());
+            return values::parse_integer(text_.substr(b, pos_ - b), file_, line_, where());
         }
         if (is_name_start(c)) {
             while (pos_ < text_.size() && is_name_char(text_[pos_])) ++pos_;

@@ -2,7 +2,7 @@
 // docs/sequence-language.md.
 #include "tb/sequence_parser.h"
 
-#include "models/limits.h"
+#include "models/values.h"
 
 #include <algorithm>
 #include <array>
@@ -15,100 +15,10 @@ namespace {
 
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex_digit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
 
-std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
-
-std::string lower(std::string_view s) {
-    std::string r(s);
-    for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return r;
-}
-
-// "expected WHAT[ CONTEXT], found 'TOK'[ (DETAIL)]"
-[[noreturn]] void fail_expected(const std::string& file, unsigned line, std::string_view what,
-                                std::string_view context, std::string_view found,
-                                std::string_view detail = {}) {
-    std::string msg = "expected " + std::string(what);
-    if (!context.empty()) msg += " " + std::string(context);
-    msg += ", found " + std::string(found);
-    if (!detail.empty()) msg += " (" + std::string(detail) + ")";
-    throw input_error(file, line, msg);
-}
-
-// Checks a run of digits with '_' allowed only between two digits and returns
-// the digits without separators; nullopt if malformed or empty.
-std::optional<std::string> digit_run(std::string_view s, bool hex) {
-    if (s.empty()) return std::nullopt;
-    std::string out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        char c = s[i];
-        if (c == '_') {
-            if (i == 0 || i + 1 == s.size() || s[i + 1] == '_') return std::nullopt;
-            continue;
-        }
-        if (hex ? !is_hex_digit(c) : !is_digit(c)) return std::nullopt;
-        out += c;
-    }
-    return out;
-}
-
-// Accumulates digits in `base`; false on uint64 overflow.
-bool accumulate(std::string_view digits, unsigned base, uint64_t& out) {
-    uint64_t v = 0;
-    for (char c : digits) {
-        unsigned d = is_digit(c) ? unsigned(c - '0') : unsigned(std::tolower(static_cast<unsigned char>(c)) - 'a' + 10);
-        if (__builtin_mul_overflow(v, uint64_t{base}, &v)) return false;
-        if (__builtin_add_overflow(v, uint64_t{d}, &v)) return false;
-    }
-    out = v;
-    return true;
-}
-
-// A decimal "I" or "I.F" (separators removed); nullopt if malformed.
-struct decimal {
-    std::string int_digits;
-    std::string frac_digits; // trailing zeros stripped
-};
-
-std::optional<decimal> parse_decimal(std::string_view s) {
-    size_t dot = s.find('.');
-    decimal d;
-    auto i = digit_run(s.substr(0, dot), false);
-    if (!i) return std::nullopt;
-    d.int_digits = *i;
-    if (dot != std::string_view::npos) {
-        auto f = digit_run(s.substr(dot + 1), false);
-        if (!f) return std::nullopt;
-        d.frac_digits = *f;
-        while (!d.frac_digits.empty() && d.frac_digits.back() == '0') d.frac_digits.pop_back();
-    }
-    return d;
-}
-
-enum class scale_result { ok, not_integral, overflow };
-
-// value * 10^exp10 as an exact integer.
-scale_result scale(const decimal& d, unsigned exp10, uint64_t& out) {
-    if (d.frac_digits.size() > exp10) return scale_result::not_integral;
-    std::string all = d.int_digits + d.frac_digits + std::string(exp10 - d.frac_digits.size(), '0');
-    return accumulate(all, 10, out) ? scale_result::ok : scale_result::overflow;
-}
-
-// Splits "1.5GHz" into ("1.5", "GHz").
-std::pair<std::string_view, std::string_view> split_unit(std::string_view tok) {
-    size_t n = 0;
-    while (n < tok.size() && (is_digit(tok[n]) || tok[n] == '.' || tok[n] == '_')) ++n;
-    return {tok.substr(0, n), tok.substr(n)};
-}
-
-struct unit_def {
-    std::string_view name;
-    unsigned exp10;
-};
-constexpr std::array<unit_def, 6> time_units{{{"fs", 0}, {"ps", 3}, {"ns", 6}, {"us", 9}, {"ms", 12}, {"s", 15}}};
-constexpr std::array<unit_def, 4> freq_units{{{"Hz", 0}, {"kHz", 3}, {"MHz", 6}, {"GHz", 9}}};
+using values::fail_expected;
+using values::quoted;
 
 bool is_ident_char(char c, std::string_view extra) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || extra.find(c) != std::string_view::npos;
@@ -134,24 +44,6 @@ std::string hex(uint64_t v) {
     std::string r;
     while (v) r.insert(r.begin(), digits[v & 0xF]), v >>= 4;
     return "0x" + r;
-}
-
-std::string duration_text(uint64_t fs) {
-    for (auto it = time_units.rbegin(); it != time_units.rend(); ++it) {
-        uint64_t div = 1;
-        for (unsigned i = 0; i < it->exp10; ++i) div *= 10;
-        if (fs % div == 0 && (fs != 0 || it->exp10 == 0)) return std::to_string(fs / div) + std::string(it->name);
-    }
-    return std::to_string(fs) + "fs";
-}
-
-std::string frequency_text(uint64_t hz) {
-    for (auto it = freq_units.rbegin(); it != freq_units.rend(); ++it) {
-        uint64_t div = 1;
-        for (unsigned i = 0; i < it->exp10; ++i) div *= 10;
-        if (hz % div == 0) return std::to_string(hz / div) + std::string(it->name);
-    }
-    return std::to_string(hz) + "Hz";
 }
 
 const char* const keyword_list =
@@ -215,7 +107,7 @@ public:
         if (kw == "print") return parse_print();
         if (kw == "print32" || kw == "print64") return parse_mem_print(kw == "print32" ? 32 : 64);
         if (kw == "let" || kw == "include" || kw == "repeat" || kw == "end")
-            fail("a statement keyword", quote(kw),
+            fail("a statement keyword", quoted(kw),
                  "'" + std::string(kw) + "' is a directive of sequence files (pmusim run), not of single lines");
         if (kw == "param") return parse_param();
         if (kw == "echo") return parse_echo();
@@ -223,14 +115,14 @@ public:
         if (kw == "traffic") return parse_traffic();
         if (kw == "exec") return parse_exec();
         pos_ = 0;
-        fail("a statement keyword (" + std::string(keyword_list) + ")", quote(kw));
+        fail("a statement keyword (" + std::string(keyword_list) + ")", quoted(kw));
     }
 
 private:
     // ---- token access -------------------------------------------------------
     bool at_end() const { return pos_ >= toks_.size(); }
     std::string_view peek() const { return at_end() ? std::string_view{} : toks_[pos_].text; }
-    std::string found() const { return at_end() ? "end of line" : quote(toks_[pos_].text); }
+    std::string found() const { return at_end() ? "end of line" : quoted(toks_[pos_].text); }
 
     // "after 'tokens consumed so far'", or "at the start of the line".
     std::string context() const {
@@ -240,7 +132,7 @@ private:
             if (i) s += ' ';
             s += toks_[i].text;
         }
-        return "after " + quote(s);
+        return "after " + quoted(s);
     }
 
     [[noreturn]] void fail(std::string_view what, std::string_view found_text, std::string_view detail = {}) const {
@@ -287,13 +179,13 @@ private:
         static const name_table no_names;
         uint64_t v = last > pos_ || is_expression(tok)
                          ? evaluate(tok, names_ ? *names_ : no_names, file_, line_no_, context())
-                         : parse_number(tok, file_, line_no_, context());
+                         : values::parse_integer(tok, file_, line_no_, context());
         pos_ = last + 1;
         return v;
     }
     uint64_t duration() {
         if (at_end()) fail("a duration (e.g. 10us)", "end of line");
-        uint64_t v = parse_duration_fs(peek(), file_, line_no_, context());
+        uint64_t v = values::parse_duration_fs(peek(), file_, line_no_, context());
         ++pos_;
         return v;
     }
@@ -305,7 +197,7 @@ private:
             std::string_view tok = peek();
             uint64_t v = number(what);
             if (v > 0xFFFF'FFFFu)
-                fail_expected(file_, line_no_, "a 32-bit " + std::string(noun), ctx, quote(tok),
+                fail_expected(file_, line_no_, "a 32-bit " + std::string(noun), ctx, quoted(tok),
                               "read32/write32 data must fit in 32 bits");
             return v;
         }
@@ -316,7 +208,11 @@ private:
         bool ok = t.size() > 3 && t.substr(0, 3) == "cpu" &&
                   std::all_of(t.begin() + 3, t.end(), is_digit) && !(t.size() > 4 && t[3] == '0');
         uint64_t idx = 0;
-        if (ok) ok = accumulate(t.substr(3), 10, idx) && idx <= std::numeric_limits<unsigned>::max();
+        if (ok) {
+            const auto index = values::scan_integer(t.substr(3));
+            ok = index && index.value <= std::numeric_limits<unsigned>::max();
+            idx = index.value;
+        }
         if (!ok) fail("cpuN (cpu followed by a decimal index, e.g. cpu0)", found());
         ++pos_;
         return static_cast<unsigned>(idx);
@@ -370,7 +266,7 @@ private:
         out = outcome();
         if (check && out && *out != access_outcome::ok) {
             pos_ = arrow + 1;
-            fail("ok", quote(to_string(*out)), "a value check '== VALUE' needs a read that succeeds");
+            fail("ok", quoted(to_string(*out)), "a value check '== VALUE' needs a read that succeeds");
         }
         if (out) expect_end();
         else if (!check) expect_end("'== VALUE', '-> OUTCOME'");
@@ -447,7 +343,7 @@ private:
             std::string_view tok = peek();
             s.mask = number("a mask");
             if (s.value & ~*s.mask)
-                fail_expected(file_, line_no_, "a mask covering every bit VALUE sets", ctx, quote(tok),
+                fail_expected(file_, line_no_, "a mask covering every bit VALUE sets", ctx, quoted(tok),
                               "VALUE " + hex(s.value) + " sets bits outside the mask; they would not be written");
         }
         if (peek() == "mask") fail("'-> OUTCOME' or end of line", found(), "mask given twice");
@@ -537,7 +433,7 @@ private:
         set_freq s;
         s.clock = clock();
         if (at_end()) fail("a frequency (e.g. 1.5GHz)", "end of line");
-        s.hz = parse_frequency_hz(peek(), file_, line_no_, context());
+        s.hz = values::parse_frequency_hz(peek(), file_, line_no_, context());
         ++pos_;
         expect_end();
         return s;
@@ -554,8 +450,8 @@ private:
             std::string_view key = t.substr(0, eq);
             if (!is_workload_key(key)) fail("KEY=RATE with KEY made of a-z, 0-9 and _", found());
             for (auto& kv : s.rates)
-                if (kv.first == key) fail("each workload key at most once", found(), "duplicate key " + quote(key));
-            rational r = parse_rate(t.substr(eq + 1), file_, line_no_, "for " + quote(key) + " " + context());
+                if (kv.first == key) fail("each workload key at most once", found(), "duplicate key " + quoted(key));
+            rational r = values::parse_rational(t.substr(eq + 1), file_, line_no_, "for " + quoted(key) + " " + context());
             s.rates.emplace_back(std::string(key), r);
             ++pos_;
         }
@@ -625,8 +521,8 @@ private:
                 fail(what, found());
             for (const auto& w : s.settings)
                 if (std::string_view(w).substr(0, w.find('=')) == key)
-                    fail("each setting at most once", found(), "duplicate key " + quote(key));
-            if (key == "rate") parse_rate(t.substr(eq + 1), file_, line_no_, "for 'rate' " + context());
+                    fail("each setting at most once", found(), "duplicate key " + quoted(key));
+            if (key == "rate") values::parse_rational(t.substr(eq + 1), file_, line_no_, "for 'rate' " + context());
             s.settings.emplace_back(t);
             ++pos_;
         }
@@ -703,101 +599,6 @@ private:
 } // namespace
 
 // ---------------------------------------------------------------------------
-// Value helpers
-// ---------------------------------------------------------------------------
-
-uint64_t parse_number(std::string_view tok, const std::string& file, unsigned line, std::string_view context) {
-    bool hex = tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X');
-    auto digits = digit_run(hex ? tok.substr(2) : tok, hex);
-    if (!digits) fail_expected(file, line, "a number", context, quote(tok));
-    uint64_t v = 0;
-    if (!accumulate(*digits, hex ? 16 : 10, v))
-        fail_expected(file, line, "a number that fits in 64 bits", context, quote(tok), "overflow");
-    return v;
-}
-
-uint64_t parse_duration_fs(std::string_view tok, const std::string& file, unsigned line, std::string_view context) {
-    const char* what = "a duration (a number followed by fs, ps, ns, us, ms or s)";
-    auto [num, unit] = split_unit(tok);
-    auto d = parse_decimal(num);
-    if (!d) fail_expected(file, line, what, context, quote(tok));
-    if (unit.empty()) fail_expected(file, line, what, context, quote(tok), "no time unit");
-    const std::string_view unit_name = unit; // lambdas may not capture structured bindings before C++20 (clang)
-    auto u = std::find_if(time_units.begin(), time_units.end(), [&](const unit_def& x) { return x.name == unit_name; });
-    if (u == time_units.end()) fail_expected(file, line, what, context, quote(tok), "unknown time unit " + quote(unit));
-    uint64_t fs = 0;
-    switch (scale(*d, u->exp10, fs)) {
-    case scale_result::ok: return fs;
-    case scale_result::not_integral:
-        fail_expected(file, line, "a duration that is a whole number of femtoseconds", context, quote(tok));
-    case scale_result::overflow:
-        fail_expected(file, line, "a duration of at most 2^64-1 fs (about 5.1 hours)", context, quote(tok), "overflow");
-    }
-    return 0;
-}
-
-uint64_t parse_frequency_hz(std::string_view tok, const std::string& file, unsigned line, std::string_view context) {
-    const char* what = "a frequency (a number followed by Hz, kHz, MHz or GHz)";
-    auto [num, unit] = split_unit(tok);
-    auto d = parse_decimal(num);
-    if (!d) fail_expected(file, line, what, context, quote(tok));
-    if (unit.empty()) fail_expected(file, line, what, context, quote(tok), "no frequency unit");
-    std::string lu = lower(unit);
-    auto u = std::find_if(freq_units.begin(), freq_units.end(), [&](const unit_def& x) { return lower(x.name) == lu; });
-    if (u == freq_units.end())
-        fail_expected(file, line, what, context, quote(tok), "unknown frequency unit " + quote(unit));
-    uint64_t hz = 0;
-    switch (scale(*d, u->exp10, hz)) {
-    case scale_result::ok: break;
-    case scale_result::not_integral:
-        fail_expected(file, line, "a frequency that is a whole number of Hz", context, quote(tok));
-    case scale_result::overflow:
-        fail_expected(file, line, "a frequency that fits in 64 bits of Hz", context, quote(tok), "overflow");
-    }
-    if (hz == 0) fail_expected(file, line, "a frequency greater than zero", context, quote(tok));
-    if (hz > limits::max_clock_hz) fail_expected(file, line, "a frequency of at most 1000GHz", context, quote(tok));
-    return hz;
-}
-
-rational parse_rate(std::string_view tok, const std::string& file, unsigned line, std::string_view context) {
-    const char* what = "a rate (p/q, an integer or a decimal such as 0.25)";
-    size_t slash = tok.find('/');
-    if (slash != std::string_view::npos) {
-        std::string_view p = tok.substr(0, slash), q = tok.substr(slash + 1);
-        bool p_ok = !p.empty() && is_digit(p[0]), q_ok = !q.empty() && is_digit(q[0]);
-        if (!p_ok || !q_ok) fail_expected(file, line, what, context, quote(tok));
-        // Reuse parse_number's errors but name the whole token.
-        uint64_t n = 0, d = 0;
-        try {
-            n = parse_number(p, file, line);
-            d = parse_number(q, file, line);
-        } catch (const input_error& e) {
-            fail_expected(file, line, what, context, quote(tok), e.message());
-        }
-        if (d == 0) fail_expected(file, line, "a rate with a non-zero denominator", context, quote(tok));
-        return rational(n, d);
-    }
-    bool hex = tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X');
-    if (hex) {
-        try {
-            return rational(parse_number(tok, file, line));
-        } catch (const input_error& e) {
-            fail_expected(file, line, what, context, quote(tok), e.message());
-        }
-    }
-    auto dec = parse_decimal(tok);
-    if (!dec) fail_expected(file, line, what, context, quote(tok));
-    if (dec->frac_digits.size() > 19)
-        fail_expected(file, line, what, context, quote(tok), "more than 19 decimal places");
-    uint64_t n = 0;
-    if (!accumulate(dec->int_digits + dec->frac_digits, 10, n))
-        fail_expected(file, line, "a rate that fits in 64 bits", context, quote(tok), "overflow");
-    uint64_t den = 1;
-    for (size_t i = 0; i < dec->frac_digits.size(); ++i) den *= 10;
-    return rational(n, den);
-}
-
-// ---------------------------------------------------------------------------
 // Parsing
 // ---------------------------------------------------------------------------
 
@@ -859,7 +660,7 @@ struct printer {
     std::string operator()(const run_cycles& s) const {
         return "run " + std::to_string(s.cycles) + " cycles" + (s.clock ? " of " + *s.clock : std::string());
     }
-    std::string operator()(const run_time& s) const { return "run " + duration_text(s.duration_fs); }
+    std::string operator()(const run_time& s) const { return "run " + values::format_duration(s.duration_fs, values::exact); }
     std::string operator()(const set_power& s) const {
         static const char* names[] = {"run", "wfi", "wfe", "off"};
         return "power cpu" + std::to_string(s.cpu) + " " + names[static_cast<int>(s.state)];
@@ -867,7 +668,7 @@ struct printer {
     std::string operator()(const set_security& s) const {
         return "security cpu" + std::to_string(s.cpu) + (s.state == security_state::secure ? " secure" : " nonsecure");
     }
-    std::string operator()(const set_freq& s) const { return "freq " + s.clock + " " + frequency_text(s.hz); }
+    std::string operator()(const set_freq& s) const { return "freq " + s.clock + " " + values::format_frequency(s.hz, values::exact); }
     std::string operator()(const set_workload& s) const {
         std::string r = "workload cpu" + std::to_string(s.cpu);
         for (auto& kv : s.rates) r += " " + kv.first + "=" + kv.second.str();
@@ -876,13 +677,13 @@ struct printer {
     std::string operator()(const inject_events& s) const {
         std::string r = "inject " + s.unit + (s.node ? "." + *s.node : std::string()) + " " + s.event + " " +
                         std::to_string(s.count);
-        if (s.over_fs) r += " over " + duration_text(*s.over_fs);
+        if (s.over_fs) r += " over " + values::format_duration(*s.over_fs, values::exact);
         return r;
     }
     std::string operator()(const expect_irq& s) const { return "expect irq " + s.line + " " + level_text(s.level); }
     std::string operator()(const wait_irq& s) const {
         std::string r = "wait irq " + s.line + " " + level_text(s.level);
-        if (s.timeout_fs) r += " timeout " + duration_text(*s.timeout_fs);
+        if (s.timeout_fs) r += " timeout " + values::format_duration(*s.timeout_fs, values::exact);
         return r;
     }
     std::string operator()(const do_reset& s) const { return s.kind == reset_kind::cold ? "reset cold" : "reset warm"; }

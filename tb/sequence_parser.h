@@ -17,40 +17,13 @@
 #include "models/access_outcome.h"
 #include "models/input_error.h"
 #include "models/rational.h"
+#include "models/values.h"
 #include "tb/sequence_expression.h"
 
 namespace pmusim::seq {
 
-// ---------------------------------------------------------------------------
-// Value helpers, shared with the YAML loaders.
-//
-// Each takes the token alone (no surrounding whitespace), the file and line to
-// name in an error, and an optional `context` that is inserted after
-// "expected ..." in the message. Write it as a phrase such as
-// "after 'write AMCR_EL0'" or "for 'clocks.cpu0'"; empty means no context.
-// All of them throw input_error on anything malformed or out of range.
-// ---------------------------------------------------------------------------
-
-// Decimal or 0x/0X hex, with '_' allowed between digits ("0xFFFF_FFFF",
-// "1_000_000"). No sign. Must fit uint64 (overflow is an error).
-uint64_t parse_number(std::string_view tok, const std::string& file, unsigned line,
-                      std::string_view context = {});
-
-// Decimal integer or decimal fraction ('_' allowed between digits) immediately
-// followed by one of fs ps ns us ms s (exact case): "10us", "1.5ns", "250ms".
-// Returns femtoseconds; the value must be a whole number of fs and fit uint64.
-uint64_t parse_duration_fs(std::string_view tok, const std::string& file, unsigned line,
-                           std::string_view context = {});
-
-// Decimal integer or fraction followed by Hz kHz MHz GHz (any letter case):
-// "1.5GHz" -> 1500000000. Must be a whole, non-zero number of Hz that fits uint64.
-uint64_t parse_frequency_hz(std::string_view tok, const std::string& file, unsigned line,
-                            std::string_view context = {});
-
-// Non-negative rate: "p/q" (each a parse_number, q != 0), an integer, or a
-// decimal fraction ("0.25" -> 1/4, at most 19 significant decimal places).
-rational parse_rate(std::string_view tok, const std::string& file, unsigned line,
-                    std::string_view context = {});
+// Values (numbers, durations, frequencies, rates) are read with the one grammar of
+// models/values.h (docs/values.md).
 
 // ---------------------------------------------------------------------------
 // AST

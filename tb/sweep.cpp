@@ -2,6 +2,7 @@
 #include "tb/sweep.h"
 
 #include "tb/param_overrides.h"
+#include "tb/yaml_nodes.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -37,10 +38,6 @@ namespace pmusim {
 namespace fs = std::filesystem;
 
 namespace {
-
-unsigned line_of(const YAML::Node& n) {
-    return n.IsDefined() && !n.Mark().is_null() ? unsigned(n.Mark().line) + 1 : 0;
-}
 
 std::string csv_field(const std::string& s) {
     if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -180,7 +177,7 @@ sweep_spec load_sweep(const std::string& path) {
     } catch (const YAML::Exception& e) {
         throw input_error(path, e.mark.is_null() ? 0 : unsigned(e.mark.line) + 1, "malformed YAML: " + e.msg);
     }
-    auto fail = [&](const YAML::Node& n, const std::string& m) -> void { throw input_error(path, line_of(n) ? line_of(n) : 1, m); };
+    auto fail = [&](const YAML::Node& n, const std::string& m) -> void { throw input_error(path, yaml_line(n) ? yaml_line(n) : 1, m); };
     if (!root.IsMap()) fail(root, "top level: expected a map with scenario and grid or points");
     static const std::set<std::string> keys = {"scenario", "grid", "points", "analysis", "stats", "description"};
     for (auto it = root.begin(); it != root.end(); ++it)
@@ -198,7 +195,7 @@ sweep_spec load_sweep(const std::string& path) {
             fail(key, "'" + name + "' cannot be a parameter name (the columns point and exit are the sweep's own)");
         if (!names.insert(name).second) fail(key, "parameter '" + name + "' appears twice");
         s.params.push_back(name);
-        s.param_lines.push_back(line_of(key));
+        s.param_lines.push_back(yaml_line(key));
     };
     if (grid) {
         YAML::Node g = root["grid"];
@@ -252,7 +249,7 @@ sweep_spec load_sweep(const std::string& path) {
             if (std::find(s.stats.begin(), s.stats.end(), t.Scalar()) != s.stats.end())
                 fail(t, "stats: '" + t.Scalar() + "' appears twice");
             s.stats.push_back(t.Scalar());
-            s.stats_lines.push_back(line_of(t));
+            s.stats_lines.push_back(yaml_line(t));
         }
     }
     return s;

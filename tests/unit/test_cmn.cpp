@@ -11,6 +11,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "cmn/cmn600.h"
+#include "cmn/cmn_events.h"
+#include "cmn/cmn_traffic.h"
 #include "tb/platform.h"
 #include "tb/unit_factory.h"
 #include "tests/unit/tlm_test_access.h"
@@ -735,6 +737,41 @@ TEST_CASE("cmn: traffic description errors give the line and what was expected")
           "t.yaml:14: units[0].params.traffic: expected a port p0 or p1 (p1.1 for device 1), found 'p0x'");
     CHECK(err("        1,1 p0.1 rate=1/10 range=0-0xfff mix=ReadShared\n") ==
           "t.yaml:14: units[0].params.traffic: port p0 of crosspoint 1,1 has 1 device(s), found device 1");
+}
+
+TEST_CASE("cmn: traffic settings read integers with the one value grammar") {
+    // std::stoull(.., 0) took 010 as octal 8, refused 1_000 and stopped at the first '_' of range=.
+    cmn_generator_config g;
+    std::vector<std::string> given;
+    apply_cmn_generator_settings(g, {"seed=010", "start=1_000", "count=0x10", "range=0x8000_0000-0x8000_ffff",
+                                     "mix=ReadShared:0_3"},
+                                 given, "", 0);
+    CHECK(g.seed == 10);
+    CHECK(g.start_cycle == 1000);
+    CHECK(g.count == 16);
+    CHECK(g.lo == 0x80000000u);
+    CHECK(g.hi == 0x8000ffffu);
+    REQUIRE(g.mix.size() == 1);
+    CHECK(g.mix[0].second == 3);
+    for (const char* bad : {"seed=+1", "seed=-1", "start=1x", "range=0x10zz-0x20", "range=+1-2", "mix=ReadShared:-1"}) {
+        INFO(bad);
+        cmn_generator_config h;
+        std::vector<std::string> none;
+        CHECK_THROWS_AS(apply_cmn_generator_settings(h, {bad}, none, "", 0), input_error);
+    }
+}
+
+TEST_CASE("cmn: event IDs read with the one value grammar") {
+    std::string error;
+    auto id = [&](const std::string& word) {
+        auto r = resolve_cmn_event(cmn_node_type::hnf, word, error);
+        return r ? int(r->eventid) : -1;
+    };
+    CHECK(id("0x0a") == 0x0a);
+    CHECK(id("010") == 10); // decimal, not octal 8
+    CHECK(id("0x1_0") == 0x10);
+    CHECK(id("0x100") == -1);
+    CHECK(error == "expected an event ID 0x01..0xff, found '0x100'");
 }
 
 TEST_CASE("cmn: flits contending for a link stall one cycle at a time") {

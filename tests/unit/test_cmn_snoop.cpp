@@ -206,4 +206,7 @@ TEST_CASE("cmn snoop: io range errors give the line and what was expected") {
     CHECK(io_error("        0x40000000+0x100\n") ==
           "t.yaml:17: units[0].params.io: expected an address range LO-HI like 0x40000000-0x4fffffff, found "
           "'0x40000000+0x100'");
+    // The one value grammar (docs/values.md): '_' separators; 010 is decimal, never octal.
+    CHECK(io_error("        0x4000_0000-0x4fff_ffff\n") == "no error");
+    CHECK(io_error("        0x10-010\n") == "t.yaml:17: units[0].params.io: range 0x10-0xa ends before it starts");
 }

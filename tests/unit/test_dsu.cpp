@@ -91,6 +91,10 @@ TEST_CASE("dsu: PMCEID advertises exactly the implemented common events") {
     CHECK(dsu_event_code("0x19") == 0x19);
     CHECK(dsu_event_code("0x1E") == -1);
     CHECK(dsu_event_code("nonsense") == -1);
+    // The one value grammar (docs/values.md): 025 is decimal 25 (0x19), not octal 21 (0x15).
+    CHECK(dsu_event_code("025") == 0x19);
+    CHECK(dsu_event_code("0x1_9") == 0x19);
+    CHECK(dsu_event_code("0x19 ") == 0x19);
 }
 
 TEST_CASE("dsu: tables place the snapshot registers at each variant's offsets") {

@@ -55,117 +55,117 @@ std::string line_error(const std::string& text, std::initializer_list<const char
 } // namespace
 
 // ---------------------------------------------------------------------------
-// Value helpers
+// Values as the sequence parser reads them (the grammar itself: test_values.cpp)
 // ---------------------------------------------------------------------------
 
 TEST_CASE("parser: numbers are decimal or hex with _ separators", "[parser]") {
-    CHECK(parse_number("0", kFile, 1) == 0);
-    CHECK(parse_number("42", kFile, 1) == 42);
-    CHECK(parse_number("1_000_000", kFile, 1) == 1000000);
-    CHECK(parse_number("0xFFFF_FFFF", kFile, 1) == 0xFFFFFFFFu);
-    CHECK(parse_number("0xdeadBEEF", kFile, 1) == 0xDEADBEEFu);
-    CHECK(parse_number("0X10", kFile, 1) == 16);
-    CHECK(parse_number("0xFFFF_FFFF_FFFF_FFFF", kFile, 1) == ~uint64_t{0});
-    CHECK(parse_number("18446744073709551615", kFile, 1) == ~uint64_t{0});
+    CHECK(values::parse_integer("0", kFile, 1) == 0);
+    CHECK(values::parse_integer("42", kFile, 1) == 42);
+    CHECK(values::parse_integer("1_000_000", kFile, 1) == 1000000);
+    CHECK(values::parse_integer("0xFFFF_FFFF", kFile, 1) == 0xFFFFFFFFu);
+    CHECK(values::parse_integer("0xdeadBEEF", kFile, 1) == 0xDEADBEEFu);
+    CHECK(values::parse_integer("0X10", kFile, 1) == 16);
+    CHECK(values::parse_integer("0xFFFF_FFFF_FFFF_FFFF", kFile, 1) == ~uint64_t{0});
+    CHECK(values::parse_integer("18446744073709551615", kFile, 1) == ~uint64_t{0});
 }
 
 TEST_CASE("parser: bad numbers are errors naming the token", "[parser]") {
     for (const char* bad : {"foo", "", "-1", "+1", "0x", "0xG", "1_", "_1", "1__0", "0x_1", "1.5", "12ab", "0b101"}) {
         INFO("token: '" << bad << "'");
-        error_of([&] { parse_number(bad, kFile, 3, "after 'write X'"); },
+        error_of([&] { values::parse_integer(bad, kFile, 3, "after 'write X'"); },
                  {"expected a number after 'write X', found '"}, 3);
     }
-    error_of([&] { parse_number("18446744073709551616", kFile, 3); }, {"fits in 64 bits", "overflow"}, 3);
+    error_of([&] { values::parse_integer("18446744073709551616", kFile, 3); }, {"fits in 64 bits", "overflow"}, 3);
 }
 
 TEST_CASE("parser: hex overflow is an error", "[parser]") {
-    error_of([&] { parse_number("0x1_0000_0000_0000_0000", kFile, 4, "after 'write X'"); },
+    error_of([&] { values::parse_integer("0x1_0000_0000_0000_0000", kFile, 4, "after 'write X'"); },
              {"expected a number that fits in 64 bits after 'write X'", "found '0x1_0000_0000_0000_0000'"}, 4);
     line_error("write PMCR_EL0 0x1_0000_0000_0000_0000", {"fits in 64 bits", "after 'write PMCR_EL0'"});
 }
 
 TEST_CASE("parser: durations convert exactly to femtoseconds", "[parser]") {
-    CHECK(parse_duration_fs("7fs", kFile, 1) == 7);
-    CHECK(parse_duration_fs("3ps", kFile, 1) == 3000);
-    CHECK(parse_duration_fs("1.5ns", kFile, 1) == 1500000);
-    CHECK(parse_duration_fs("10us", kFile, 1) == 10'000'000'000ull);
-    CHECK(parse_duration_fs("250ms", kFile, 1) == 250'000'000'000'000ull);
-    CHECK(parse_duration_fs("2s", kFile, 1) == 2'000'000'000'000'000ull);
-    CHECK(parse_duration_fs("0.000000000000001s", kFile, 1) == 1);
-    CHECK(parse_duration_fs("1.000fs", kFile, 1) == 1);
-    CHECK(parse_duration_fs("1_000ns", kFile, 1) == 1'000'000'000ull);
-    CHECK(parse_duration_fs("0ns", kFile, 1) == 0);
-    CHECK(parse_duration_fs("18446744073709551615fs", kFile, 1) == ~uint64_t{0});
+    CHECK(values::parse_duration_fs("7fs", kFile, 1) == 7);
+    CHECK(values::parse_duration_fs("3ps", kFile, 1) == 3000);
+    CHECK(values::parse_duration_fs("1.5ns", kFile, 1) == 1500000);
+    CHECK(values::parse_duration_fs("10us", kFile, 1) == 10'000'000'000ull);
+    CHECK(values::parse_duration_fs("250ms", kFile, 1) == 250'000'000'000'000ull);
+    CHECK(values::parse_duration_fs("2s", kFile, 1) == 2'000'000'000'000'000ull);
+    CHECK(values::parse_duration_fs("0.000000000000001s", kFile, 1) == 1);
+    CHECK(values::parse_duration_fs("1.000fs", kFile, 1) == 1);
+    CHECK(values::parse_duration_fs("1_000ns", kFile, 1) == 1'000'000'000ull);
+    CHECK(values::parse_duration_fs("0ns", kFile, 1) == 0);
+    CHECK(values::parse_duration_fs("18446744073709551615fs", kFile, 1) == ~uint64_t{0});
 }
 
 TEST_CASE("parser: duration not a whole number of fs is an error", "[parser]") {
-    error_of([&] { parse_duration_fs("1.5fs", kFile, 5, "after 'run'"); },
+    error_of([&] { values::parse_duration_fs("1.5fs", kFile, 5, "after 'run'"); },
              {"expected a duration that is a whole number of femtoseconds after 'run'", "found '1.5fs'"}, 5);
-    error_of([&] { parse_duration_fs("0.0000000000000001s", kFile, 5); }, {"whole number of femtoseconds"}, 5);
+    error_of([&] { values::parse_duration_fs("0.0000000000000001s", kFile, 5); }, {"whole number of femtoseconds"}, 5);
     line_error("run 1.0001ps", {"whole number of femtoseconds", "after 'run'", "'1.0001ps'"});
 }
 
 TEST_CASE("parser: duration with a bad or missing unit is an error", "[parser]") {
-    error_of([&] { parse_duration_fs("10xs", kFile, 6, "after 'run'"); },
+    error_of([&] { values::parse_duration_fs("10xs", kFile, 6, "after 'run'"); },
              {"expected a duration (a number followed by fs, ps, ns, us, ms or s) after 'run'", "found '10xs'",
               "unknown time unit 'xs'"},
              6);
-    error_of([&] { parse_duration_fs("10US", kFile, 6); }, {"unknown time unit 'US'"}, 6);
-    error_of([&] { parse_duration_fs("10", kFile, 6); }, {"expected a duration", "no time unit"}, 6);
-    error_of([&] { parse_duration_fs("us", kFile, 6); }, {"expected a duration", "found 'us'"}, 6);
-    error_of([&] { parse_duration_fs("1.ns", kFile, 6); }, {"expected a duration"}, 6);
-    error_of([&] { parse_duration_fs("0x10ns", kFile, 6); }, {"expected a duration"}, 6);
+    error_of([&] { values::parse_duration_fs("10US", kFile, 6); }, {"unknown time unit 'US'"}, 6);
+    error_of([&] { values::parse_duration_fs("10", kFile, 6); }, {"expected a duration", "no time unit"}, 6);
+    error_of([&] { values::parse_duration_fs("us", kFile, 6); }, {"expected a duration", "found 'us'"}, 6);
+    error_of([&] { values::parse_duration_fs("1.ns", kFile, 6); }, {"expected a duration"}, 6);
+    error_of([&] { values::parse_duration_fs("0x10ns", kFile, 6); }, {"expected a duration"}, 6);
     line_error("run 10 us", {"expected 'cycles' after 'run 10'", "found 'us'", "unit right after the number"});
     line_error("inject cmn0 5 10 over 3hours", {"expected a duration", "after 'inject cmn0 5 10 over'", "'3hours'"});
 }
 
 TEST_CASE("parser: duration overflow is an error", "[parser]") {
-    error_of([&] { parse_duration_fs("18446744073709551616fs", kFile, 2); }, {"overflow", "expected a duration"}, 2);
-    error_of([&] { parse_duration_fs("18447s", kFile, 2); }, {"overflow"}, 2);
-    CHECK(parse_duration_fs("18446s", kFile, 2) == 18'446'000'000'000'000'000ull);
+    error_of([&] { values::parse_duration_fs("18446744073709551616fs", kFile, 2); }, {"overflow", "expected a duration"}, 2);
+    error_of([&] { values::parse_duration_fs("18447s", kFile, 2); }, {"overflow"}, 2);
+    CHECK(values::parse_duration_fs("18446s", kFile, 2) == 18'446'000'000'000'000'000ull);
 }
 
 TEST_CASE("parser: frequencies convert exactly to Hz", "[parser]") {
-    CHECK(parse_frequency_hz("1.5GHz", kFile, 1) == 1'500'000'000ull);
-    CHECK(parse_frequency_hz("100MHz", kFile, 1) == 100'000'000ull);
-    CHECK(parse_frequency_hz("32.768kHz", kFile, 1) == 32768);
-    CHECK(parse_frequency_hz("50Hz", kFile, 1) == 50);
-    CHECK(parse_frequency_hz("2ghz", kFile, 1) == 2'000'000'000ull);
-    CHECK(parse_frequency_hz("25KHZ", kFile, 1) == 25000);
-    CHECK(parse_frequency_hz("1_000Hz", kFile, 1) == 1000);
+    CHECK(values::parse_frequency_hz("1.5GHz", kFile, 1) == 1'500'000'000ull);
+    CHECK(values::parse_frequency_hz("100MHz", kFile, 1) == 100'000'000ull);
+    CHECK(values::parse_frequency_hz("32.768kHz", kFile, 1) == 32768);
+    CHECK(values::parse_frequency_hz("50Hz", kFile, 1) == 50);
+    CHECK(values::parse_frequency_hz("2ghz", kFile, 1) == 2'000'000'000ull);
+    CHECK(values::parse_frequency_hz("25KHZ", kFile, 1) == 25000);
+    CHECK(values::parse_frequency_hz("1_000Hz", kFile, 1) == 1000);
 }
 
 TEST_CASE("parser: frequency not a whole number of Hz is an error", "[parser]") {
-    error_of([&] { parse_frequency_hz("0.3Hz", kFile, 8, "after 'freq cpu0'"); },
+    error_of([&] { values::parse_frequency_hz("0.3Hz", kFile, 8, "after 'freq cpu0'"); },
              {"expected a frequency that is a whole number of Hz after 'freq cpu0'", "found '0.3Hz'"}, 8);
-    error_of([&] { parse_frequency_hz("1.0000000001GHz", kFile, 8); }, {"whole number of Hz"}, 8);
+    error_of([&] { values::parse_frequency_hz("1.0000000001GHz", kFile, 8); }, {"whole number of Hz"}, 8);
     line_error("freq cpu0 0.5Hz", {"whole number of Hz", "after 'freq cpu0'"});
 }
 
 TEST_CASE("parser: frequency bad unit / zero or overflow is an error", "[parser]") {
-    error_of([&] { parse_frequency_hz("3THz", kFile, 8); }, {"expected a frequency", "unknown frequency unit 'THz'"}, 8);
-    error_of([&] { parse_frequency_hz("100", kFile, 8); }, {"expected a frequency", "no frequency unit"}, 8);
-    error_of([&] { parse_frequency_hz("fast", kFile, 8); }, {"expected a frequency", "found 'fast'"}, 8);
-    error_of([&] { parse_frequency_hz("0GHz", kFile, 8); }, {"greater than zero"}, 8);
-    error_of([&] { parse_frequency_hz("18446744074GHz", kFile, 8); }, {"overflow"}, 8);
+    error_of([&] { values::parse_frequency_hz("3THz", kFile, 8); }, {"expected a frequency", "unknown frequency unit 'THz'"}, 8);
+    error_of([&] { values::parse_frequency_hz("1.5", kFile, 8); }, {"expected a frequency", "no frequency unit"}, 8);
+    error_of([&] { values::parse_frequency_hz("fast", kFile, 8); }, {"expected a frequency", "found 'fast'"}, 8);
+    error_of([&] { values::parse_frequency_hz("0GHz", kFile, 8); }, {"greater than zero"}, 8);
+    error_of([&] { values::parse_frequency_hz("18446744074GHz", kFile, 8); }, {"overflow"}, 8);
     line_error("freq cpu0", {"expected a frequency", "after 'freq cpu0'", "found end of line"});
 }
 
 TEST_CASE("parser: rates are exact rationals", "[parser]") {
-    CHECK(parse_rate("3/2", kFile, 1) == rational(3, 2));
-    CHECK(parse_rate("6/4", kFile, 1) == rational(3, 2));
-    CHECK(parse_rate("1", kFile, 1) == rational(1));
-    CHECK(parse_rate("0", kFile, 1) == rational(0));
-    CHECK(parse_rate("0.25", kFile, 1) == rational(1, 4));
-    CHECK(parse_rate("2.50", kFile, 1) == rational(5, 2));
-    CHECK(parse_rate("0/7", kFile, 1) == rational(0));
-    CHECK(parse_rate("0x10", kFile, 1) == rational(16));
-    CHECK(parse_rate("1_000/3", kFile, 1) == rational(1000, 3));
-    CHECK(parse_rate("0.0000000000000000001", kFile, 1) == rational(1, 10'000'000'000'000'000'000ull));
+    CHECK(values::parse_rational("3/2", kFile, 1) == rational(3, 2));
+    CHECK(values::parse_rational("6/4", kFile, 1) == rational(3, 2));
+    CHECK(values::parse_rational("1", kFile, 1) == rational(1));
+    CHECK(values::parse_rational("0", kFile, 1) == rational(0));
+    CHECK(values::parse_rational("0.25", kFile, 1) == rational(1, 4));
+    CHECK(values::parse_rational("2.50", kFile, 1) == rational(5, 2));
+    CHECK(values::parse_rational("0/7", kFile, 1) == rational(0));
+    CHECK(values::parse_rational("0x10", kFile, 1) == rational(16));
+    CHECK(values::parse_rational("1_000/3", kFile, 1) == rational(1000, 3));
+    CHECK(values::parse_rational("0.0000000000000000001", kFile, 1) == rational(1, 10'000'000'000'000'000'000ull));
 }
 
 TEST_CASE("parser: rate with zero denominator is an error", "[parser]") {
-    error_of([&] { parse_rate("3/0", kFile, 9, "for 'inst'"); },
+    error_of([&] { values::parse_rational("3/0", kFile, 9, "for 'inst'"); },
              {"expected a rate with a non-zero denominator for 'inst'", "found '3/0'"}, 9);
     line_error("workload cpu0 inst=1/0", {"non-zero denominator", "for 'inst' after 'workload cpu0'", "'1/0'"});
 }
@@ -173,10 +173,10 @@ TEST_CASE("parser: rate with zero denominator is an error", "[parser]") {
 TEST_CASE("parser: malformed rates are errors", "[parser]") {
     for (const char* bad : {"", "-1", "1/", "/2", "a/b", "1/2/3", "1e3", ".5", "x", "0.00000000000000000001"}) {
         INFO("token: '" << bad << "'");
-        error_of([&] { parse_rate(bad, kFile, 9); }, {"expected a rate", "found '"}, 9);
+        error_of([&] { values::parse_rational(bad, kFile, 9); }, {"expected a rate", "found '"}, 9);
     }
-    error_of([&] { parse_rate("99999999999999999999", kFile, 9); }, {"overflow"}, 9);
-    error_of([&] { parse_rate("1/0x1_0000_0000_0000_0000", kFile, 9); }, {"expected a rate", "fits in 64 bits"}, 9);
+    error_of([&] { values::parse_rational("99999999999999999999", kFile, 9); }, {"overflow"}, 9);
+    error_of([&] { values::parse_rational("1/0x1_0000_0000_0000_0000", kFile, 9); }, {"expected a rate", "fits in 64 bits"}, 9);
 }
 
 // ---------------------------------------------------------------------------
