@@ -401,7 +401,7 @@ void scenario_loader::load_sampling(const YAML::Node& n, const std::string& path
                format_time(s_.duration);
     }
     if (samples > limits::max_scenario_samples)
-        fail(line_of(every ? *every : *cycles),
+        fail(yaml_line(every ? *every : *cycles),
              fmt::format("{} is more than {} samples: expected a longer period", what, limits::max_scenario_samples));
     if (const YAML::Node* c = get(m, "counters")) {
         s.counters_line = yaml_line(*c);
@@ -557,7 +557,7 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
                 const uint64_t until_end = (s_.duration - x.at) / x.every + 1;
                 const uint64_t runs = x.count ? std::min(x.count, until_end) : until_end;
                 if (runs > limits::max_scenario_sequence_runs)
-                    fail(line_of(m["every"]), fmt::format("{}.every: {} from {} to the end ({}) is {} runs, more than {}: "
+                    fail(yaml_line(m["every"]), fmt::format("{}.every: {} from {} to the end ({}) is {} runs, more than {}: "
                                                           "expected a longer period or a count",
                                                           p, format_time(x.every), format_time(x.at),
                                                           format_time(s_.duration), runs, limits::max_scenario_sequence_runs));
