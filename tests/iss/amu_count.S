@@ -20,10 +20,5 @@ _start:
     sub x7, x6, x5
     cmp x7, #102
     check_eq 2
-    adr x0, message
-    mov x1, x0
-    mov x0, #0x04              // SYS_WRITE0
-    hlt #0xf000
-    mov x9, #0
-    semihost_exit x9
+    pass_with message
 message: .asciz "amu_count: ok\n"

@@ -23,12 +23,7 @@ loop:
     check_eq 1
     cbnz x4, 2f                // the loop left x4 at 0
 
-    adr x0, message
-    mov x1, x0
-    mov x0, #0x04              // SYS_WRITE0
-    hlt #0xf000
-    mov x9, #0
-    semihost_exit x9
+    pass_with message
 2:  mov x9, #2
     semihost_exit x9
 message: .asciz "branch_loop: ok\n"
