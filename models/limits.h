@@ -5,9 +5,10 @@
 
 namespace pmusim::limits {
 
-// A platform file is a few KB; yaml-cpp builds a node tree several hundred bytes per scalar, so a
-// bound on the text bounds its memory.
-constexpr uint64_t max_platform_file_bytes = 4ULL << 20; // 4 MiB
+// A platform, scenario or sweep file is a few KB. yaml-cpp builds a node tree of several hundred
+// bytes per scalar (measured: 56 to 160 bytes of peak memory per byte of flow-style YAML), so the
+// bound on the text bounds the memory: about 200 MB at 1 MiB (docs/reliability.md, "Limits").
+constexpr uint64_t max_platform_file_bytes = 1ULL << 20; // 1 MiB
 // A sequence of 10^6 lines is about 30 MB; parsing is linear.
 constexpr uint64_t max_sequence_file_bytes = 256ULL << 20; // 256 MiB
 // Sequence files' include and repeat (docs/sequence-language.md): every line reached through an
@@ -19,8 +20,15 @@ constexpr uint64_t max_repeat_count = 1'000'000;
 constexpr unsigned max_repeat_nesting = 8;
 constexpr unsigned max_include_depth = 16;
 constexpr uint64_t max_cpus = 1024;
+// Every clock, unit, memory region and interrupt line is a SystemC object, and SystemC 2.3.4 keeps
+// its objects, ports and exports in lists it searches linearly at each bind and at teardown, so
+// building n of them costs n^2 (80000 memory regions, a 4 MiB file, took 21 s; 4096 take 0.6 s).
+constexpr uint64_t max_clocks = 4096;
+constexpr uint64_t max_units = 1024;
+constexpr uint64_t max_memory_regions = 4096;
+constexpr uint64_t max_irq_lines = 4096; // also the length of one CPU's `irq` list
 // Inputs read from any file, regular or not (a FIFO, /dev/zero): read at most this much.
-constexpr uint64_t max_scenario_file_bytes = 4ULL << 20;     // 4 MiB: a scenario is a few KB
+constexpr uint64_t max_scenario_file_bytes = 1ULL << 20;     // 1 MiB (also sweep files), as platforms
 constexpr uint64_t max_event_file_bytes = 256ULL << 20;      // 256 MiB of JSON lines
 constexpr uint64_t max_catalog_file_bytes = 16ULL << 20;     // the POWER9 catalog source is about 300 KB
 constexpr uint64_t max_served_line_bytes = 1ULL << 20;       // one `serve` statement: 1 MiB

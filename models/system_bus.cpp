@@ -30,10 +30,17 @@ void system_bus::map(const std::string& name, uint64_t base, uint64_t size, unsi
 
 const system_bus::window* system_bus::overlapping(uint64_t base, uint64_t size) const {
     // Inclusive ends: a window may end at 2^64 - 1.
+    // The windows are disjoint, so if any overlaps [base, last], the one with the greatest base at
+    // or below `last` does; the lowest-based of the overlapping ones is reported. Logarithmic, so
+    // that mapping n windows stays n log n (docs/reliability.md, "Limits").
     const uint64_t last = base + (size - 1);
-    for (const auto& [b, w] : by_base_)
-        if (base <= w.base + (w.size - 1) && w.base <= last) return &w;
-    return nullptr;
+    auto it = by_base_.upper_bound(last);
+    if (it == by_base_.begin()) return nullptr;
+    --it;
+    auto overlaps = [&](const window& w) { return base <= w.base + (w.size - 1); };
+    if (!overlaps(it->second)) return nullptr;
+    while (it != by_base_.begin() && overlaps(std::prev(it)->second)) --it;
+    return &it->second;
 }
 
 const system_bus::window* system_bus::decode(uint64_t address) const {

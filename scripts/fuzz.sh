@@ -21,7 +21,7 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebI
   -DPMUSIM_SANITIZE=address,undefined "${launcher[@]}" >/dev/null
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(fuzz_sequence_parser fuzz_platform_yaml fuzz_serve fuzz_registers_arm fuzz_registers_power9
-                                      fuzz_scenario fuzz_perf_stat)
+                                      fuzz_scenario fuzz_perf_stat fuzz_sweep fuzz_event_stream)
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" -- --no-print-directory >&2
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=0:detect_stack_use_after_return=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
@@ -36,9 +36,11 @@ for t in "${targets[@]}"; do
   dict=()
   [ -f "$root/fuzz/$corpus_name.dict" ] && dict=(-dict="$root/fuzz/$corpus_name.dict")
   echo "fuzz: $t for ${seconds}s" >&2
-  # -timeout: one input taking longer than 10 s is a hang; -rss_limit_mb: runaway memory is a finding.
+  # The limits as invariants (docs/reliability.md, "Fuzzing"): an input of at most 8 KB taking
+  # longer than 10 s is a hang (over a millisecond per byte); a process above 2 GB, or any single
+  # allocation above 256 MB, is runaway memory. Each is a finding.
   if ! "$build/fuzz/$t" "$work" "${seeds[@]}" "${dict[@]}" -max_total_time="$seconds" -timeout=10 \
-        -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -artifact_prefix="$crashes/" \
+        -rss_limit_mb=2048 -malloc_limit_mb=256 -max_len=8192 -print_final_stats=1 -artifact_prefix="$crashes/" \
         > "$build/fuzz-$t.log" 2>&1; then
     echo "fuzz: $t FAILED; last lines of $build/fuzz-$t.log:" >&2
     tail -40 "$build/fuzz-$t.log" >&2

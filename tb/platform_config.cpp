@@ -19,6 +19,7 @@
 #include <fstream>
 #include <mutex>
 #include <set>
+#include <string_view>
 #include <sstream>
 
 #include "tb/builtin_platforms.h"
@@ -413,6 +414,13 @@ private:
     void parse_params(const map_view& unit, const map_entry* e, const unit_type_info& info, unit_config& u);
     void parse_memory(const map_view& top);
     void check_overlaps() const;
+    // A list longer than `limit` (models/limits.h) is refused at its key's line.
+    void check_count(const map_entry* list, const std::string& path, size_t count, uint64_t limit,
+                     const char* what) const {
+        if (list && count > limit)
+            fail(list->key_line, fmt::format("{}: {} {}; expected at most {} (docs/reliability.md)", path, count, what,
+                                             limit));
+    }
 };
 
 platform_config loader::load(std::string_view text) {
@@ -446,9 +454,12 @@ platform_config loader::load(std::string_view text) {
     parse_units(top);
     parse_memory(top);
     check_overlaps();
+    // A set, not find_irq_line: 1024 CPUs may each list 4096 lines.
+    std::set<std::string_view> lines;
+    for (const auto& l : p_.irq_lines) lines.insert(l.name);
     for (const auto& c : p_.cpus)
         for (const auto& l : c.irq)
-            if (!p_.find_irq_line(l))
+            if (!lines.count(l))
                 fail(c.irq_line, "cpus[" + std::to_string(c.index) + "].irq: no interrupt line named '" + l +
                                      "' (a unit's irq or an irq_lines entry)");
     return std::move(p_);
@@ -457,6 +468,7 @@ platform_config loader::load(std::string_view text) {
 void loader::parse_clocks(const map_view& top) {
     std::map<std::string, unsigned> seen;
     auto items = open_list(top.find("clocks"), top, "a list of clocks ({name, frequency})");
+    check_count(top.find("clocks"), "clocks", items.size(), limits::max_clocks, "clocks");
     for (size_t i = 0; i < items.size(); ++i) {
         const std::string path = index_path("clocks", i);
         map_view m = open_map(items[i], top.find("clocks")->key_line, path, "a clock map {name, frequency}",
@@ -517,6 +529,7 @@ void loader::parse_cpus(const map_view& top) {
             if (auto* e = m.find("irq")) {
                 const std::string ipath = key_path(path, "irq");
                 if (!e->value.IsSequence()) expected(e->value, e->key_line, ipath, "a list of interrupt line names like [dsu0_pmu_irq]");
+                check_count(e, ipath, e->value.size(), limits::max_irq_lines, "interrupt lines");
                 c.irq_line = e->key_line;
                 for (const auto& item : e->value) {
                     if (!item.IsScalar()) expected(item, e->key_line, ipath, "an interrupt line name");
@@ -620,6 +633,7 @@ void loader::parse_latency(const map_view& top) {
 void loader::parse_irq_lines(const map_view& top) {
     const map_entry* e = top.find("irq_lines");
     auto items = open_list(e, top, "a list of interrupt line names");
+    check_count(e, "irq_lines", items.size(), limits::max_irq_lines, "interrupt lines");
     for (size_t i = 0; i < items.size(); ++i) {
         const std::string path = index_path("irq_lines", i);
         const std::string what = "an interrupt line name (letters, digits, '_', not starting with a digit)";
@@ -637,6 +651,7 @@ void loader::parse_irq_lines(const map_view& top) {
 void loader::parse_units(const map_view& top) {
     const map_entry* list = top.find("units");
     auto items = open_list(list, top, "a list of units");
+    check_count(list, "units", items.size(), limits::max_units, "units");
     const std::vector<std::string> allowed = {"name", "type", "base", "size", "clock", "cpus", "irq", "params"};
     for (size_t i = 0; i < items.size(); ++i) {
         const std::string path = index_path("units", i);
@@ -743,6 +758,7 @@ void loader::parse_params(const map_view& unit, const map_entry* e, const unit_t
 void loader::parse_memory(const map_view& top) {
     const map_entry* list = top.find("memory");
     auto items = open_list(list, top, "a list of memory regions");
+    check_count(list, "memory", items.size(), limits::max_memory_regions, "memory regions");
     std::map<std::string, unsigned> seen;
     for (size_t i = 0; i < items.size(); ++i) {
         const std::string path = index_path("memory", i);

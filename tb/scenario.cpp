@@ -15,6 +15,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "models/input_file.h"
 #include "models/limits.h"
@@ -24,6 +25,62 @@
 #include "tb/yaml_nodes.h"
 
 namespace pmusim {
+
+void parse_event_stream(std::string_view text, const std::string& path, unsigned file_index, fs_t duration,
+                        std::vector<replayed_event>& out) {
+    // Lines are views into `text`: the loader holds the file once, plus the events it keeps
+    // (docs/reliability.md, "Limits").
+    unsigned n = 0;
+    for (size_t start = 0; start < text.size();) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string_view l(text.data() + start, end - start);
+        start = end + 1;
+        ++n;
+        if (l.find_first_not_of(" \t\r") == std::string::npos) continue;
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(l);
+        } catch (const nlohmann::json::exception& e) { // also out_of_range: a number like 1e400
+            throw input_error(path, n, std::string("expected a JSON object per line: ") + e.what());
+        }
+        auto bad = [&](const std::string& m) { throw input_error(path, n, m); };
+        if (!j.is_object()) bad("expected a JSON object like {\"time\": \"1ms\", \"unit\": \"dsu0\", \"event\": \"l3d_cache\", \"count\": 100}");
+        static const std::set<std::string> keys = {"time", "time_fs", "unit", "node", "event", "count", "over"};
+        for (auto it = j.begin(); it != j.end(); ++it)
+            if (!keys.count(it.key())) bad("unknown key '" + it.key() + "'; allowed keys: time, time_fs, unit, node, event, count, over");
+        replayed_event e;
+        e.file = file_index;
+        e.line = n;
+        if (j.contains("time_fs")) {
+            if (!j["time_fs"].is_number_unsigned()) bad("time_fs: expected an unsigned integer (femtoseconds)");
+            e.at = j["time_fs"].get<uint64_t>();
+        } else if (j.contains("time")) {
+            if (!j["time"].is_string()) bad("time: expected a duration string like \"1.5ms\"");
+            e.at = values::parse_duration_fs(j["time"].get<std::string>(), path, n, "for 'time'");
+        } else {
+            bad("missing 'time' (a duration like \"1.5ms\") or 'time_fs'");
+        }
+        for (const char* k : {"unit", "event"}) {
+            if (!j.contains(k) || !j[k].is_string()) bad(std::string("missing '") + k + "' (a string)");
+        }
+        e.unit = j["unit"].get<std::string>();
+        e.event = j["event"].get<std::string>();
+        if (j.contains("node")) {
+            if (!j["node"].is_string()) bad("node: expected a string");
+            e.node = j["node"].get<std::string>();
+        }
+        if (!j.contains("count") || !j["count"].is_number_unsigned()) bad("count: expected an unsigned integer");
+        e.count = j["count"].get<uint64_t>();
+        if (j.contains("over")) {
+            if (!j["over"].is_string()) bad("over: expected a duration string like \"10us\"");
+            e.over = values::parse_duration_fs(j["over"].get<std::string>(), path, n, "for 'over'");
+        }
+        if (e.at > duration) bad("time " + format_time(e.at) + " is after the scenario's end (" + format_time(duration) + ")");
+        out.push_back(std::move(e));
+    }
+}
+
 namespace {
 
 std::string read_text(const std::string& path, const std::string& from_file, unsigned from_line,
@@ -298,54 +355,9 @@ void scenario_loader::load_measured(const YAML::Node& entry, unsigned top_line, 
 }
 
 void scenario_loader::load_events_file(const std::string& path, unsigned line) {
-    std::string text = read_text(path, file_, line, "event stream", limits::max_event_file_bytes);
-    std::istringstream in(text);
-    std::string l;
-    unsigned n = 0;
-    while (std::getline(in, l)) {
-        ++n;
-        if (l.find_first_not_of(" \t\r") == std::string::npos) continue;
-        nlohmann::json j;
-        try {
-            j = nlohmann::json::parse(l);
-        } catch (const nlohmann::json::exception& e) { // also out_of_range: a number like 1e400
-            throw input_error(path, n, std::string("expected a JSON object per line: ") + e.what());
-        }
-        auto bad = [&](const std::string& m) { throw input_error(path, n, m); };
-        if (!j.is_object()) bad("expected a JSON object like {\"time\": \"1ms\", \"unit\": \"dsu0\", \"event\": \"l3d_cache\", \"count\": 100}");
-        static const std::set<std::string> keys = {"time", "time_fs", "unit", "node", "event", "count", "over"};
-        for (auto it = j.begin(); it != j.end(); ++it)
-            if (!keys.count(it.key())) bad("unknown key '" + it.key() + "'; allowed keys: time, time_fs, unit, node, event, count, over");
-        replayed_event e;
-        e.file = path;
-        e.line = n;
-        if (j.contains("time_fs")) {
-            if (!j["time_fs"].is_number_unsigned()) bad("time_fs: expected an unsigned integer (femtoseconds)");
-            e.at = j["time_fs"].get<uint64_t>();
-        } else if (j.contains("time")) {
-            if (!j["time"].is_string()) bad("time: expected a duration string like \"1.5ms\"");
-            e.at = values::parse_duration_fs(j["time"].get<std::string>(), path, n, "for 'time'");
-        } else {
-            bad("missing 'time' (a duration like \"1.5ms\") or 'time_fs'");
-        }
-        for (const char* k : {"unit", "event"}) {
-            if (!j.contains(k) || !j[k].is_string()) bad(std::string("missing '") + k + "' (a string)");
-        }
-        e.unit = j["unit"].get<std::string>();
-        e.event = j["event"].get<std::string>();
-        if (j.contains("node")) {
-            if (!j["node"].is_string()) bad("node: expected a string");
-            e.node = j["node"].get<std::string>();
-        }
-        if (!j.contains("count") || !j["count"].is_number_unsigned()) bad("count: expected an unsigned integer");
-        e.count = j["count"].get<uint64_t>();
-        if (j.contains("over")) {
-            if (!j["over"].is_string()) bad("over: expected a duration string like \"10us\"");
-            e.over = values::parse_duration_fs(j["over"].get<std::string>(), path, n, "for 'over'");
-        }
-        if (e.at > s_.duration) bad("time " + format_time(e.at) + " is after the scenario's end (" + format_time(s_.duration) + ")");
-        s_.events.push_back(std::move(e));
-    }
+    const std::string text = read_text(path, file_, line, "event stream", limits::max_event_file_bytes);
+    // The caller has listed `path` last in s_.event_files.
+    parse_event_stream(text, path, unsigned(s_.event_files.size() - 1), s_.duration, s_.events);
 }
 
 void scenario_loader::load_sampling(const YAML::Node& n, const std::string& path) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/rational.h"
@@ -50,7 +51,7 @@ struct replayed_event {
     std::string event;
     uint64_t count = 0;
     fs_t over = 0;
-    std::string file;
+    unsigned file = 0; // index in scenario::event_files (one name per file, not per event)
     unsigned line = 0;
 };
 
@@ -91,8 +92,8 @@ struct scenario {
     std::vector<scenario_workload> workloads;
     std::vector<scenario_dvfs> dvfs;
     std::vector<scenario_power> power;
-    std::vector<std::string> event_files;
-    std::vector<replayed_event> events; // all files, sorted by time (stable)
+    std::vector<std::string> event_files; // the event streams, in order (replayed_event::file indexes it)
+    std::vector<replayed_event> events;   // all files, sorted by time (stable)
     std::vector<scenario_sequence> sequences;
     scenario_sampling sampling;
 };
@@ -102,6 +103,12 @@ struct scenario {
 // before YAML parsing, so lines stay where they were written. A name
 // `set.PATH` is a platform override instead (like the file's `set: {PATH: VALUE}`,
 // replacing it if the file has one); errors in it are reported at line 0.
+// One event stream (JSON Lines, docs/whatif.md "Event streams"): appends its events to `out`
+// (file index `file_index`, line numbers from 1); an event after `duration` or a malformed line is
+// an input_error naming path:line. Linear in the text, which it does not copy.
+void parse_event_stream(std::string_view text, const std::string& path, unsigned file_index, fs_t duration,
+                        std::vector<replayed_event>& out);
+
 scenario load_scenario(const std::string& path, const std::map<std::string, std::string>& param_values = {});
 // The same from text (`file` is for messages and relative paths).
 scenario parse_scenario(const std::string& text, const std::string& file,

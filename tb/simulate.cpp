@@ -109,10 +109,10 @@ private:
         for (const auto& e : s_.events)
             timeline.push_back({e.at, [this, &e] {
                                     unit* u = p_.find_unit(e.unit);
-                                    if (!u) return stop_bad_input(fmt::format("{}:{}: unknown unit '{}'", e.file, e.line, e.unit));
+                                    if (!u) return stop_bad_input(fmt::format("{}:{}: unknown unit '{}'", s_.event_files[e.file], e.line, e.unit));
                                     std::string why;
                                     if (!u->inject(e.node, e.event, e.count, e.over, why))
-                                        stop_bad_input(fmt::format("{}:{}: {}", e.file, e.line, why));
+                                        stop_bad_input(fmt::format("{}:{}: {}", s_.event_files[e.file], e.line, why));
                                 }});
         // Stable: actions at one instant run in the order workload, dvfs, power, events, as written.
         std::stable_sort(timeline.begin(), timeline.end(), [](const action& a, const action& b) { return a.at < b.at; });

@@ -30,6 +30,8 @@
 
 #include "models/data_files.h"
 #include "models/input_error.h"
+#include "models/input_file.h"
+#include "models/limits.h"
 #include "tb/atomic_output.h"
 #include "tb/scenario.h"
 #include "tb/unit_factory.h"
@@ -166,14 +168,16 @@ std::pair<uint64_t, uint64_t> parse_shard(const std::string& text) {
 }
 
 sweep_spec load_sweep(const std::string& path) {
+    if (fs::is_directory(path)) throw input_error(path, 0, "is a folder: expected a sweep file (.yaml)");
+    return parse_sweep(read_input_file(path, limits::max_scenario_file_bytes, "sweep file"), path);
+}
+
+sweep_spec parse_sweep(const std::string& text, const std::string& path) {
     sweep_spec s;
     s.file = path;
-    if (fs::is_directory(path)) throw input_error(path, 0, "is a folder: expected a sweep file (.yaml)");
     YAML::Node root;
     try {
-        root = YAML::LoadFile(path);
-    } catch (const YAML::BadFile&) {
-        throw input_error(path, 0, "cannot read the sweep file");
+        root = YAML::Load(text);
     } catch (const YAML::Exception& e) {
         throw input_error(path, e.mark.is_null() ? 0 : unsigned(e.mark.line) + 1, "malformed YAML: " + e.msg);
     }

@@ -33,7 +33,11 @@ struct sweep_spec {
 };
 
 // Loads and checks a sweep file; a grid whose point count does not fit in 64 bits is bad input.
+// The file is read through read_input_file with the scenario files' limit (a FIFO or /dev/zero
+// cannot grow it).
 sweep_spec load_sweep(const std::string& path);
+// The same from the file's text; `path` names it in errors and locates the scenario file.
+sweep_spec parse_sweep(const std::string& text, const std::string& path);
 
 struct sweep_options {
     std::string out_dir = "sweep-out";
