@@ -102,3 +102,10 @@ add_test(NAME "limits: every test has a timeout"
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_timeouts.py ${CMAKE_CTEST_COMMAND}
           ${CMAKE_BINARY_DIR})
 set_tests_properties("limits: every test has a timeout" PROPERTIES TIMEOUT 60)
+# A test's expected values do not come from the code under test (docs/reliability.md, "Classes of failure").
+add_test(NAME "limits: unit tests take expected values from the facts, not from the models' constants"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_oracles.py ${CMAKE_SOURCE_DIR})
+add_test(NAME "limits: the oracle check flags a model constant used as an expected value"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_oracles.py ${CMAKE_SOURCE_DIR} --self-test)
+set_tests_properties("limits: unit tests take expected values from the facts, not from the models' constants"
+  "limits: the oracle check flags a model constant used as an expected value" PROPERTIES TIMEOUT 60)

@@ -38,6 +38,7 @@ inline const uint64_t CPTR_TAM = cpu_bit("CPTR_EL3", "TAM"), CPTR_EL2_RES1 = fac
 inline const uint64_t HCR_TGE = cpu_bit("HCR_EL2", "TGE"), HCR_AMVOFFEN = cpu_bit("HCR_EL2", "AMVOFFEN");
 inline const uint64_t HCR_TIDCP = cpu_bit("HCR_EL2", "TIDCP");
 inline const uint64_t ACTLR_CLUSTERPMUEN = cpu_bit("ACTLR_EL3", "CLUSTERPMUEN");
+inline const facts::field_pos ID_AA64PFR0_AMU = facts::fact_field("cpu_controls", "ID_AA64PFR0_EL1", "AMU");
 // The system-register encoding a register of `table_unit` has in the facts files (TF-A, Linux).
 inline uint32_t fact_key(const std::string& table_unit, const std::string& reg) {
     return facts::fact_encoding(table_unit, reg).key();

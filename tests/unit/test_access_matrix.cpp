@@ -23,11 +23,11 @@
 #include <sstream>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "models/cpu_controls.h"
 #include "tb/platform.h"
 #include "tb/platform_config.h"
 #include "tb/unit_factory.h"
 #include "tests/unit/access_matrix_bench.h"
+#include "tests/unit/esr_oracle.h"
 
 using namespace pmusim;
 using namespace pmusim::access_matrix;
@@ -261,15 +261,11 @@ void run_dsu_sysreg_matrix(tally& t, const std::string& platform_name, const std
                                     t.fail(label + ": expected " + std::string(to_string(expected)) + ", model " +
                                            std::string(to_string(seen(a))) + " (" + a.detail + ")");
                                 if (expected != o::ok) check_refused(t, b, before, scope, a, write, label);
-                                if (expected == o::trap_el2 || expected == o::trap_el3) {
-                                    // ESR: EC 0x18, IL, ISS = Op0 Op2 Op1 CRn Rt CRm Dir (dsu.md §2.1).
-                                    const sysreg_encoding e = facts::fact_encoding(dsu->table().unit, def->name);
-                                    uint64_t iss = (uint64_t(e.op0) << 20) | (uint64_t(e.op2) << 17) |
-                                                   (uint64_t(e.op1) << 14) | (uint64_t(e.crn) << 10) |
-                                                   (uint64_t(e.crm) << 1) | (write ? 0 : 1);
-                                    if (a.syndrome != ((0x18ULL << 26) | (1ULL << 25) | iss))
-                                        t.fail(label + ": wrong syndrome");
-                                }
+                                // ESR: EC 0x18, IL, ISS = Op0 Op2 Op1 CRn Rt CRm Dir (esr_oracle.h).
+                                if ((expected == o::trap_el2 || expected == o::trap_el3) &&
+                                    a.syndrome != esr_oracle::trapped_sysreg(
+                                                      facts::fact_encoding(dsu->table().unit, def->name), write))
+                                    t.fail(label + ": wrong syndrome");
                             }
             }
         }
@@ -477,9 +473,10 @@ TEST_CASE("access matrix: CPU control registers against the Arm ARM oracle") {
                                     t.fail(label + ": expected " + std::string(to_string(expected)) + ", model " +
                                            std::string(to_string(seen(a))) + " (" + a.detail + ")");
                                 if (expected != o::ok) check_refused(t, b, before, scope, a, write, label);
-                                // ID_AA64PFR0_EL1.AMU [47:44]: 2 (AMUv1p1, arm-default) on the host, 0 in a guest.
+                                // ID_AA64PFR0_EL1.AMU (tests/facts/cpu.tsv, TF-A arch.h): 2 (AMUv1p1,
+                                // arm-default) on the host, 0 in a guest.
                                 if (n == "ID_AA64PFR0_EL1" && !write && expected == o::ok &&
-                                    ((a.value >> 44) & 0xf) != (guest ? 0u : 2u))
+                                    (a.value & ID_AA64PFR0_AMU.mask()) >> ID_AA64PFR0_AMU.lsb != (guest ? 0u : 2u))
                                     t.fail(label + ": ID_AA64PFR0_EL1.AMU wrong");
                             }
     }

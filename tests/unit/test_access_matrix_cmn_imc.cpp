@@ -315,8 +315,15 @@ TEST_CASE("access matrix: CMN-600 5x3 mesh with 3-bit node coordinates against t
 // - §4.1: HOMER is ordinary memory (4 MiB per chip); pmusim models no MMU, so every privilege
 //   reads it (the OS maps the nest counters; what user space can map is the kernel's business).
 
-uint32_t scom_ec(unsigned core, uint32_t a) { return (((core & 0x1f) + 0x20) << 24) | a; }
-uint32_t scom_eq(unsigned core, uint32_t a) { return (((core & 0x1c) + 0x40) << 22) | a; }
+// The SCOM address and XSCOM offset of skiboot's REG for a core, as tests/facts/imc.tsv derives
+// them from skiboot's XSCOM_ADDR_P9_EQ/EC, hw/imc.c's tables and hw/xscom.c (not the model's).
+uint32_t fact_scom(const std::string& reg, unsigned core) {
+    return uint32_t(facts::fact_number("imc_scom", reg + "@" + std::to_string(core), "address"));
+}
+uint64_t fact_xscom(const std::string& reg, unsigned core) {
+    return facts::fact_number("imc_xscom", reg + "@" + std::to_string(core), "offset");
+}
+// A SCOM no fact covers: skiboot hw/xscom.c xscom_addr() on POWER9, pcb << 3.
 uint64_t xscom_mmio(uint32_t pcb) { return uint64_t(pcb) << 3; }
 
 TEST_CASE("access matrix: POWER9 IMC LDBAR and XSCOM and HOMER by privilege against the reference oracle") {
@@ -331,24 +338,19 @@ TEST_CASE("access matrix: POWER9 IMC LDBAR and XSCOM and HOMER by privilege agai
     REQUIRE(ncpus == 16);
     const uint64_t xscom_base = 0x603FC00000000ULL; // power9-default / docs/imc.md default
     const uint64_t homer = 0x10000000;               // power9-default homer_base
-    const uint32_t pdbar_p9[] = {0x1001220B, 0x1001230B, 0x1001260B, 0x1001270B};
-    const uint32_t htm_p9[] = {0x10012200, 0x10012300, 0x10012600, 0x10012700};
-
     struct scom {
         std::string name;
         uint32_t pcb;
+        uint64_t offset; // in the chip's XSCOM window
         bool modelled;
     };
     std::vector<scom> scoms;
-    for (unsigned core = 0; core < 4; ++core) {
-        scoms.push_back({fmt::format("core{}.PDBAR", core), scom_eq(core, pdbar_p9[core % 4]), true});
-        scoms.push_back({fmt::format("core{}.HTM_MODE", core), scom_eq(core, htm_p9[core % 4]), true});
-        scoms.push_back({fmt::format("core{}.EVENT_MASK", core), scom_ec(core, 0x20010AA8), true});
-        scoms.push_back({fmt::format("core{}.TRACE_IMC", core), scom_ec(core, 0x20010AA9), true});
-    }
-    scoms.push_back({"core5.HTM_MODE (no such core)", scom_eq(5, htm_p9[1]), false});
-    scoms.push_back({"PBA BAR0", 0x5012B00, false});
-    scoms.push_back({"core0.PDBAR + 1", scom_eq(0, pdbar_p9[0]) + 1, false});
+    for (unsigned core = 0; core < 4; ++core)
+        for (const char* reg : {"PDBAR", "HTM_MODE", "EVENT_MASK", "TRACE_IMC"})
+            scoms.push_back({fmt::format("core{}.{}", core, reg), fact_scom(reg, core), fact_xscom(reg, core), true});
+    scoms.push_back({"core5.HTM_MODE (no such core)", fact_scom("HTM_MODE", 5), fact_xscom("HTM_MODE", 5), false});
+    scoms.push_back({"PBA BAR0", 0x5012B00, xscom_mmio(0x5012B00), false}); // imc.md §4.1
+    scoms.push_back({"core0.PDBAR + 1", fact_scom("PDBAR", 0) + 1, xscom_mmio(fact_scom("PDBAR", 0) + 1), false});
 
     access_context hv;
     hv.initiator = initiator_kind::cpu;
@@ -356,11 +358,8 @@ TEST_CASE("access matrix: POWER9 IMC LDBAR and XSCOM and HOMER by privilege agai
     hv.privilege = power_privilege::hypervisor;
     access_context occ = hv;
     occ.initiator = initiator_kind::microcontroller;
-    auto ldbar_key = [&](unsigned cpu) {
-        auto r = p.resolve_register("LDBAR", cpu);
-        REQUIRE(r);
-        return uint64_t(r->key);
-    };
+    // LDBAR is SPR 850 on every thread (tests/facts/imc.tsv: POWER9 UM, Linux SPRN_LDBAR), not the table's key.
+    const uint64_t ldbar_key = facts::fact_encoding("imc", "LDBAR").key();
     // Everything the IMC holds: every thread's LDBAR, every core's SCOMs, the HOMER control block
     // and the first nest counters, and the unit's observables.
     auto imc_state = [&] {
@@ -370,10 +369,10 @@ TEST_CASE("access matrix: POWER9 IMC LDBAR and XSCOM and HOMER by privilege agai
         c.path = access_path::system_register;
         for (unsigned cpu = 0; cpu < ncpus; ++cpu) {
             c.cpu = cpu;
-            s[fmt::format("cpu{}.LDBAR", cpu)] = testing::tlm_access(target, false, ldbar_key(cpu), 8, 0, c).value;
+            s[fmt::format("cpu{}.LDBAR", cpu)] = testing::tlm_access(target, false, ldbar_key, 8, 0, c).value;
         }
         for (const auto& sc : scoms)
-            if (sc.modelled) s[sc.name] = b.access(occ, xscom_base + xscom_mmio(sc.pcb), 8, false, 0).value;
+            if (sc.modelled) s[sc.name] = b.access(occ, xscom_base + sc.offset, 8, false, 0).value;
         for (uint64_t off = 0x1BFC00; off < 0x1BFC28; off += 8) s[fmt::format("homer+{:#x}", off)] = b.access(occ, homer + off, 8, false, 0).value;
         for (uint64_t off = 0x180000; off < 0x180100; off += 8) s[fmt::format("homer+{:#x}", off)] = b.access(occ, homer + off, 8, false, 0).value;
         std::vector<observable> obs;
@@ -437,15 +436,14 @@ TEST_CASE("access matrix: POWER9 IMC LDBAR and XSCOM and HOMER by privilege agai
                            : c.privilege == power_privilege::hypervisor ? expect::ok
                            : c.privilege == power_privilege::supervisor ? expect::trap_el2
                                                                         : expect::trap_el1;
-                const uint64_t key = ldbar_key(cpu < ncpus ? cpu : 0);
                 const std::string label = fmt::format("cpu{} LDBAR {} {}", cpu, write ? "mtspr" : "mfspr", cx.name);
-                check(label, e, c, key, 8, write, std::string("LDBAR") + name_of(e));
+                check(label, e, c, ldbar_key, 8, write, std::string("LDBAR") + name_of(e));
                 if (e == expect::ok && write) {
                     // Reserved fields stay zero: enable, mode, PB scope and address only (§5).
-                    auto r = b.access(c, key, 8, false, 0);
+                    auto r = b.access(c, ldbar_key, 8, false, 0);
                     if (r.value != 0xCEFFFFFFFFFFE000ULL)
                         t.fail(label + fmt::format(": LDBAR after writing all ones reads {:#x}, expected 0xceffffffffffe000", r.value));
-                    b.access(c, key, 8, true, 0); // disabled again
+                    b.access(c, ldbar_key, 8, true, 0); // disabled again
                 }
             }
         }
@@ -461,9 +459,9 @@ TEST_CASE("access matrix: POWER9 IMC LDBAR and XSCOM and HOMER by privilege agai
                     const expect e = privileged && doubleword && sc.modelled ? expect::ok : expect::error;
                     const std::string label = fmt::format("XSCOM {} ({:#010x}) +{} {}-byte {} {}", sc.name, sc.pcb, delta,
                                                           len, write ? "write" : "read", cx.name);
-                    check(label, e, cx.ctx, xscom_base + xscom_mmio(sc.pcb) + delta, len, write,
+                    check(label, e, cx.ctx, xscom_base + sc.offset + delta, len, write,
                           sc.name.substr(sc.name.find('.') + 1) + name_of(e));
-                    if (e == expect::ok && write) b.access(occ, xscom_base + xscom_mmio(sc.pcb), 8, true, 0);
+                    if (e == expect::ok && write) b.access(occ, xscom_base + sc.offset, 8, true, 0);
                 }
 
     // HOMER: the control block and the first nest counters read the same at every privilege.

@@ -13,6 +13,7 @@
 #include "tests/unit/tlm_test_access.h"
 #include "tb/platform_config.h"
 #include "models/data_files.h"
+#include "tests/unit/esr_oracle.h"
 #include "tests/unit/facts.h"
 
 namespace {
@@ -205,8 +206,10 @@ TEST_CASE("amu: register encodings and reset values match the architecture") {
     CHECK(mrs("AMEVCNTVOFF02_EL2") == 0xD53CD840u);
     CHECK(mrs("AMEVCNTVOFF03_EL2") == 0xD53CD860u);
     CHECK(t.find("AMEVCNTVOFF01_EL2") == nullptr);
-    // The trapped-MRS syndrome of AMEVCNTR00_EL0 (reference §4.5): ESR 0x6230F409.
+    // The trapped-MRS syndrome of AMEVCNTR00_EL0 (reference §4.5): ESR 0x6230F409; the tests' own
+    // encoder (esr_oracle.h) over the facts' encoding (TF-A arch.h) gives the same.
     CHECK(sysreg_trap_syndrome(*t.find("AMEVCNTR00_EL0")->sysreg, false) == 0x6230F409u);
+    CHECK(esr_oracle::trapped_sysreg(facts::fact_encoding("amu", "AMEVCNTR00_EL0"), false) == 0x6230F409u);
     CHECK(t.find("AMCFGR_EL0")->reset == 0x01003F03u);
     CHECK(t.find("AMEVTYPER00_EL0")->reset == 0x11);
     CHECK(t.find("AMEVTYPER01_EL0")->reset == 0x4004);
@@ -243,9 +246,12 @@ TEST_CASE("amu: each CPU exposes only its implemented registers") {
     CHECK(amu.sysregs(0).size() == 9 + 8 + 3 + 3 + 3 + 3); // v1p1, 3 aux counters
     CHECK(amu.sysregs(1).empty());                        // no AMU
     CHECK(amu.sysregs(2).size() == 6 + 8);                // v1: no AMCG1IDR, offsets, group 1
-    CHECK(p.controls().value(0, "ID_AA64PFR0_EL1") >> 44 == 2);
-    CHECK(p.controls().value(1, "ID_AA64PFR0_EL1") >> 44 == 0);
-    CHECK(p.controls().value(2, "ID_AA64PFR0_EL1") >> 44 == 1);
+    // ID_AA64PFR0_EL1.AMU (tests/facts/cpu.tsv, TF-A arch.h): 2 AMUv1p1, 0 none, 1 AMUv1.
+    const auto amu_version_field = facts::fact_field("cpu_controls", "ID_AA64PFR0_EL1", "AMU");
+    auto amu_version = [&](unsigned cpu) { return (p.controls().value(cpu, "ID_AA64PFR0_EL1") & amu_version_field.mask()) >> amu_version_field.lsb; };
+    CHECK(amu_version(0) == 2);
+    CHECK(amu_version(1) == 0);
+    CHECK(amu_version(2) == 1);
     CHECK(in.access(1, 3, true, false, "S3_3_C13_C2_1", false).outcome == access_outcome::undefined);
     CHECK(in.access(0, 3, true, false, "S3_3_C13_C12_3", false).outcome == access_outcome::undefined); // AMEVCNTR13
     CHECK(in.read_el3(0, "AMCFGR_EL0") == 0x11003F06u);
@@ -485,6 +491,8 @@ TEST_CASE("amu: firmware boot statements per profile") {
     auto st = amu.firmware_boot("tf-a");
     auto has = [&](const std::string& s) { return std::find(st.begin(), st.end(), s) != st.end(); };
     CHECK(has("as cpu0 el3"));
+    // Literal masks, as tests/facts/cpu.tsv gives them from TF-A arch.h and Linux kvm_arm.h:
+    // CPTR_EL3.TAM and CPTR_EL2.TAM bit 30, HCR_EL2.AMVOFFEN bit 51, SCR_EL3.AMVOFFEN bit 35.
     CHECK(has("write CPTR_EL3 0x0 mask 0x40000000")); // read-modify-write: clear TAM only
     CHECK(has("write CPTR_EL2 0x0 mask 0x40000000"));
     CHECK(has("write HCR_EL2 0x0 mask 0x8000000000000"));
