@@ -16,6 +16,8 @@ constexpr uint64_t max_sequence_file_bytes = 256ULL << 20; // 256 MiB
 // nested repeats nor repeated includes can run out of memory or time while the file is read (the
 // parser takes about 7 us a line: 2*10^6 lines, about 15 s).
 constexpr uint64_t max_expanded_sequence_lines = 2'000'000;
+// Statements after expansion, top-level lines included: each is held until the run ends.
+constexpr uint64_t max_sequence_statements = 2'000'000;
 constexpr uint64_t max_repeat_count = 1'000'000;
 constexpr unsigned max_repeat_nesting = 8;
 constexpr unsigned max_include_depth = 16;

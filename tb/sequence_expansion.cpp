@@ -135,6 +135,13 @@ private:
                 }
                 if (!frames.empty() && !origin) origin = std::make_shared<const std::string>(render_origin(frames));
                 s->origin = origin;
+                // Every statement is held until the run ends (about 300 bytes each): a bound on their
+                // number bounds the memory whatever the lines' length (6-byte lines filling 256 MiB
+                // would be 44 million statements, about 10 GB).
+                if (out_.size() == limits::max_sequence_statements)
+                    fail(file, l.number, frames,
+                         "more than " + std::to_string(limits::max_sequence_statements) +
+                             " statements; expected a shorter sequence (docs/reliability.md \"Limits\")");
                 out_.push_back(std::move(*s));
             }
         }

@@ -73,6 +73,12 @@ with tempfile.TemporaryDirectory() as d:
     took = run(["run", lines, "--platform", ok_platform], 2, ":1000000:", timeout=300, what="10^6-line sequence parse")
     if took > 120:
         failures.append(f"parsing 10^6 lines took {took:.1f} s")
+    # Statements are held until the run ends, so their number is bounded whatever the lines' length
+    # (short lines filling 256 MiB would be 44 million statements, about 10 GB).
+    with open(lines, "w") as f:
+        f.write("run 1ns\n" * 2_000_001)
+    run(["run", lines, "--platform", ok_platform], 2, ":2000001: more than 2000000 statements", timeout=300,
+        what="2*10^6 + 1 statements")
 
 
 # Runs a command and prints its peak RSS. A small process of its own does the fork: Linux keeps the
