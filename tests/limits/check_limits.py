@@ -24,6 +24,13 @@ def run(args, want_exit, want_text, timeout=120, what=""):
     return took
 
 
+def write_in(folder, name, text):
+    path = os.path.join(folder, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
 def platform_with(cpus=2, frequency="2GHz", extra=""):
     text = "name: limits\narch: arm\nclocks:\n  - { name: const, frequency: 100MHz }\n"
     text += f"  - {{ name: c, frequency: {frequency} }}\ncpus:\n"
@@ -34,10 +41,7 @@ def platform_with(cpus=2, frequency="2GHz", extra=""):
 
 with tempfile.TemporaryDirectory() as d:
     def write(name, text):
-        path = os.path.join(d, name)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
+        return write_in(d, name, text)
 
     ok_platform = write("ok.yaml", platform_with())
     # Simulated time: 2^64 fs (about 5.1 h) is the end of time.
@@ -122,10 +126,7 @@ def check_cost(what, args, input_bytes, max_seconds, max_bytes_per_input_byte, c
 # line, and a file at the limit loads in bounded time and memory.
 with tempfile.TemporaryDirectory() as d:
     def write(name, text):
-        path = os.path.join(d, name)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
+        return write_in(d, name, text)
 
     one = write("one.seq", "run 1 cycles of cpu0\n")
     _, _, _, baseline_rss = measured(["run", one, "--platform", write("bare.yaml", platform_with())])
