@@ -64,13 +64,15 @@ std::string read_file(const std::string& path) {
 }
 
 // Runs statements (or serves stdin) on a platform; returns the exit code.
-int simulate(const std::vector<seq::statement>& statements, const std::string& source_name,
+// `statements` by value: moved into the runner, never copied (a run may hold 2*10^6 of them).
+int simulate(std::vector<seq::statement> statements, const std::string& source_name,
              const std::string& platform_name, const run_options& opt, bool serve, run_recorder& rec) {
     register_all_units(); // unit parameter schemas must be known before a platform is validated
     for (const auto& o : opt.overrides) rec.property("-C", o); // in the report even when refused
     std::vector<param_override> overrides = parse_override_arguments(opt.overrides);
     platform_config cfg = load_platform_with_overrides(platform_name, overrides);
     rec.log = opt.quiet || serve ? nullptr : &std::cout;
+    rec.keep_passed_testcases(!opt.junit.empty());
     // Outputs appear under their names only once complete (tb/atomic_output.h).
     std::unique_ptr<atomic_output> json_out;
     if (!opt.log_json.empty()) {
@@ -106,7 +108,7 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
     runner.set_firmware_time_limit(opt.firmware_time_limit);
     if (opt.skip_firmware_boot) runner.skip_firmware_boot();
     if (serve) runner.serve(std::cin, std::cout);
-    else runner.load(statements);
+    else runner.load(std::move(statements));
     if (!serve) {
         rec.line(fmt::format("pmusim: {} on platform {} (firmware profile {})", source_name, cfg.name,
                              opt.skip_firmware_boot ? std::string("not run: the ELF is the firmware")
@@ -124,11 +126,7 @@ int simulate(const std::vector<seq::statement>& statements, const std::string& s
         std::string text = report.str();
         while (!text.empty() && text.back() == '\n') text.pop_back();
         if (!text.empty()) rec.line(text);
-        unsigned passed = 0, failed = 0;
-        for (const auto& t : rec.testcases()) {
-            if (t.result == junit_testcase::verdict::passed) ++passed;
-            if (t.result == junit_testcase::verdict::failed) ++failed;
-        }
+        const unsigned passed = rec.passed_expectations(), failed = rec.failed_expectations();
         // `pmusim firmware` runs no boot statements (the ELF is the firmware): the line says so.
         rec.line(fmt::format("== {} statements ({}), simulated {}, expectations: {} passed, {} failed ==",
                              runner.statements_executed(),
@@ -177,7 +175,7 @@ int run_file(const std::string& file, const run_options& opt, run_recorder& rec)
     // Before any work: no output may replace one of the run's inputs.
     refuse_junit_over_inputs(opt, {file, platform_name});
     refuse_inputs_as_outputs({opt.log_json, opt.vcd}, {file, platform_name});
-    return simulate(statements, file, platform_name, opt, false, rec);
+    return simulate(std::move(statements), file, platform_name, opt, false, rec);
 }
 
 struct firmware_options {
@@ -498,7 +496,7 @@ int main(int argc, char** argv) {
         run_options demo;
         auto statements = seq::parse_sequence(demo_scenario(), "demo.seq");
         run_recorder rec;
-        return simulate(statements, "demo.seq (built-in demo)", "arm-default", demo, false, rec);
+        return simulate(std::move(statements), "demo.seq (built-in demo)", "arm-default", demo, false, rec);
     } catch (const input_error& e) {
         std::cerr << "pmusim: " << e.what() << '\n';
         return exit_bad_input;

@@ -129,6 +129,8 @@ void run_recorder::line(const std::string& text) {
 void run_recorder::expectation(const std::string& file, unsigned line, const std::string& statement, bool passed,
                                const std::string& message, fs_t now) {
     using v = junit_testcase::verdict;
+    ++(passed ? passed_ : failed_);
+    if (passed && !keep_passed_) return;
     testcases_.push_back({fmt::format("{}:{} {}", file, line, statement), passed ? v::passed : v::failed,
                           passed ? "" : "expectation", message, now - std::min(statement_start_, now)});
 }

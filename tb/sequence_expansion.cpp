@@ -66,6 +66,9 @@ public:
         include_stack_.push_back({file, fs::weakly_canonical(fs::path(file), ec_)});
         read_bytes_ = std::min<uint64_t>(text.size(), limits::max_sequence_file_bytes);
         auto lines = split_lines(text, first_line);
+        // Room for one statement a line: a plain file fills it without the vector's doublings,
+        // whose old and new buffers together would be the peak (includes and repeats may grow it).
+        out_.reserve(std::min<size_t>(lines.size(), limits::max_sequence_statements));
         block(lines, 0, lines.size(), file, {});
     }
 
