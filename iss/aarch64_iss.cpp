@@ -515,6 +515,7 @@ aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_reg
                      {"outcome", std::string(to_string(r.outcome))}};
     j[system_register ? "encoding" : "address"] =
         system_register ? sysreg_encoding::from_key(uint32_t(address)).generic_name() : fmt::format("{:#x}", address);
+    j["size"] = bytes; // the access's width: an LDR W is 4 bytes, an LDR X or LDP X (each register) 8
     if (is_write || r.outcome == access_outcome::ok) j["value"] = fmt::format("{:#x}", is_write ? value : r.value);
     if (r.syndrome) j["syndrome"] = fmt::format("{:#x}", r.syndrome);
     j["cpu_cycle"] = core_.clock().edges_at(now_fs());
