@@ -97,12 +97,19 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& 
     hooks_.push_back(h);
     check(uc_hook_add(uc_, &h, UC_HOOK_MEM_UNMAPPED, reinterpret_cast<void*>(&aarch64_iss::on_unmapped), this, 1, 0), "memory hook");
     hooks_.push_back(h);
-    // An (empty) code hook on every address makes the engine store the PC before each instruction.
-    // Without it a load or store faulting on a unit window reports the start of its translation
-    // block as the PC, after the instructions before it in that block have executed: the ISS would
-    // count them wrongly and execute them again (measured on Unicorn 2.0.1; docs/firmware.md).
-    check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&aarch64_iss::on_code), this, 1, 0), "code hook");
+    // An (empty) read hook makes the engine store the PC before every load and store (Unicorn
+    // 2.0.1 does so where a memory hook covers the instruction's address). Without it a load or
+    // store faulting on a unit window reports a stale PC, after the instructions before it in its
+    // translation block have executed: the ISS would count them wrongly and execute them again
+    // (docs/firmware.md, "Inside the ISS"). It costs loads and stores the engine's slow path, and
+    // nothing else: an empty code hook on every instruction did the same at 2.5 times the cost of
+    // a plain loop.
+    check(uc_hook_add(uc_, &h, UC_HOOK_MEM_READ, reinterpret_cast<void*>(&aarch64_iss::on_load), this, 1, 0), "load hook");
     hooks_.push_back(h);
+    // The address an engine run is told to stop at ("until"): none an instruction can have. Unicorn
+    // drops the translated code at that address after every run, except for 0.
+    for (const auto& [base, m] : p.memories())
+        if (base == 0) no_until_ = 1; // odd: no instruction starts there
     SC_HAS_PROCESS(aarch64_iss);
     SC_THREAD(thread);
 }
@@ -129,7 +136,7 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
             if (w == insn_eret || w == insn_wfi || w == insn_hlt_semihosting || sysreg) exits_.push_back(a);
         }
     }
-    set_exits(0);
+    set_stop_points();
     // Code translated for an earlier firmware on this CPU is dropped (a whole-cache flush would
     // clear Unicorn's 1 GiB translation buffer: seconds).
     for (const auto& s : image_.segments)
@@ -208,28 +215,45 @@ bool aarch64_iss::handled_here(const sysreg_encoding& enc) const {
            enc.op1 == 5 || enc.op1 == 6;
 }
 
-void aarch64_iss::set_exits(uint64_t extra) {
-    std::vector<uint64_t> all = exits_;
-    if (extra) all.push_back(extra);
-    uint64_t none = 1; // an odd address no instruction can have: exits must not be empty
-    if (all.empty()) all.push_back(none);
-    uc_ctl_exits_enable(uc_);
-    check(uc_ctl_set_exits(uc_, all.data(), all.size()), "setting engine exits");
+// A code hook on an instruction runs before it, with the PC stored; stopping the engine there
+// leaves the instruction unexecuted. (Unicorn's exits, uc_ctl_set_exits, stop there too, but
+// Unicorn drops the code translated at every exit after each run and translates it again: about
+// 2 us per engine run with Unicorn 2.0.1, more with more exits; a hook costs nothing elsewhere.)
+void aarch64_iss::on_stop_point(uc_struct* uc, uint64_t, uint32_t, void*) { uc_emu_stop(uc); }
+
+void aarch64_iss::set_stop_points() {
+    for (uint64_t h : stop_hooks_) uc_hook_del(uc_, h);
+    stop_hooks_.clear();
+    // One hook per run of consecutive addresses (a boot's MSRs often follow each other).
+    for (size_t i = 0; i < exits_.size();) {
+        size_t j = i;
+        while (j + 1 < exits_.size() && exits_[j + 1] == exits_[j] + 4) ++j;
+        stop_hooks_.push_back(add_stop_hook(exits_[i], exits_[j]));
+        i = j + 1;
+    }
+}
+
+uint64_t aarch64_iss::add_stop_hook(uint64_t first, uint64_t last) {
+    uc_hook h;
+    check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&aarch64_iss::on_stop_point), this, first, last),
+          "stop hook");
+    return h;
 }
 
 uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
-    // A block translated before may span exit_address: translate the one at `from` again.
+    // Unicorn's own exit ("until") ends the translation block there and stops the engine before
+    // it; a code hook would let the engine translate the whole block behind it again for every
+    // run, which is the reference mode's every instruction. The block at `from` may have been
+    // translated before, through exit_address: translate it again. After the run Unicorn drops
+    // the block ending at exit_address itself.
     check(uc_ctl_remove_cache(uc_, from, from + 4), "dropping a translated block");
-    set_exits(exit_address);
     stop_ = {};
     counted_ = before_block_ = 0;
     block_start_ = from;
     budget_check_ = false;
     ++engine_runs_;
-    last_error_ = uc_emu_start(uc_, from, 0, 0, 0);
+    last_error_ = uc_emu_start(uc_, from, exit_address, 0, 0);
     budget_check_ = true;
-    set_exits(0);
-    check(uc_ctl_remove_cache(uc_, from, from + 4), "dropping a translated block");
     return retired_in_run();
 }
 
@@ -277,19 +301,20 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     block_start_ = pc;
     budget_check_ = true;
     ++engine_runs_;
-    last_error_ = uc_emu_start(uc_, pc, 0, 0, 0);
+    last_error_ = uc_emu_start(uc_, pc, no_until_, 0, 0);
     uint64_t retired;
     if (stop_.kind == stop_kind::budget) {
-        // The block hook stopped the engine before the block at block_start_ ran. With the code
-        // hook the engine may leave its PC on the branch that led there (a chained jump between
-        // blocks does not store the PC): running from it again would execute that branch twice.
+        // The block hook stopped the engine before the block at block_start_ ran. While any code
+        // hook exists (the stop points), Unicorn does not restore the PC to that block's start, and
+        // a chained jump between blocks does not store it: the engine may leave its PC on the
+        // branch that led there, and running from it again would execute that branch twice.
         set_pc(block_start_);
         retired = counted_;
         uint64_t rest = budget - counted_;
         uint64_t from = engine_pc();
         // The block that would overshoot is straight-line: run exactly `rest` of it.
         if (rest > 0) retired += run_until(from, from + 4 * rest);
-        if (stop_.kind == stop_kind::none) stop_.kind = stop_kind::budget;
+        else stop_.kind = stop_kind::none; // the stop point test below, as for any other stop
     } else {
         retired = retired_in_run();
     }
@@ -490,6 +515,7 @@ aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_reg
                      {"outcome", std::string(to_string(r.outcome))}};
     j[system_register ? "encoding" : "address"] =
         system_register ? sysreg_encoding::from_key(uint32_t(address)).generic_name() : fmt::format("{:#x}", address);
+    j["size"] = bytes; // the access's width: an LDR W is 4 bytes, an LDR X or LDP X (each register) 8
     if (is_write || r.outcome == access_outcome::ok) j["value"] = fmt::format("{:#x}", is_write ? value : r.value);
     if (r.syndrome) j["syndrome"] = fmt::format("{:#x}", r.syndrome);
     j["cpu_cycle"] = core_.clock().edges_at(now_fs());
@@ -588,7 +614,7 @@ bool aarch64_iss::local_sysreg(uint32_t k, bool is_read, unsigned rt) {
 // ---------------------------------------------------------------------------------------------
 // Memory-mapped accesses
 
-void aarch64_iss::on_code(uc_struct*, uint64_t, uint32_t, void*) {}
+void aarch64_iss::on_load(uc_struct*, int, uint64_t, int, int64_t, void*) {}
 
 // The engine splits an access wider than 4 bytes to an MMIO page into 4-byte callbacks (Unicorn
 // 2.0.1); the bus sees the instruction's one access, as on silicon. The callbacks inside the access

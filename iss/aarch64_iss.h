@@ -11,11 +11,11 @@
 //   an `until` address inside that straight-line block, so a run retires an exact count;
 // - the addresses of the instructions the ISS executes itself (MRS/MSR of registers the gate or
 //   the ISS holds, ERET, WFI, HLT #0xF000), found in the ELF's executable segments when it is
-//   loaded, are engine exits: translation blocks end there and the engine stops *before* them
-//   (MRS/MSR hooks cannot stop it there: the rest of the block runs first); the ISS then
-//   synchronises SystemC time, performs the instruction and steps on;
-// - an empty code hook on every address keeps the engine's PC exact at a memory fault inside a
-//   translation block (without it Unicorn reports the block's start: docs/firmware.md);
+//   loaded, are engine exits: a code hook on each stops the engine *before* it (MRS/MSR hooks
+//   cannot stop it there: the rest of the block runs first); the ISS then synchronises SystemC
+//   time, performs the instruction and steps on;
+// - an empty memory-read hook makes the engine store the PC before every load and store, so the
+//   PC is exact at a memory fault inside a translation block (docs/firmware.md);
 // - loads/stores outside plain memory fault (nothing else is mapped), precisely, before
 //   the instruction changes anything; the ISS synchronises, maps that page as MMIO whose
 //   callbacks issue TLM transactions, executes that one instruction, and unmaps it again;
@@ -153,13 +153,16 @@ private:
     static void on_interrupt(uc_struct* uc, uint32_t intno, void* self);
     static bool on_unmapped(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
     static uint64_t on_mmio_read(uc_struct* uc, uint64_t offset, unsigned size, void* self);
-    static void on_code(uc_struct* uc, uint64_t address, uint32_t size, void* self);
+    static void on_load(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
+    static void on_stop_point(uc_struct* uc, uint64_t address, uint32_t size, void* self);
     static void on_mmio_write(uc_struct* uc, uint64_t offset, unsigned size, uint64_t value, void* self);
     // MRS/MSR of this encoding is executed by the ISS (the gate owns it, or an EL2/EL3 or PSTATE
     // register the ISS holds); the rest run inside the engine.
     bool handled_here(const sysreg_encoding& enc) const;
-    // Engine exits: the ISS's instructions' addresses (sorted) plus `extra` (0: none).
-    void set_exits(uint64_t extra);
+    // Engine exits: a code hook on each of the ISS's instructions' addresses (exits_) stops the
+    // engine before it.
+    void set_stop_points();
+    uint64_t add_stop_hook(uint64_t first, uint64_t last);
     // Runs from `from` until the PC reaches `exit_address` (inside a straight-line block), or
     // another stop; returns the instructions retired.
     uint64_t run_until(uint64_t from, uint64_t exit_address);
@@ -185,7 +188,9 @@ private:
 
     // Engine bookkeeping.
     stop_info stop_;
-    std::vector<uint64_t> exits_;
+    std::vector<uint64_t> exits_;      // sorted
+    std::vector<uint64_t> stop_hooks_; // their code hooks
+    uint64_t no_until_ = 0;            // the engine's "until" address: one no instruction has
     int last_error_ = 0;
     uint64_t budget_ = 0, counted_ = 0, block_start_ = 0, before_block_ = 0;
     uint64_t retired_in_run() const;
