@@ -126,8 +126,8 @@ std::vector<const register_def*> cpu_controls::sysregs(unsigned cpu) const {
 void cpu_controls::reset(bool) {
     for (size_t i = 0; i < banks_.size(); ++i) {
         banks_[i]->reset();
-        // EL0..EL3 AArch64-only (1 each) and this CPU's AMU version.
-        uint64_t pfr0 = 0x1111ULL | (uint64_t(system_.cpus[i].amu_version & 0xf) << 44);
+        // EL0..EL3 AArch64-only (1 each) and the fields of this CPU's features (its AMU version).
+        uint64_t pfr0 = 0x1111ULL | system_.cpus[i].id_aa64pfr0_feature_fields;
         controls_[i][unsigned(control::id_aa64pfr0_el1)]->value = pfr0;
     }
 }

@@ -26,7 +26,7 @@
 #include "models/cpu_controls.h"
 #include "tb/platform.h"
 #include "tb/platform_config.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 #include "tests/unit/access_matrix_bench.h"
 
 using namespace pmusim;
