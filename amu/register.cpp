@@ -106,7 +106,7 @@ void register_amu_units() {
         },
         {
             {{"amu", pt::choice, "none", "Activity Monitors extension version", {"none", "v1", "v1p1"}},
-             true, "none for arch power (the AMU is an Arm feature)", "", "", "AMU"},
+             true, "none for arch power (the AMU is an Arm feature)", "", "", "AMU", true},
             {{"amu_aux_counters", pt::integer, "0", "auxiliary AMU counters (group 1)", {}, 0, 16},
              true, "", "amu", "auxiliary AMU counters need an AMU" + needs_amu, ""},
             {{"amu_external_view", pt::boolean, "false", "memory-mapped (external) view of the AMU"},

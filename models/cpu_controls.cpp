@@ -154,12 +154,12 @@ access_outcome cpu_controls::sysreg_rule(access_context& ctx, const register_def
 void cpu_controls::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
     register_bank& b = bank(ctx.cpu);
     serve_from_bank(b, trans, ctx);
-    // KVM presents guests an ID_AA64PFR0_EL1 without the AMU.
+    // KVM presents guests an ID_AA64PFR0_EL1 without some features (the AMU).
     if (ctx.guest && trans.is_read() && trans.is_response_ok() &&
         trans.get_address() == id_aa64pfr0_->sysreg->key()) {
         uint64_t v;
         std::memcpy(&v, trans.get_data_ptr(), 8);
-        v &= ~(0xfULL << 44);
+        v &= ~system_.cpus[ctx.cpu].id_aa64pfr0_guest_hidden;
         std::memcpy(trans.get_data_ptr(), &v, 8);
     }
 }

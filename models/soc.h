@@ -26,6 +26,7 @@ struct cpu_description {
     // keys (cpu_feature_spec::id_aa64pfr0_field), so neither this header nor cpu_controls knows a
     // unit; the units get their own per-CPU values from their factories (platform_view).
     uint64_t id_aa64pfr0_feature_fields = 0;
+    uint64_t id_aa64pfr0_guest_hidden = 0; // the fields guests read as 0 (cpu_feature_spec::hidden_from_guests)
 };
 
 class soc {

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/input_error.h"
@@ -41,6 +42,16 @@ struct cpu_feature_spec {
     // Non-empty: the field of ID_AA64PFR0_EL1 (by its name in cpu_controls_table()) that holds the
     // value (an integer, or a choice's position) on this CPU.
     std::string id_aa64pfr0_field;
+    // With id_aa64pfr0_field: KVM shows guests the field as 0 (the AMU: Linux's KVM hides it).
+    bool hidden_from_guests = false;
+
+    // Written like an aggregate (the constructor only spares -Wmissing-field-initializers warnings).
+    cpu_feature_spec(param_spec spec_, bool arm_only_ = false, std::string power_expected_ = {},
+                     std::string needs_ = {}, std::string needs_message_ = {}, std::string id_aa64pfr0_field_ = {},
+                     bool hidden_from_guests_ = false)
+        : spec(std::move(spec_)), arm_only(arm_only_), power_expected(std::move(power_expected_)),
+          needs(std::move(needs_)), needs_message(std::move(needs_message_)),
+          id_aa64pfr0_field(std::move(id_aa64pfr0_field_)), hidden_from_guests(hidden_from_guests_) {}
 };
 
 // Where a unit's entry was written, for the errors its factory throws. Shared by the loader's
@@ -124,6 +135,15 @@ struct unit_descriptor {
     std::vector<const register_table*> tables; // documented by `pmusim regs`, in this order
     unit_factory make;                    // empty: a type pmusim lists but does not model
     feature_unit_factory make_from_features; // empty: the type comes only from `units:` entries
+
+    // Written like an aggregate, in this order (the constructor only spares
+    // -Wmissing-field-initializers warnings for the fields a type leaves out).
+    unit_descriptor(std::string type_, std::string description_, std::vector<param_spec> params_ = {},
+                    std::vector<cpu_feature_spec> cpu_features_ = {}, std::vector<const register_table*> tables_ = {},
+                    unit_factory make_ = {}, feature_unit_factory make_from_features_ = {})
+        : type(std::move(type_)), description(std::move(description_)), params(std::move(params_)),
+          cpu_features(std::move(cpu_features_)), tables(std::move(tables_)), make(std::move(make_)),
+          make_from_features(std::move(make_from_features_)) {}
 
     const param_spec* find_param(const std::string& name) const { return find_param_spec(params, name); }
 };

@@ -12,13 +12,13 @@ namespace pmusim {
 
 namespace {
 // The ID_AA64PFR0_EL1 fields the CPU's feature values fill (cpu_feature_spec::id_aa64pfr0_field),
-// placed by the field's position in cpu_controls_table().
-uint64_t id_aa64pfr0_feature_fields(const cpu_config& c) {
+// placed by the field's position in cpu_controls_table(): their values, and the mask of those
+// hidden from guests.
+void fill_id_aa64pfr0_fields(const cpu_config& c, cpu_description& d) {
     const register_def* pfr0 = cpu_controls_table().find("ID_AA64PFR0_EL1");
     std::vector<param_spec> schema;
     for (const auto& f : registered_cpu_features()) schema.push_back(f.spec);
     const param_values values(schema, c.features);
-    uint64_t fields = 0;
     for (const auto& f : registered_cpu_features()) {
         if (f.id_aa64pfr0_field.empty()) continue;
         const field_def* field = nullptr;
@@ -27,9 +27,10 @@ uint64_t id_aa64pfr0_feature_fields(const cpu_config& c) {
         if (!field) throw model_error("ID_AA64PFR0_EL1 has no field " + f.id_aa64pfr0_field);
         const uint64_t v = f.spec.type == param_type::choice ? values.choice_index(f.spec.name)
                                                              : values.integer(f.spec.name);
-        fields |= (v & ((1ULL << field->width) - 1)) << field->lsb;
+        const uint64_t mask = ((1ULL << field->width) - 1) << field->lsb;
+        d.id_aa64pfr0_feature_fields |= (v << field->lsb) & mask;
+        if (f.hidden_from_guests) d.id_aa64pfr0_guest_hidden |= mask;
     }
-    return fields;
 }
 } // namespace
 
@@ -51,7 +52,7 @@ platform::platform(platform_config config) : config_(std::move(config)) {
         d.cluster = c.cluster;
         d.clock = c.clock;
         d.power_arch = config_.arch == arch_kind::power;
-        d.id_aa64pfr0_feature_fields = id_aa64pfr0_feature_fields(c);
+        fill_id_aa64pfr0_fields(c, d);
         system_.cpus.push_back(d);
         system_.cores.push_back(std::make_unique<core_model>(c.index, system_.clock(c.clock), *const_clock));
     }
