@@ -31,18 +31,20 @@ constexpr uint64_t amcr_cg1rz_mask = 1ULL << amu_field::amcr_cg1rz;
 const char* const g0_keys[4] = {"cycles", "const_cycles", "inst", "mem_stall"};
 } // namespace
 
-amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, amu_external_options external)
+amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, std::vector<amu_cpu_config> cpus,
+                   amu_external_options external)
     : unit(name, system), external_(external) {
     cpus_.resize(system.cpus.size());
     std::map<unsigned, unsigned> cores_in_cluster; // for AMDEVAFF (MPIDR_EL1.Aff1)
     for (const auto& d : system.cpus) {
         const unsigned core_in_cluster = cores_in_cluster[d.cluster]++;
-        if (d.amu_version == 0 || d.power_arch) continue;
+        const amu_cpu_config f = d.index < cpus.size() ? cpus[d.index] : amu_cpu_config{};
+        if (f.version == 0 || d.power_arch) continue;
         auto c = std::make_unique<cpu_amu>();
         c->cpu = d.index;
-        c->version = d.amu_version;
-        c->aux = std::min(d.amu_aux_counters, 16u);
-        c->fgt = d.fgt;
+        c->version = f.version;
+        c->aux = std::min(f.aux_counters, 16u);
+        c->fgt = f.fgt;
         c->bank = std::make_unique<register_bank>(fmt::format("cpu{}.amu", d.index), table());
         core_model& core = system.core(d.index);
         fs_t now = now_fs();
@@ -111,7 +113,7 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, amu_externa
             }
         }
         core.on_power_change([this, cp](power_state, power_state to) { on_power(*cp, to); });
-        if (external_.enabled && d.amu_external_view) build_frame(*c, d.cluster, core_in_cluster);
+        if (external_.enabled && f.external_view) build_frame(*c, d.cluster, core_in_cluster);
         amu_reset(*c, now);
         cpus_[d.index] = std::move(c);
     }

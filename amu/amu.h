@@ -43,6 +43,15 @@ struct amu_external_options {
     uint64_t amiidr = 0x43B;         // AMIIDR (IMP DEF); the AMPIDRn registers follow from it
 };
 
+// One CPU's AMU as its `cpus[N].features` describe it (the keys the amu descriptor declares,
+// amu/register.cpp).
+struct amu_cpu_config {
+    unsigned version = 0;       // 0 none, 1 AMUv1, 2 AMUv1p1 (ID_AA64PFR0_EL1.AMU)
+    unsigned aux_counters = 0;  // 0..16
+    bool external_view = false; // a frame in the external view
+    bool fgt = false;           // FEAT_FGT: HAFGRTR_EL2 read traps
+};
+
 // The positions of the fields the model reads or composes: the table (amu_table.cpp) places its
 // fields with these same constants, so each position is written once.
 namespace amu_field {
@@ -131,7 +140,9 @@ uint64_t linux_amu_freq_scale(uint64_t d_core, uint64_t d_const, uint64_t max_fr
 // ---------------------------------------------------------------------------
 class amu_unit : public unit {
 public:
-    amu_unit(const sc_core::sc_module_name& name, soc& system, amu_external_options external = {});
+    // `cpus[N]` is cpuN's AMU (version 0: none).
+    amu_unit(const sc_core::sc_module_name& name, soc& system, std::vector<amu_cpu_config> cpus,
+             amu_external_options external = {});
 
     std::string type() const override { return "amu"; }
     const register_table& table() const override { return amu_table(); }

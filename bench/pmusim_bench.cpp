@@ -47,7 +47,7 @@
 #include "tb/platform.h"
 #include "tb/sequence_parser.h"
 #include "tb/sequence_runner.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 #include "models/data_files.h"
 
 using namespace pmusim;

@@ -241,7 +241,8 @@ private:
     sc_core::sc_event traffic_wakeup_;
 };
 
-struct unit_config;
-std::unique_ptr<unit> make_cmn600(soc& system, const unit_config& u);
+struct unit_entry;
+struct platform_view;
+std::unique_ptr<unit> make_cmn600(soc& system, const unit_entry& u, const platform_view& p);
 
 } // namespace pmusim

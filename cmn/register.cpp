@@ -1,18 +1,18 @@
-// Registers this folder's unit types with the platform builder.
+// Registers this folder's unit type with the platform builder: the `cmn600` descriptor.
 #include <fmt/format.h>
 #include <map>
 #include <sstream>
 
 #include "cmn/cmn600.h"
-#include "tb/platform_config.h"
+#include "models/unit_descriptor.h"
 #include "models/values.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 
 namespace pmusim {
 
 namespace {
 
-cmn_text_origin origin_of(const unit_config& u, const std::string& param) {
+cmn_text_origin origin_of(const unit_entry& u, const std::string& param) {
     return {u.file, u.param_line(param), fmt::format("units[{}].params.{}", u.index, param)};
 }
 
@@ -61,12 +61,12 @@ std::vector<cmn600_rate> parse_rates(const cmn_mesh& mesh, const std::string& te
 
 } // namespace
 
-std::unique_ptr<unit> make_cmn600(soc& system, const unit_config& u) {
-    const unsigned mx = unsigned(u.param_int("mesh_x")), my = unsigned(u.param_int("mesh_y"));
-    cmn_mesh mesh = build_cmn_mesh(mx, my, u.param_string("nodes"), origin_of(u, "nodes"));
+std::unique_ptr<unit> make_cmn600(soc& system, const unit_entry& u, const platform_view&) {
+    const unsigned mx = unsigned(u.params.integer("mesh_x")), my = unsigned(u.params.integer("mesh_y"));
+    cmn_mesh mesh = build_cmn_mesh(mx, my, u.params.text("nodes"), origin_of(u, "nodes"));
 
     cmn600_options o;
-    const uint64_t periphbase = u.param_int("periphbase");
+    const uint64_t periphbase = u.params.integer("periphbase");
     if (u.has_mmio) {
         if (!u.param_is_default("periphbase") && periphbase != u.base)
             throw u.param_error("periphbase", fmt::format("PERIPHBASE {:#x} differs from the unit's base {:#x}; the "
@@ -84,46 +84,45 @@ std::unique_ptr<unit> make_cmn600(soc& system, const unit_config& u) {
                           fmt::format("the {}x{} mesh's configuration space needs {:#x} bytes from PERIPHBASE, the "
                                       "window has {:#x}",
                                       mx, my, top, o.window_size));
-    if (!u.param_is_default("root_node_offset") && u.param_int("root_node_offset") != mesh.root_offset) {
+    if (!u.param_is_default("root_node_offset") && u.params.integer("root_node_offset") != mesh.root_offset) {
         const cmn_node& cfg = mesh.nodes.front();
         throw u.param_error("root_node_offset",
                             fmt::format("the root (CFG) node sits at offset {:#x}, slot 0 of the hn-d port p{} of "
                                         "crosspoint {},{}; found {:#x}",
-                                        mesh.root_offset, cfg.port, cfg.x, cfg.y, u.param_int("root_node_offset")));
+                                        mesh.root_offset, cfg.port, cfg.x, cfg.y, u.params.integer("root_node_offset")));
     }
-    const std::string rev = u.param_choice("revision");
+    const std::string& rev = u.params.choice("revision");
     const char* revs[] = {"r1p0", "r1p1", "r1p2", "r1p3", "r2p0", "r3p0", "r3p1"};
     for (unsigned i = 0; i < 7; ++i)
         if (rev == revs[i]) o.revision = cmn600_revision(i);
     if (u.clock.empty()) throw u.error("a cmn600 needs `clock:` (the mesh clock domain)");
 
-    std::vector<cmn600_rate> rates = parse_rates(mesh, u.param_string("events"), origin_of(u, "events"));
+    std::vector<cmn600_rate> rates = parse_rates(mesh, u.params.text("events"), origin_of(u, "events"));
     cmn_traffic_timing timing;
-    auto int_or = [&](const char* name, unsigned fallback) {
-        return u.params.count(name) ? unsigned(u.param_int(name)) : fallback;
-    };
-    timing.hop_cycles = int_or("hop_latency", timing.hop_cycles);
-    timing.port_cycles = int_or("port_latency", timing.port_cycles);
-    timing.hnf_cycles = int_or("hnf_latency", timing.hnf_cycles);
-    timing.snf_cycles = int_or("snf_latency", timing.snf_cycles);
-    timing.hnf_sets = int_or("hnf_cache_sets", timing.hnf_sets);
-    timing.hnf_ways = int_or("hnf_cache_ways", timing.hnf_ways);
-    timing.max_outstanding = int_or("max_outstanding", timing.max_outstanding);
-    timing.rnf_sets = int_or("rnf_cache_sets", timing.rnf_sets);
-    timing.rnf_ways = int_or("rnf_cache_ways", timing.rnf_ways);
-    timing.rnf_snoop_cycles = int_or("rnf_snoop_latency", timing.rnf_snoop_cycles);
-    timing.hni_cycles = int_or("hni_latency", timing.hni_cycles);
-    timing.io_ranges = parse_cmn_io_ranges(mesh, u.param_string("io"), origin_of(u, "io"));
+    auto cycles = [&](const char* name) { return unsigned(u.params.integer(name)); };
+    timing.hop_cycles = cycles("hop_latency");
+    timing.port_cycles = cycles("port_latency");
+    timing.hnf_cycles = cycles("hnf_latency");
+    timing.snf_cycles = cycles("snf_latency");
+    timing.hnf_sets = cycles("hnf_cache_sets");
+    timing.hnf_ways = cycles("hnf_cache_ways");
+    timing.max_outstanding = cycles("max_outstanding");
+    timing.rnf_sets = cycles("rnf_cache_sets");
+    timing.rnf_ways = cycles("rnf_cache_ways");
+    timing.rnf_snoop_cycles = cycles("rnf_snoop_latency");
+    timing.hni_cycles = cycles("hni_latency");
+    timing.io_ranges = parse_cmn_io_ranges(mesh, u.params.text("io"), origin_of(u, "io"));
     std::vector<cmn_generator_config> generators =
-        parse_cmn_traffic(mesh, u.param_string("traffic"), origin_of(u, "traffic"), timing.io_ranges);
+        parse_cmn_traffic(mesh, u.params.text("traffic"), origin_of(u, "traffic"), timing.io_ranges);
     return std::make_unique<cmn600>(u.name.c_str(), system, std::move(mesh), o, u.clock, u.irq, std::move(rates),
                                     timing, std::move(generators));
 }
 
 void register_cmn_units() {
     using pt = param_type;
-    register_unit_type(
+    register_unit({
         "cmn600",
+        "Arm CoreLink CMN-600 coherent mesh network: configuration space, DTM and DTC PMU",
         {
             {"mesh_x", pt::integer, "3", "mesh width (crosspoints in X)", {}, 1, 8},
             {"mesh_y", pt::integer, "3", "mesh height (crosspoints in Y)", {}, 1, 8},
@@ -163,15 +162,12 @@ void register_cmn_units() {
             {"revision", pt::choice, "r1p3", "CMN-600 revision reported in periph_id_2",
              {"r1p0", "r1p1", "r1p2", "r1p3", "r2p0", "r3p0", "r3p1"}},
         },
-        "Arm CoreLink CMN-600 coherent mesh network: configuration space, DTM and DTC PMU");
-    register_unit_factory("cmn600", [](soc& s, const unit_config& u, const platform_config&) {
-        return make_cmn600(s, u);
+        {}, // no per-CPU feature keys
+        {&cmn600_cfg_table(), &cmn600_xp_table(), &cmn600_dtc_table(), &cmn600_node_table(cmn_node_type::hnf),
+         &cmn600_node_table(cmn_node_type::rni), &cmn600_node_table(cmn_node_type::dvm),
+         &cmn600_node_table(cmn_node_type::hni)},
+        make_cmn600,
     });
-    register_table_for_docs(cmn600_cfg_table());
-    register_table_for_docs(cmn600_xp_table());
-    register_table_for_docs(cmn600_dtc_table());
-    for (cmn_node_type t : {cmn_node_type::hnf, cmn_node_type::rni, cmn_node_type::dvm, cmn_node_type::hni})
-        register_table_for_docs(cmn600_node_table(t));
 }
 
 } // namespace pmusim

@@ -186,7 +186,8 @@ private:
 };
 
 // Builds a dsu_clusterpmu from a platform unit entry (registered by register_dsu_units).
-struct unit_config;
-std::unique_ptr<unit> make_dsu_clusterpmu(soc& system, const unit_config& u);
+struct unit_entry;
+struct platform_view;
+std::unique_ptr<unit> make_dsu_clusterpmu(soc& system, const unit_entry& u, const platform_view& p);
 
 } // namespace pmusim

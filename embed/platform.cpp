@@ -3,7 +3,7 @@
 
 #include "pmusim/units.h"
 #include "tb/platform_config.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 
 namespace pmusim {
 

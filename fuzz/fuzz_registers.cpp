@@ -20,7 +20,7 @@
 #include "fuzz/invariants.h"
 #include "models/sim_time.h"
 #include "tb/platform_config.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 
 #ifndef PMUSIM_FUZZ_PLATFORM
 #define PMUSIM_FUZZ_PLATFORM "arm-default"

@@ -20,7 +20,7 @@
 #include "tb/platform_config.h"
 #include "tb/run_recorder.h"
 #include "tb/sequence_runner.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 
 using namespace pmusim;
 

@@ -3,7 +3,6 @@
 #include "imc/imc_state.h"
 
 #include "models/input_error.h"
-#include "tb/platform_config.h"
 
 namespace pmusim {
 
@@ -14,46 +13,40 @@ using namespace imc;
 // ---------------------------------------------------------------------------
 
 imc_unit::imc_unit(const sc_core::sc_module_name& name, soc& system, const imc_options& options,
-                   const platform_config& platform, const unit_config& config)
-    : unit(name, system), to_memory("to_memory"), options_(options) {
-    catalog_ = load_catalog_file(options_.catalog_path.empty() ? builtin_catalog_path() : options_.catalog_path);
+                   imc::catalog events)
+    : unit(name, system), to_memory("to_memory"), options_(options), catalog_(std::move(events)) {
     timebase_ = std::make_unique<clock_edges>(system.clock(options_.timebase_clock));
     ref32_ = std::make_unique<divided_source>(*timebase_, 16);
     add_meter(*timebase_);
     add_meter(*ref32_);
     threads_.resize(system.cpus.size());
     std::map<std::pair<unsigned, unsigned>, core_imc*> core_of;
-    for (const auto& cpu_name : config.cpus) {
-        const cpu_config* cc = platform.find_cpu(cpu_name);
-        if (!cc) throw config.key_error("cpus", "unknown CPU " + cpu_name);
-        if (cc->chip >= options_.chips)
-            throw config.key_error("cpus", fmt::format("{} is on chip {}, but params.chips is {}", cpu_name, cc->chip,
-                                                       options_.chips));
-        core_imc*& c = core_of[{cc->chip, cc->core}];
+    for (const auto& cc : options_.threads) {
+        core_imc*& c = core_of[{cc.chip, cc.core}];
         if (!c) {
             auto nc = std::make_unique<core_imc>();
-            nc->chip = cc->chip;
-            nc->core = cc->core;
-            nc->bank = std::make_unique<register_bank>(fmt::format("{}.chip{}.core{}", basename(), cc->chip, cc->core),
+            nc->chip = cc.chip;
+            nc->core = cc.core;
+            nc->bank = std::make_unique<register_bank>(fmt::format("{}.chip{}.core{}", basename(), cc.chip, cc.core),
                                                        imc_table());
-            nc->cycles = std::make_unique<clock_edges>(system.clock(cc->clock));
+            nc->cycles = std::make_unique<clock_edges>(system.clock(cc.clock));
             nc->non_idle_cycles = std::make_unique<gated_source>(*nc->cycles);
             c = nc.get();
             cores_.push_back(std::move(nc));
         }
         auto t = std::make_unique<thread_imc>();
-        t->cpu = cc->index;
-        t->chip = cc->chip;
-        t->core = cc->core;
-        t->thread = cc->thread;
+        t->cpu = cc.cpu;
+        t->chip = cc.chip;
+        t->core = cc.core;
+        t->thread = cc.thread;
         t->owner = c;
-        t->bank = std::make_unique<register_bank>(fmt::format("{}.imc", cpu_name), imc_table());
+        t->bank = std::make_unique<register_bank>(fmt::format("{}.imc", cc.name), imc_table());
         thread_imc* tp = t.get();
         (*t->bank)["LDBAR"].on_write([this, tp](const write_event& e) {
             tp->ldbar = e.new_value;
             ldbar_written(*tp);
         });
-        core_model& cm = system.core(cc->index);
+        core_model& cm = system.core(cc.cpu);
         c->inst.add(cm.events("inst"));
         t->ref32_running = std::make_unique<gated_source>(*ref32_);
         // Idle (WFI, WFE, off) and running periods gate the non-idle and user-state sources.
@@ -63,7 +56,7 @@ imc_unit::imc_unit(const sc_core::sc_module_name& name, soc& system, const imc_o
         cm.events("inst").on_change([this, tp] {
             if (tp->trace_active) schedule_trace(*tp);
         });
-        threads_[cc->index] = std::move(t);
+        threads_[cc.cpu] = std::move(t);
     }
     system.clock(options_.timebase_clock).on_change([this] {
         for (auto& t : threads_)

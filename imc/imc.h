@@ -30,8 +30,8 @@
 
 namespace pmusim {
 
-struct platform_config;
-struct unit_config;
+struct unit_entry;
+struct platform_view;
 
 namespace imc {
 
@@ -86,11 +86,24 @@ struct imc_options {
     uint64_t avl_vector = 0xFFFF8073F007E000ULL; // OCC CNTL_UAV_TEMP
     fs_t occ_tick = 500'000'000'000ULL;          // 500 us (OCC HW_MICS_PER_TICK)
     fs_t core_update_period = 1'000'000'000'000ULL; // 1 ms (UNVERIFIED; a parameter)
-    std::string catalog_path;                    // empty: the built-in catalog
+    std::string catalog_path;                    // the catalog file (read_imc_options: resolved, or the built-in one)
     bool trace_supported = true;                 // Nimbus DD2.2 and later (skiboot is_imc_device_type_supported)
     std::string nest_clock = "nest";
     std::string timebase_clock = "tb";
+    // The hardware threads whose core/thread IMC the unit serves (the entry's `cpus:`, in order).
+    struct hardware_thread {
+        unsigned cpu = 0;
+        std::string name; // cpuN
+        unsigned chip = 0, core = 0, thread = 0;
+        std::string clock; // its core's clock domain
+    };
+    std::vector<hardware_thread> threads;
+    uint64_t homer_base_of(unsigned chip) const { return homer_base + chip * homer_stride; }
 };
+
+// The typed options of a `power9_imc` entry as written, with its catalog path resolved; what the
+// unit is built from (after the checks of its factory) and what `pmusim imc-dt` prints.
+imc_options read_imc_options(const unit_entry& u, const platform_view& p);
 
 // skiboot: trace IMC needs P9 Nimbus DD2.2 or later (PVR major 2, minor >= 2).
 constexpr bool trace_supported_on(unsigned dd_major, unsigned dd_minor) {
@@ -106,8 +119,8 @@ class imc_unit : public unit {
 public:
     tlm_utils::simple_initiator_socket<imc_unit> to_memory; // OCC PBA and the cores' IMC writes
 
-    imc_unit(const sc_core::sc_module_name& name, soc& system, const imc::imc_options& options,
-             const platform_config& platform, const unit_config& config);
+    // `events`: the catalog read from options.catalog_path.
+    imc_unit(const sc_core::sc_module_name& name, soc& system, const imc::imc_options& options, imc::catalog events);
     ~imc_unit() override;
 
     std::string type() const override { return "power9_imc"; }
@@ -131,7 +144,7 @@ public:
 
     const imc::catalog& catalog() const { return catalog_; }
     const imc::imc_options& options() const { return options_; }
-    uint64_t homer_base(unsigned chip) const { return options_.homer_base + chip * options_.homer_stride; }
+    uint64_t homer_base(unsigned chip) const { return options_.homer_base_of(chip); }
     uint64_t xscom_base(unsigned chip) const { return options_.xscom_base + (uint64_t(chip) << imc::xscom_chip_shift); }
     // The imc-counters node skiboot would hand to Linux now.
     imc::dt_node device_tree() const;
@@ -215,11 +228,9 @@ private:
 } // namespace pmusim
 
 namespace pmusim::imc {
-// `pmusim imc-dt`: the imc-counters node skiboot hands to Linux for a platform's
-// power9_imc unit (the first when `unit_name` is empty), as DTS text; with
-// `linux_view`, instead the PMUs and events Linux publishes in sysfs, one per
-// line: "PMU/EVENT event=0x.. [scale=S] [unit=U]". avl_override replaces the
-// unit's availability vector.
-std::string imc_device_tree_text(const platform_config& p, const std::string& unit_name, bool linux_view,
-                                 std::optional<uint64_t> avl_override);
+// `pmusim imc-dt`: the imc-counters node skiboot hands to Linux for a power9_imc unit with
+// these options (read_imc_options), as DTS text; with `linux_view`, instead the PMUs and events
+// Linux publishes in sysfs, one per line: "PMU/EVENT event=0x.. [scale=S] [unit=U]".
+// avl_override replaces the unit's availability vector.
+std::string imc_device_tree_text(const imc_options& o, bool linux_view, std::optional<uint64_t> avl_override);
 } // namespace pmusim::imc

@@ -1,16 +1,16 @@
-// Registers this folder's unit types with the platform builder.
+// Registers this folder's unit type with the platform builder: the `power9_imc` descriptor.
 #include <fmt/format.h>
 
 #include "imc/imc.h"
-#include "tb/platform_config.h"
-#include "tb/unit_factory.h"
+#include "models/unit_descriptor.h"
+#include "tb/unit_list.h"
 
 namespace pmusim {
 
 namespace {
 // Each chip's HOMER image (4 MiB, HOMER_IMAGE_SIZE) must be plain big-endian memory: OPAL and the
 // OCC write the control block and the nest counters there (skiboot hw/imc.c; POWER9 is big-endian).
-void check_homer_memory(const imc::imc_options& o, const unit_config& u, const platform_config& p) {
+void check_homer_memory(const imc::imc_options& o, const unit_entry& u, const platform_view& p) {
     constexpr uint64_t homer_size = 0x400000;
     const std::string key = o.chips > 1 && !u.param_is_default("homer_stride") ? "homer_stride" : "homer_base";
     if (o.chips > 1 && o.homer_stride < homer_size)
@@ -22,36 +22,24 @@ void check_homer_memory(const imc::imc_options& o, const unit_config& u, const p
         const uint64_t base = o.homer_base + offset;
         if (base < o.homer_base || base + (homer_size - 1) < base)
             throw u.param_error(key, fmt::format("chip {}'s HOMER image (4 MiB at {:#x}) would end past 2^64", chip, base));
-        const memory_region_config* in = nullptr;
+        const platform_memory_region* in = nullptr;
         for (const auto& r : p.memory)
             if (r.size >= homer_size && base >= r.base && base - r.base <= r.size - homer_size) in = &r;
         if (!in)
             throw u.param_error(key, fmt::format("chip {}'s HOMER image (4 MiB at {:#x}) is not inside one memory region: "
                                                  "expected a `memory:` region covering it (endianness: big)",
                                                  chip, base));
-        if (in->endianness != endianness::big)
+        if (!in->big_endian)
             throw u.param_error(key, fmt::format("chip {}'s HOMER image is in memory region '{}' (line {}), which is "
                                                  "little-endian: expected endianness: big (POWER9 memory)",
                                                  chip, in->name, in->line));
     }
 }
-} // namespace
 
-std::unique_ptr<unit> make_imc(soc& system, const unit_config& u, const platform_config& p) {
-    imc::imc_options o;
-    o.chips = unsigned(u.param_int("chips"));
-    o.homer_base = u.param_int("homer_base");
-    o.homer_stride = u.param_int("homer_stride");
-    o.xscom_base = u.param_int("xscom_base");
-    o.avl_vector = u.param_int("avl_vector");
-    o.core_update_period = u.param_duration_fs("core_update_period");
-    o.occ_tick = u.param_duration_fs("occ_tick");
-    o.catalog_path = u.param_string("catalog");
-    const std::string dd = u.param_choice("dd_level");
-    o.trace_supported = imc::trace_supported_on(unsigned(dd[0] - '0'), unsigned(dd[2] - '0'));
+std::unique_ptr<unit> make_imc(soc& system, const unit_entry& u, const platform_view& p) {
+    imc::imc_options o = imc::read_imc_options(u, p);
     if (u.clock.empty()) throw u.error("a power9_imc needs `clock:` (the nest clock the PowerBus counts)");
-    o.nest_clock = u.clock;
-    if (!p.find_clock("tb")) throw u.error("a power9_imc needs a clock named `tb` (the timebase) on the platform");
+    if (!p.has_clock("tb")) throw u.error("a power9_imc needs a clock named `tb` (the timebase) on the platform");
     if (u.cpus.empty()) throw u.error("a power9_imc needs `cpus:` (the hardware threads whose core/thread IMC it serves)");
     if (o.homer_base % 0x400000 != 0 || o.homer_stride % 0x400000 != 0)
         throw u.param_error(o.homer_base % 0x400000 ? "homer_base" : "homer_stride",
@@ -63,14 +51,40 @@ std::unique_ptr<unit> make_imc(soc& system, const unit_config& u, const platform
     if (o.occ_tick < min_period_fs) throw u.param_error("occ_tick", "expected a duration of at least 1us");
     if (o.core_update_period < min_period_fs)
         throw u.param_error("core_update_period", "expected a duration of at least 1us");
-    if (!o.catalog_path.empty()) o.catalog_path = p.resolve_path(o.catalog_path);
-    return std::make_unique<imc_unit>(u.name.c_str(), system, o, p, u);
+    imc::catalog catalog = imc::load_catalog_file(o.catalog_path);
+    for (const auto& t : o.threads)
+        if (t.chip >= o.chips)
+            throw u.key_error("cpus", fmt::format("{} is on chip {}, but params.chips is {}", t.name, t.chip, o.chips));
+    return std::make_unique<imc_unit>(u.name.c_str(), system, o, std::move(catalog));
+}
+} // namespace
+
+imc::imc_options imc::read_imc_options(const unit_entry& u, const platform_view& p) {
+    imc_options o;
+    o.chips = unsigned(u.params.integer("chips"));
+    o.homer_base = u.params.integer("homer_base");
+    o.homer_stride = u.params.integer("homer_stride");
+    o.xscom_base = u.params.integer("xscom_base");
+    o.avl_vector = u.params.integer("avl_vector");
+    o.core_update_period = u.params.duration_fs("core_update_period");
+    o.occ_tick = u.params.duration_fs("occ_tick");
+    const std::string& catalog = u.params.text("catalog");
+    o.catalog_path = catalog.empty() ? builtin_catalog_path() : p.resolve_path(catalog);
+    const std::string& dd = u.params.choice("dd_level"); // "2.2"
+    o.trace_supported = trace_supported_on(unsigned(dd[0] - '0'), unsigned(dd[2] - '0'));
+    o.nest_clock = u.clock;
+    for (unsigned cpu : u.cpus) {
+        const platform_cpu& c = p.cpus[cpu];
+        o.threads.push_back({c.index, c.name, c.chip, c.core, c.thread, c.clock});
+    }
+    return o;
 }
 
 void register_imc_units() {
     using pt = param_type;
-    register_unit_type(
+    register_unit({
         "power9_imc",
+        "IBM POWER9 In-Memory Collection counters: nest (OCC microcode), core, thread and trace IMC",
         {
             {"chips", pt::integer, "1", "number of POWER9 chips (each with a HOMER image and an XSCOM window)", {}, 1,
              16},
@@ -90,11 +104,10 @@ void register_imc_units() {
             {"catalog", pt::string, "",
              "IMC event catalog DTS (empty: imc/catalog/power9_dd2.dts; a relative path from the platform file's folder)"},
         },
-        "IBM POWER9 In-Memory Collection counters: nest (OCC microcode), core, thread and trace IMC");
-    register_unit_factory("power9_imc",
-                          [](soc& s, const unit_config& u, const platform_config& p) { return make_imc(s, u, p); });
-    register_table_for_docs(imc::imc_table());
-    register_table_for_docs(imc::imc_homer_table());
+        {}, // no per-CPU feature keys
+        {&imc::imc_table(), &imc::imc_homer_table()},
+        make_imc,
+    });
 }
 
 } // namespace pmusim

@@ -126,8 +126,8 @@ std::vector<const register_def*> cpu_controls::sysregs(unsigned cpu) const {
 void cpu_controls::reset(bool) {
     for (size_t i = 0; i < banks_.size(); ++i) {
         banks_[i]->reset();
-        // EL0..EL3 AArch64-only (1 each) and this CPU's AMU version.
-        uint64_t pfr0 = 0x1111ULL | (uint64_t(system_.cpus[i].amu_version & 0xf) << 44);
+        // EL0..EL3 AArch64-only (1 each) and the fields of this CPU's features (its AMU version).
+        uint64_t pfr0 = 0x1111ULL | system_.cpus[i].id_aa64pfr0_feature_fields;
         controls_[i][unsigned(control::id_aa64pfr0_el1)]->value = pfr0;
     }
 }
@@ -154,12 +154,12 @@ access_outcome cpu_controls::sysreg_rule(access_context& ctx, const register_def
 void cpu_controls::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
     register_bank& b = bank(ctx.cpu);
     serve_from_bank(b, trans, ctx);
-    // KVM presents guests an ID_AA64PFR0_EL1 without the AMU.
+    // KVM presents guests an ID_AA64PFR0_EL1 without some features (the AMU).
     if (ctx.guest && trans.is_read() && trans.is_response_ok() &&
         trans.get_address() == id_aa64pfr0_->sysreg->key()) {
         uint64_t v;
         std::memcpy(&v, trans.get_data_ptr(), 8);
-        v &= ~(0xfULL << 44);
+        v &= ~system_.cpus[ctx.cpu].id_aa64pfr0_guest_hidden;
         std::memcpy(trans.get_data_ptr(), &v, 8);
     }
 }

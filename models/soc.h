@@ -21,10 +21,12 @@ struct cpu_description {
     unsigned cluster = 0;
     std::string clock;
     bool power_arch = false;
-    unsigned amu_version = 0; // 0 none, 1 AMUv1, 2 AMUv1p1 (ID_AA64PFR0_EL1.AMU)
-    unsigned amu_aux_counters = 0;
-    bool amu_external_view = false;
-    bool fgt = false; // FEAT_FGT
+    // The ID_AA64PFR0_EL1 fields the CPU's `features:` set (the AMU field from features.amu), as
+    // cpu_controls serves the register. Filled by the platform from the unit descriptors' feature
+    // keys (cpu_feature_spec::id_aa64pfr0_field), so neither this header nor cpu_controls knows a
+    // unit; the units get their own per-CPU values from their factories (platform_view).
+    uint64_t id_aa64pfr0_feature_fields = 0;
+    uint64_t id_aa64pfr0_guest_hidden = 0; // the fields guests read as 0 (cpu_feature_spec::hidden_from_guests)
 };
 
 class soc {

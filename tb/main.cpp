@@ -26,11 +26,13 @@
 #include "tb/multi_run.h"
 #include "tb/param_overrides.h"
 #include "tb/platform.h"
+#include "tb/platform_listing.h"
+#include "tb/platform_view.h"
 #include "tb/register_docs.h"
 #include "tb/sequence_parser.h"
 #include "tb/sequence_runner.h"
 #include "tb/simulate_cli.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 #include "models/data_files.h"
 #include "pmusim/version.h"
 
@@ -489,7 +491,10 @@ int main(int argc, char** argv) {
         if (whatif.selected()) return whatif.run();
         if (*imc_dt) {
             register_all_units();
-            std::cout << imc::imc_device_tree_text(load_platform(dt_platform), dt_unit, dt_linux, dt_avl);
+            const platform_config p = load_platform(dt_platform);
+            const unit_entry imc_entry = unit_entry_of(p, unit_of_type(p, "power9_imc", dt_unit));
+            std::cout << imc::imc_device_tree_text(imc::read_imc_options(imc_entry, platform_view_of(p)), dt_linux,
+                                                   dt_avl);
             return exit_ok;
         }
         // No subcommand: the built-in demo scenario.

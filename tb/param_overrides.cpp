@@ -11,6 +11,7 @@
 
 #include "models/input_error.h"
 #include "tb/builtin_platforms.h"
+#include "tb/platform_listing.h"
 
 namespace pmusim {
 

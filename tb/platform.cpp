@@ -1,12 +1,38 @@
 #include "tb/platform.h"
+#include "tb/platform_listing.h"
 
 #include <fmt/format.h>
 #include <optional>
 #include <regex>
 
-#include "tb/unit_factory.h"
+#include "tb/platform_view.h"
+#include "tb/unit_list.h"
 
 namespace pmusim {
+
+namespace {
+// The ID_AA64PFR0_EL1 fields the CPU's feature values fill (cpu_feature_spec::id_aa64pfr0_field),
+// placed by the field's position in cpu_controls_table(): their values, and the mask of those
+// hidden from guests.
+void fill_id_aa64pfr0_fields(const cpu_config& c, cpu_description& d) {
+    const register_def* pfr0 = cpu_controls_table().find("ID_AA64PFR0_EL1");
+    std::vector<param_spec> schema;
+    for (const auto& f : registered_cpu_features()) schema.push_back(f.spec);
+    const param_values values(schema, c.features);
+    for (const auto& f : registered_cpu_features()) {
+        if (f.id_aa64pfr0_field.empty()) continue;
+        const field_def* field = nullptr;
+        for (const auto& x : pfr0->fields)
+            if (x.name == f.id_aa64pfr0_field) field = &x;
+        if (!field) throw model_error("ID_AA64PFR0_EL1 has no field " + f.id_aa64pfr0_field);
+        const uint64_t v = f.spec.type == param_type::choice ? values.choice_index(f.spec.name)
+                                                             : values.integer(f.spec.name);
+        const uint64_t mask = ((1ULL << field->width) - 1) << field->lsb;
+        d.id_aa64pfr0_feature_fields |= (v << field->lsb) & mask;
+        if (f.hidden_from_guests) d.id_aa64pfr0_guest_hidden |= mask;
+    }
+}
+} // namespace
 
 platform::platform(platform_config config) : config_(std::move(config)) {
     init_time_resolution();
@@ -26,10 +52,7 @@ platform::platform(platform_config config) : config_(std::move(config)) {
         d.cluster = c.cluster;
         d.clock = c.clock;
         d.power_arch = config_.arch == arch_kind::power;
-        d.amu_version = c.features.amu == amu_version::v1 ? 1 : c.features.amu == amu_version::v1p1 ? 2 : 0;
-        d.amu_aux_counters = c.features.amu_aux_counters;
-        d.amu_external_view = c.features.amu_external_view;
-        d.fgt = c.features.fgt;
+        fill_id_aa64pfr0_fields(c, d);
         system_.cpus.push_back(d);
         system_.cores.push_back(std::make_unique<core_model>(c.index, system_.clock(c.clock), *const_clock));
     }
@@ -56,15 +79,19 @@ platform::platform(platform_config config) : config_(std::move(config)) {
     system_.controls = controls_.get();
     attach_unit(*controls_);
 
-    for (const auto& [name, factory] : feature_factories())
-        for (auto& u : factory(system_, config_)) units_.push_back(std::move(u));
+    // Units that come with the CPUs' features (a type without a `units:` entry of its own), then
+    // one unit per `units:` entry; each factory gets typed values and the platform's narrow view.
+    const platform_view view = platform_view_of(config_);
+    for (const auto& type : unit_descriptors())
+        if (type.make_from_features && config_.units_of_type(type.type).empty())
+            if (auto u = type.make_from_features(system_, view)) units_.push_back(std::move(u));
     for (const auto& uc : config_.units) {
-        const unit_factory* f = find_unit_factory(uc.type);
-        if (!f) {
+        std::optional<unit_descriptor> type = find_unit_type(uc.type);
+        if (!type || !type->make) {
             unmodelled_.push_back(uc.name + " (" + uc.type + ")");
             continue;
         }
-        units_.push_back((*f)(system_, uc, config_));
+        units_.push_back(type->make(system_, unit_entry_of(config_, uc), view));
     }
     for (auto& u : units_) attach_unit(*u);
 }
@@ -196,7 +223,7 @@ std::optional<std::string> platform::param(const std::string& name) const {
             const std::string param_name = p.path.substr(m + middle.size());
             const unit_config* uc = config_.find_unit(unit_name);
             const unit* u = find_unit(unit_name);
-            std::optional<unit_type_info> info = uc ? find_unit_type(uc->type) : std::nullopt;
+            std::optional<unit_descriptor> info = uc ? find_unit_type(uc->type) : std::nullopt;
             const param_spec* spec = info ? info->find_param(param_name) : nullptr;
             if (u && spec)
                 if (auto v = u->param_in_use(param_name)) return display_param_value(*spec, *v);

@@ -10,7 +10,7 @@
 #include "models/cpu_controls.h"
 #include "models/values.h"
 #include "tb/platform.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 
 namespace pmusim {
 

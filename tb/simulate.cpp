@@ -29,7 +29,7 @@
 #include "tb/scenario.h"
 #include "tb/sequence_runner.h"
 #include "tb/stats.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 
 namespace pmusim {
 

@@ -1,6 +1,7 @@
 #include "tb/stats.h"
 
 #include "models/soc.h"
+#include "tb/platform_listing.h"
 
 namespace pmusim {
 

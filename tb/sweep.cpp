@@ -34,7 +34,7 @@
 #include "models/limits.h"
 #include "tb/atomic_output.h"
 #include "tb/scenario.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 
 namespace pmusim {
 namespace fs = std::filesystem;

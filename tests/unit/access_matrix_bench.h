@@ -16,7 +16,7 @@
 #include "models/cpu_controls.h"
 #include "tb/platform.h"
 #include "tb/platform_config.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 #include "tests/unit/tlm_test_access.h"
 #include "models/data_files.h"
 #include "tests/unit/facts.h"

@@ -25,7 +25,7 @@
 
 #include "tb/platform.h"
 #include "tb/platform_config.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 #include "tests/unit/access_matrix_bench.h"
 #include "tests/unit/esr_oracle.h"
 

@@ -12,7 +12,7 @@
 #include "tb/platform.h"
 #include "tb/platform_config.h"
 #include "tb/sequence_runner.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 #include "tests/unit/tlm_test_access.h"
 #include "models/data_files.h"
 

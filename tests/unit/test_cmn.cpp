@@ -14,7 +14,7 @@
 #include "cmn/cmn_events.h"
 #include "cmn/cmn_traffic.h"
 #include "tb/platform.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 #include "tests/unit/tlm_test_access.h"
 #include "models/data_files.h"
 

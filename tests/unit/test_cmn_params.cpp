@@ -7,7 +7,7 @@
 
 #include "tb/platform.h"
 #include "tb/platform_config.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 
 using namespace pmusim;
 

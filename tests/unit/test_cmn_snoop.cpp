@@ -11,7 +11,7 @@
 
 #include "cmn/cmn600.h"
 #include "tb/platform.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 #include "tests/unit/tlm_test_access.h"
 
 using namespace pmusim;

@@ -8,7 +8,7 @@
 #include "dsu_clusterpmu/dsu_clusterpmu.h"
 #include "tb/platform.h"
 #include "tests/unit/tlm_test_access.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 #include "tests/unit/esr_oracle.h"
 #include "tests/unit/facts.h"
 

@@ -10,7 +10,7 @@
 #include "tb/platform.h"
 #include "tb/sequence_parser.h"
 #include "tb/sequence_runner.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 #include "tests/unit/facts.h"
 
 using namespace pmusim;

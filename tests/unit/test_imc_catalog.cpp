@@ -220,7 +220,8 @@ TEST_CASE("imc catalog: Linux reads the emitted node into PMUs and sysfs events"
 
 #include "imc/imc.h"
 #include "tb/platform_config.h"
-#include "tb/unit_factory.h"
+#include "imc_device_tree_of.h"
+#include "tb/unit_list.h"
 #include "models/data_files.h"
 
 TEST_CASE("imc catalog: boot on power9-default publishes every PMU and event with its scale") {
@@ -276,11 +277,11 @@ TEST_CASE("imc catalog: boot on power9-default publishes every PMU and event wit
         "thread_imc/CPM_CS_INST_USER event=0x1020 scale=512\n"
         "thread_imc/CPM_CS_32MHZ_CYC_USER event=0x10e0 scale=512\n"
         "trace_imc/trace_cycles event=0x10200000\n";
-    CHECK(imc_device_tree_text(load_platform("power9-default"), "", true, std::nullopt) == expected);
+    CHECK(imc_device_tree_of(load_platform("power9-default"), "", true, std::nullopt) == expected);
 
     // An availability vector with only mcs2 (IBM bit 3): powerbus0, mcs01, xlink0, phb0 and
     // mba0 are pruned.
-    std::string pruned = imc_device_tree_text(load_platform("power9-default"), "imc0", true, 1ULL << 60);
+    std::string pruned = imc_device_tree_of(load_platform("power9-default"), "imc0", true, 1ULL << 60);
     CHECK_THAT(pruned, Catch::Contains("nest_mcs23_imc/PM_MCS23_64B_RD_DISP_PORT01 event=0x48 scale=256"));
     CHECK_THAT(pruned, !Catch::Contains("nest_powerbus0_imc"));
     CHECK_THAT(pruned, !Catch::Contains("nest_mcs01_imc"));
@@ -289,7 +290,7 @@ TEST_CASE("imc catalog: boot on power9-default publishes every PMU and event wit
     CHECK_THAT(pruned, Catch::Contains("core_imc/CPM_PCYC"));
 
     // The DTS form carries base-addr and chip-id for the nest units.
-    std::string dts = imc_device_tree_text(load_platform("power9-default"), "", false, std::nullopt);
+    std::string dts = imc_device_tree_of(load_platform("power9-default"), "", false, std::nullopt);
     CHECK_THAT(dts, Catch::Contains("compatible = \"ibm,opal-in-memory-counters\";"));
     CHECK_THAT(dts, Catch::Contains("base-addr = /bits/ 64 <0x10000000>;"));
     CHECK_THAT(dts, Catch::Contains("chip-id = <0x0>;"));
@@ -307,13 +308,13 @@ TEST_CASE("imc catalog: boot with the Mambo catalog shows every inheritance case
         "core_imc/CPM_0THRD_NON_IDLE_PCYC event=0xe0 scale=512\n"                             // 24 + 200
         "thread_imc/CPM_0THRD_NON_IDLE_PCYC event=0xe0 scale=512\n"
         "trace_imc/trace_cycles event=0x10200000\n";
-    CHECK(imc_device_tree_text(load_platform(pmusim::source_dir() + "/tests/platforms/imc-mambo.yaml"), "", true, std::nullopt) == expected);
+    CHECK(imc_device_tree_of(load_platform(pmusim::source_dir() + "/tests/platforms/imc-mambo.yaml"), "", true, std::nullopt) == expected);
 }
 
 TEST_CASE("imc catalog: before DD2.2 skiboot removes the trace unit") {
     register_all_units();
     std::string text =
-        imc_device_tree_text(load_platform(pmusim::source_dir() + "/tests/platforms/imc-dd21.yaml"), "",
+        imc_device_tree_of(load_platform(pmusim::source_dir() + "/tests/platforms/imc-dd21.yaml"), "",
                              true, std::nullopt);
     CHECK_THAT(text, !Catch::Contains("trace_imc"));
     CHECK_THAT(text, Catch::Contains("core_imc/CPM_PCYC event=0x18 scale=512"));

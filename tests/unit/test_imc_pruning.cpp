@@ -14,6 +14,7 @@
 #include "imc/imc.h"
 #include "models/data_files.h"
 #include "tb/platform_config.h"
+#include "imc_device_tree_of.h"
 
 using namespace pmusim;
 using namespace pmusim::imc;
@@ -25,7 +26,7 @@ bool contains(const std::string& text, const std::string& what) { return text.fi
 
 TEST_CASE("imc pruning: skiboot drops units of missing or unknown type instead of refusing the catalog") {
     const platform_config p = load_platform(platform_path("imc-no-type.yaml"));
-    const std::string tree = imc_device_tree_text(p, "", false, std::nullopt);
+    const std::string tree = imc_device_tree_of(p, "", false, std::nullopt);
     INFO(tree);
     CHECK(contains(tree, "mcs01@c8 {"));
     CHECK(contains(tree, "thread@18 {")); // skiboot keeps thread: it knows type 0x1
@@ -41,14 +42,14 @@ TEST_CASE("imc pruning: skiboot drops units of missing or unknown type instead o
 
 TEST_CASE("imc pruning: Linux unregisters thread_imc when there is no core_imc") {
     const platform_config p = load_platform(platform_path("imc-no-type.yaml"));
-    const std::string events = imc_device_tree_text(p, "", true, std::nullopt);
+    const std::string events = imc_device_tree_of(p, "", true, std::nullopt);
     INFO(events);
     CHECK(contains(events, "nest_mcs01_imc/PM_MCS01_64B_RD_DISP_PORT01 event=0xc8"));
     CHECK_FALSE(contains(events, "thread_imc/"));
     CHECK_FALSE(contains(events, "PM_UNTYPED_"));
     CHECK_FALSE(contains(events, "PM_MYSTERY_"));
     // With a core unit (the built-in catalog on power9-default) thread_imc stays.
-    const std::string with_core = imc_device_tree_text(load_platform("power9-default"), "", true, std::nullopt);
+    const std::string with_core = imc_device_tree_of(load_platform("power9-default"), "", true, std::nullopt);
     CHECK(contains(with_core, "core_imc/"));
     CHECK(contains(with_core, "thread_imc/"));
 }

@@ -6,7 +6,8 @@
 #include <sstream>
 
 #include "tb/builtin_platforms.h"
-#include "tb/platform_config.h"
+#include "tb/platform_listing.h"
+#include "tb/unit_list.h"
 #include "models/data_files.h"
 
 using namespace pmusim;
@@ -91,9 +92,9 @@ TEST_CASE("config: built-in arm-default loads with the expected shape") {
         CHECK(c.index == i);
         CHECK(c.clock == c.name);
         CHECK(c.cluster == (i < 4 ? 0u : 1u));
-        CHECK(c.features.amu == amu_version::v1p1);
-        CHECK(c.features.amu_aux_counters == 0);
-        CHECK_FALSE(c.features.amu_external_view);
+        CHECK(c.features.at("amu") == "v1p1");
+        CHECK(c.features.at("amu_aux_counters") == "0");
+        CHECK(c.features.at("amu_external_view") == "false");
         CHECK(p.find_clock(c.clock)->frequency_hz == (i < 4 ? 2000000000u : 2500000000u));
     }
 
@@ -157,7 +158,7 @@ TEST_CASE("config: built-in power9-default loads with the expected shape") {
         CHECK(c.thread == i % 4);
         CHECK(c.threads == 4);
         CHECK(c.clock == "core" + std::to_string(i / 4));
-        CHECK(c.features.amu == amu_version::none);
+        CHECK(c.features.at("amu") == "none");
         CHECK(p.find_clock(c.clock)->frequency_hz == 3200000000u);
     }
 
@@ -303,16 +304,16 @@ TEST_CASE("config: unit params take defaults / keep lines and convert") {
 }
 
 TEST_CASE("config: registered unit types validate every parameter type") {
-    register_unit_type("test_unit",
-                       {
-                           {"n", param_type::integer, "0x10", "a count", {}, 1, 100},
-                           {"on", param_type::boolean, "false", "a switch"},
-                           {"label", param_type::string, "", "a label"},
-                           {"f", param_type::frequency, "1GHz", "a rate", {}, 1000000, 4000000000},
-                           {"t", param_type::duration, "10ns", "a delay"},
-                           {"mode", param_type::choice, "b", "a mode", {"a", "b"}},
-                       },
-                       "a unit for tests");
+    register_unit({"test_unit",
+                   "a unit for tests",
+                   {
+                       {"n", param_type::integer, "0x10", "a count", {}, 1, 100},
+                       {"on", param_type::boolean, "false", "a switch"},
+                       {"label", param_type::string, "", "a label"},
+                       {"f", param_type::frequency, "1GHz", "a rate", {}, 1000000, 4000000000},
+                       {"t", param_type::duration, "10ns", "a delay"},
+                       {"mode", param_type::choice, "b", "a mode", {"a", "b"}},
+                   }});
     auto info = find_unit_type("test_unit");
     REQUIRE(info);
     CHECK(info->description == "a unit for tests");
@@ -345,20 +346,24 @@ TEST_CASE("config: registered unit types validate every parameter type") {
     CHECK_ERROR_AT(parse_error(head + "label: [x] }\n"), 12, "units[0].params.label: expected a text, found a list");
 
     // Registering again replaces the schema.
-    register_unit_type("test_unit", {{"only", param_type::integer, "1", "the only one"}}, "v2");
+    register_unit({"test_unit", "v2", {{"only", param_type::integer, "1", "the only one"}}});
     CHECK(find_unit_type("test_unit")->params.size() == 1);
     CHECK_ERROR_AT(parse_error(head + "n: 3 }\n"), 12, "unknown parameter 'n'; parameters of unit type test_unit: only");
 
     // Malformed schemas are the model's fault.
-    CHECK_THROWS_AS(register_unit_type("bad", {{"x", param_type::integer, "200", "", {}, 0, 100}}, ""), model_error);
-    CHECK_THROWS_AS(register_unit_type("bad", {{"x", param_type::choice, "a", ""}}, ""), model_error);
-    CHECK_THROWS_AS(register_unit_type("bad", {{"x", param_type::integer, "1", ""}, {"x", param_type::integer, "1", ""}}, ""),
+    CHECK_THROWS_AS(register_unit({"bad", "", {{"x", param_type::integer, "200", "", {}, 0, 100}}}), model_error);
+    CHECK_THROWS_AS(register_unit({"bad", "", {{"x", param_type::choice, "a", ""}}}), model_error);
+    CHECK_THROWS_AS(register_unit({"bad", "", {{"x", param_type::integer, "1", ""}, {"x", param_type::integer, "1", ""}}}),
                     model_error);
-    CHECK_THROWS_AS(register_unit_type("bad type", {}, ""), model_error);
+    CHECK_THROWS_AS(register_unit({"bad type", "", {}}), model_error);
+    // A feature key that needs an undeclared one is malformed too.
+    CHECK_THROWS_AS(register_unit({"bad", "", {}, {{{"x", param_type::boolean, "false", ""}, false, "", "y", "needs y", ""}}}),
+                    model_error);
     CHECK_FALSE(find_unit_type("bad"));
 }
 
-TEST_CASE("config: built-in unit types are registered as placeholders") {
+TEST_CASE("config: built-in unit types are registered by their folders") {
+    register_all_units();
     auto types = registered_unit_types();
     for (const char* t : {"cmn600", "dsu_clusterpmu", "power9_imc"})
         CHECK(std::find(types.begin(), types.end(), t) != types.end());
@@ -367,12 +372,14 @@ TEST_CASE("config: built-in unit types are registered as placeholders") {
     CHECK(dsu->find_param("variant")->choices == std::vector<std::string>{"original", "dsu-110", "dsu-120"});
     CHECK(dsu->find_param("counters")->min == 1);
     CHECK(dsu->find_param("counters")->max == 31);
-
-    // A unit implementation's schema replaces the placeholder; resetting restores it.
-    register_unit_type("power9_imc", {{"chips", param_type::integer, "2", "chips", {}, 1, 4}}, "real");
-    CHECK(find_unit_type("power9_imc")->description == "real");
-    register_builtin_unit_types();
-    CHECK(find_unit_type("power9_imc")->find_param("chips")->default_value == "1");
+    // Each descriptor brings its factory; the AMU also its per-CPU feature keys.
+    CHECK(dsu->make);
+    auto amu = find_unit_type("amu");
+    REQUIRE(amu);
+    CHECK(amu->make_from_features);
+    std::vector<std::string> keys;
+    for (const auto& f : registered_cpu_features()) keys.push_back(f.spec.name);
+    CHECK(keys == std::vector<std::string>{"amu", "amu_aux_counters", "amu_external_view", "fgt"});
 }
 
 TEST_CASE("config: list_params names every knob with value / type and default") {
@@ -595,11 +602,11 @@ TEST_CASE("config: aux counters above 16") {
         parse_platform(arm_head + "  - { name: cpu2, clock: c, features: { amu: v1, amu_aux_counters: 16, "
                                   "amu_external_view: true } }\n",
                        "t.yaml");
-    CHECK(p.cpus[2].features.amu_aux_counters == 16);
-    CHECK(p.cpus[2].features.amu_external_view);
-    CHECK_FALSE(p.cpus[2].features.fgt);
+    CHECK(p.cpus[2].features.at("amu_aux_counters") == "16");
+    CHECK(p.cpus[2].features.at("amu_external_view") == "true");
+    CHECK(p.cpus[2].features.at("fgt") == "false");
     platform_config g = parse_platform(arm_head + "  - { name: cpu2, clock: c, features: { amu: v1, fgt: true } }\n", "t.yaml");
-    CHECK(g.cpus[2].features.fgt);
+    CHECK(g.cpus[2].features.at("fgt") == "true");
     CHECK_ERROR_AT(parse_error(arm_head + "  - { name: cpu2, clock: c, features: { fgt: maybe } }\n"), 9,
                    "cpus[2].features.fgt: expected");
 }

@@ -10,7 +10,7 @@
 
 #include "tb/scenario.h"
 #include "tb/sweep.h"
-#include "tb/unit_factory.h"
+#include "tb/unit_list.h"
 
 using namespace pmusim;
 
