@@ -172,6 +172,7 @@ void register_cmn_units() {
     register_table_for_docs(cmn600_dtc_table());
     for (cmn_node_type t : {cmn_node_type::hnf, cmn_node_type::rni, cmn_node_type::dvm, cmn_node_type::hni})
         register_table_for_docs(cmn600_node_table(t));
+    register_unit_command("cmn600", cmn_traffic_command());
 }
 
 } // namespace pmusim

@@ -95,6 +95,7 @@ void register_imc_units() {
                           [](soc& s, const unit_config& u, const platform_config& p) { return make_imc(s, u, p); });
     register_table_for_docs(imc::imc_table());
     register_table_for_docs(imc::imc_homer_table());
+    register_unit_command("power9_imc", imc_opal_command());
 }
 
 } // namespace pmusim
