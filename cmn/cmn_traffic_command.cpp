@@ -1,9 +1,9 @@
 // The `traffic` unit command of the CMN-600 (docs/cmn.md "The `traffic` statement"):
 // `cmn0 traffic X,Y pP[.D] off|KEY=VALUE...`, also written `traffic cmn0 ...` as before unit commands.
 #include <algorithm>
-#include <array>
 
 #include "cmn/cmn600.h"
+#include "cmn/cmn_traffic_text.h"
 #include "models/values.h"
 
 namespace pmusim {
@@ -40,12 +40,11 @@ std::vector<std::string> parse_traffic_words(command_words& w) {
         return args;
     }
     if (w.at_end()) w.fail(what, "end of line");
-    static const std::array<std::string_view, 6> keys{"rate", "range", "mix", "seed", "start", "count"};
     while (!w.at_end()) {
         const std::string_view t = w.peek();
         const size_t eq = t.find('=');
         const std::string_view key = t.substr(0, eq == std::string_view::npos ? t.size() : eq);
-        if (eq == std::string_view::npos || eq + 1 == t.size() || std::find(keys.begin(), keys.end(), key) == keys.end())
+        if (eq == std::string_view::npos || eq + 1 == t.size() || std::find(cmn_traffic_keys.begin(), cmn_traffic_keys.end(), key) == cmn_traffic_keys.end())
             w.fail(what, w.found());
         for (size_t i = 2; i < args.size(); ++i)
             if (std::string_view(args[i]).substr(0, args[i].find('=')) == key)

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cmn/cmn600.h"
+#include "cmn/cmn_traffic_text.h"
 #include "tb/platform_config.h"
 #include "models/values.h"
 #include "tb/unit_factory.h"
