@@ -1,6 +1,7 @@
 #pragma once
 // Lexer and parser for the pmusim sequence language (docs/sequence-language.md).
-// Pure C++17, no SystemC: text in, AST out. Execution is the runner's job.
+// Text in, AST out, no simulation: execution is the runner's job. A unit command's arguments
+// (`UNIT VERB ARGS`) are read by the grammar its unit type registered (models/unit_command.h).
 //
 // Every error throws pmusim::input_error(file, line, message); the message says
 // what was expected and what was found, e.g.

@@ -503,8 +503,10 @@ sequence_runner::result sequence_runner::run_command(const seq::statement& s, co
     if (!command) {
         std::string verbs;
         for (const auto& v : unit_command_verbs(u->type())) verbs += (verbs.empty() ? "" : ", ") + v;
-        return bad(fmt::format("{} ({}) has no command '{}': expected {}", c.unit, u->type(), c.verb,
-                               verbs.empty() ? "a unit that has commands (this one has none)" : "one of " + verbs));
+        return bad(verbs.empty() ? fmt::format("{} ({}) has no command '{}': its type has no unit commands", c.unit,
+                                               u->type(), c.verb)
+                                 : fmt::format("{} ({}) has no command '{}': expected one of {}", c.unit, u->type(),
+                                               c.verb, verbs));
     }
     command_result r = command->run(*u, command_call{c.args, ctx_});
     if (!r.error.empty()) return bad(r.error);
