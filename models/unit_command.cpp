@@ -39,11 +39,11 @@ const unit_command* find_command_verb(std::string_view verb) {
     return it == registry().end() ? nullptr : &it->second.command;
 }
 
-std::vector<std::string> unit_command_verbs(const std::string& unit_type) {
-    std::vector<std::string> out;
-    for (const auto& [verb, r] : registry())
-        if (unit_type.empty() || r.unit_type == unit_type) out.push_back(verb);
-    return out; // std::map: sorted
+std::string unit_command_verbs(const std::string& unit_type) {
+    std::string out;
+    for (const auto& [verb, r] : registry()) // std::map: sorted
+        if (unit_type.empty() || r.unit_type == unit_type) out += (out.empty() ? "" : ", ") + verb;
+    return out;
 }
 
 } // namespace pmusim

@@ -84,7 +84,8 @@ void register_unit_command(const std::string& unit_type, unit_command command);
 const unit_command* find_unit_command(const std::string& unit_type, std::string_view verb);
 // The command named `verb` of any unit type, or null (the parser's view).
 const unit_command* find_command_verb(std::string_view verb);
-// The verbs of `unit_type`, sorted; of every type when `unit_type` is empty.
-std::vector<std::string> unit_command_verbs(const std::string& unit_type = {});
+// The verbs of `unit_type`, sorted, as a list for messages ("opal, traffic"); of every type when
+// `unit_type` is empty; empty when there are none.
+std::string unit_command_verbs(const std::string& unit_type = {});
 
 } // namespace pmusim

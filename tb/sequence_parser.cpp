@@ -61,8 +61,8 @@ const unit_command* command_named(std::string_view verb) {
 
 // What may start a line: the keywords, and the unit commands.
 std::string statement_starts() {
-    std::string verbs;
-    for (const auto& v : (register_all_units(), unit_command_verbs())) verbs += (verbs.empty() ? "" : ", ") + v;
+    register_all_units();
+    const std::string verbs = unit_command_verbs();
     return "a statement keyword (" + std::string(keyword_list) + ") or a unit command UNIT VERB (VERB one of " +
            (verbs.empty() ? std::string("none") : verbs) + ")";
 }

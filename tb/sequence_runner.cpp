@@ -221,20 +221,19 @@ void sequence_runner::run_firmware_boot() {
 
 void sequence_runner::run_firmware(const firmware_code& code, const std::string& file) {
     access_context saved = ctx_;
-    unsigned n = 0;
-    for (const auto& step : code) {
-        result r = execute(seq::statement{file, ++n, statement_of(step)});
-        if (r.v != verdict::ok)
-            throw model_error(fmt::format("firmware step '{}' ({}) failed: {}", to_string(step), file, r.message));
-    }
+    size_t failed = 0;
+    result r = perform(code, file, &failed);
+    if (r.v != verdict::ok)
+        throw model_error(fmt::format("firmware step '{}' ({}) failed: {}", to_string(code[failed]), file, r.message));
     ctx_ = saved;
 }
 
-sequence_runner::result sequence_runner::perform(const firmware_code& code, const std::string& file) {
-    unsigned n = 0;
-    for (const auto& step : code) {
-        result r = execute(seq::statement{file, ++n, statement_of(step)});
-        if (r.v != verdict::ok) return r;
+sequence_runner::result sequence_runner::perform(const firmware_code& code, const std::string& file, size_t* failed) {
+    for (size_t n = 0; n < code.size(); ++n) {
+        result r = execute(seq::statement{file, unsigned(n + 1), statement_of(code[n])});
+        if (r.v == verdict::ok) continue;
+        if (failed) *failed = n;
+        return r;
     }
     result done;
     done.answer = "OK";
@@ -501,8 +500,7 @@ sequence_runner::result sequence_runner::run_command(const seq::statement& s, co
     }
     const unit_command* command = find_unit_command(u->type(), c.verb);
     if (!command) {
-        std::string verbs;
-        for (const auto& v : unit_command_verbs(u->type())) verbs += (verbs.empty() ? "" : ", ") + v;
+        const std::string verbs = unit_command_verbs(u->type());
         return bad(verbs.empty() ? fmt::format("{} ({}) has no command '{}': its type has no unit commands", c.unit,
                                                u->type(), c.verb)
                                  : fmt::format("{} ({}) has no command '{}': expected one of {}", c.unit, u->type(),

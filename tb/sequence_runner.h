@@ -82,8 +82,8 @@ private:
     // accessor the sequence had selected.
     void run_firmware(const firmware_code& code, const std::string& file);
     // Performs the steps of `code` as the statements they stand for, numbered from 1 in `file`;
-    // the first that does not succeed ends it and is returned.
-    result perform(const firmware_code& code, const std::string& file);
+    // the first that does not succeed ends it: its result is returned, its index set in `failed`.
+    result perform(const firmware_code& code, const std::string& file, size_t* failed = nullptr);
     struct access_result {
         access_outcome outcome;
         uint64_t value;
