@@ -188,33 +188,35 @@ void amu_unit::on_power(cpu_amu& c, power_state to) {
     apply_enables(c, now); // leaving off, TF-A's restore follows as firmware_power_up
 }
 
-std::vector<std::string> amu_unit::firmware_power_down(const std::string& profile, unsigned cpu) {
-    std::vector<std::string> out;
+firmware_code amu_unit::firmware_power_down(const std::string& profile, unsigned cpu) {
+    using step = firmware_access;
+    firmware_code out;
     if (profile != "tf-a" || !has_amu(cpu)) return out; // "none": nothing is saved
     const cpu_amu& c = *cpus_[cpu];
     // TF-A amu_context_save (psci_suspend_pwrdown_start): stop, then read every counter.
-    out.push_back(fmt::format("as cpu{} el3", cpu));
-    out.push_back("write AMCNTENCLR0_EL0 0xf");
-    if (c.aux) out.push_back(fmt::format("write AMCNTENCLR1_EL0 {:#x}", c.aux_mask()));
-    for (unsigned n = 0; n < 4; ++n) out.push_back(fmt::format("read AMEVCNTR0{}_EL0", n));
-    for (unsigned n = 0; n < c.aux; ++n) out.push_back(fmt::format("read AMEVCNTR1{}_EL0", n));
+    out.push_back(step::as_el(cpu, 3));
+    out.push_back(step::write("AMCNTENCLR0_EL0", 0xf));
+    if (c.aux) out.push_back(step::write("AMCNTENCLR1_EL0", c.aux_mask()));
+    for (unsigned n = 0; n < 4; ++n) out.push_back(step::read(fmt::format("AMEVCNTR0{}_EL0", n)));
+    for (unsigned n = 0; n < c.aux; ++n) out.push_back(step::read(fmt::format("AMEVCNTR1{}_EL0", n)));
     return out;
 }
 
-std::vector<std::string> amu_unit::firmware_power_up(const std::string& profile, unsigned cpu) {
-    std::vector<std::string> out;
+firmware_code amu_unit::firmware_power_up(const std::string& profile, unsigned cpu) {
+    using step = firmware_access;
+    firmware_code out;
     if (profile != "tf-a" || !has_amu(cpu) || !cpus_[cpu]->saved) return out;
     cpu_amu& c = *cpus_[cpu];
     // TF-A amu_context_restore (psci_suspend_pwrdown_finish) writes the counters back while
     // they are disabled (the AMU reset left AMCNTENCLR0_EL0 at 0, so its "disable first" step
     // does nothing), then the warm boot's amu_init_el3 and el3_exit re-enable them.
-    out.push_back(fmt::format("as cpu{} el3", cpu));
-    for (unsigned n = 0; n < 4; ++n) out.push_back(fmt::format("write AMEVCNTR0{}_EL0 {:#x}", n, c.saved_g0[n]));
-    for (unsigned n = 0; n < c.aux; ++n) out.push_back(fmt::format("write AMEVCNTR1{}_EL0 {:#x}", n, c.saved_g1[n]));
-    out.push_back("write AMCNTENSET0_EL0 0x3");
-    if (c.aux) out.push_back(fmt::format("write AMCNTENSET1_EL0 {:#x}", c.aux_mask()));
-    if (c.version >= 2) out.push_back(fmt::format("write AMCR_EL0 {:#x}", amcr_cg1rz_mask));
-    out.push_back("write AMCNTENSET0_EL0 0xf");
+    out.push_back(step::as_el(cpu, 3));
+    for (unsigned n = 0; n < 4; ++n) out.push_back(step::write(fmt::format("AMEVCNTR0{}_EL0", n), c.saved_g0[n]));
+    for (unsigned n = 0; n < c.aux; ++n) out.push_back(step::write(fmt::format("AMEVCNTR1{}_EL0", n), c.saved_g1[n]));
+    out.push_back(step::write("AMCNTENSET0_EL0", 0x3));
+    if (c.aux) out.push_back(step::write("AMCNTENSET1_EL0", c.aux_mask()));
+    if (c.version >= 2) out.push_back(step::write("AMCR_EL0", amcr_cg1rz_mask));
+    out.push_back(step::write("AMCNTENSET0_EL0", 0xf));
     c.saved = false; // the save area is consumed
     return out;
 }
@@ -363,8 +365,9 @@ bool amu_unit::inject(const std::string& node, const std::string& event, uint64_
     return true;
 }
 
-std::vector<std::string> amu_unit::firmware_boot(const std::string& profile) {
-    std::vector<std::string> out;
+firmware_code amu_unit::firmware_boot(const std::string& profile) {
+    using step = firmware_access;
+    firmware_code out;
     if (profile != "tf-a") return out; // "none": no firmware support, counters stay disabled and read 0
     // Control-register bits are changed by read-modify-write (`mask`), as TF-A's mrs/bic/orr/msr
     // do, so that other units' boots changing other bits of the same registers are kept.
@@ -374,21 +377,21 @@ std::vector<std::string> amu_unit::firmware_boot(const std::string& profile) {
         if (!cp) continue;
         const cpu_amu& c = *cp;
         const unsigned i = c.cpu;
-        out.push_back(fmt::format("as cpu{} el3", i));
-        out.push_back(fmt::format("write CPTR_EL3 0x0 mask {:#x}", tam)); // amu_enable_per_world (NS)
-        if (c.fgt) out.push_back(fmt::format("write SCR_EL3 {:#x} mask {:#x}", fgten, fgten)); // FEAT_FGT for NS
-        out.push_back(fmt::format("as cpu{} el2", i));
-        out.push_back(fmt::format("write CPTR_EL2 0x0 mask {:#x}", tam)); // amu_init_el2_unused
-        if (c.version >= 2) out.push_back(fmt::format("write HCR_EL2 0x0 mask {:#x}", hcr_amvoffen));
-        if (c.fgt) out.push_back("write HAFGRTR_EL2 0x0"); // EL2 unused: no AMU read traps (as Linux's __init_el2_fgt)
-        out.push_back(fmt::format("as cpu{} el3", i));
-        out.push_back("write AMCNTENSET0_EL0 0x3"); // amu_init_el3: Pn_ALWAYS_ON
-        if (c.aux) out.push_back(fmt::format("write AMCNTENSET1_EL0 {:#x}", c.aux_mask())); // plat_amu_aux_enables
+        out.push_back(step::as_el(i, 3));
+        out.push_back(step::write("CPTR_EL3", 0, tam)); // amu_enable_per_world (NS)
+        if (c.fgt) out.push_back(step::write("SCR_EL3", fgten, fgten)); // FEAT_FGT for NS
+        out.push_back(step::as_el(i, 2));
+        out.push_back(step::write("CPTR_EL2", 0, tam)); // amu_init_el2_unused
+        if (c.version >= 2) out.push_back(step::write("HCR_EL2", 0, hcr_amvoffen));
+        if (c.fgt) out.push_back(step::write("HAFGRTR_EL2", 0)); // EL2 unused: no AMU read traps (as Linux's __init_el2_fgt)
+        out.push_back(step::as_el(i, 3));
+        out.push_back(step::write("AMCNTENSET0_EL0", 0x3)); // amu_init_el3: Pn_ALWAYS_ON
+        if (c.aux) out.push_back(step::write("AMCNTENSET1_EL0", c.aux_mask())); // plat_amu_aux_enables
         if (c.version >= 2) {
-            out.push_back(fmt::format("write AMCR_EL0 {:#x}", amcr_cg1rz_mask)); // AMU_RESTRICT_COUNTERS=1
-            out.push_back(fmt::format("write SCR_EL3 {:#x} mask {:#x}", scr_amvoffen, scr_amvoffen));
+            out.push_back(step::write("AMCR_EL0", amcr_cg1rz_mask)); // AMU_RESTRICT_COUNTERS=1
+            out.push_back(step::write("SCR_EL3", scr_amvoffen, scr_amvoffen));
         }
-        out.push_back("write AMCNTENSET0_EL0 0xf"); // el3_exit: restore_el3_runtime_regs
+        out.push_back(step::write("AMCNTENSET0_EL0", 0xf)); // el3_exit: restore_el3_runtime_regs
     }
     return out;
 }

@@ -153,9 +153,9 @@ public:
     void reset(bool cold) override;
     bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                 std::string& error) override;
-    std::vector<std::string> firmware_boot(const std::string& profile) override;
-    std::vector<std::string> firmware_power_down(const std::string& profile, unsigned cpu) override;
-    std::vector<std::string> firmware_power_up(const std::string& profile, unsigned cpu) override;
+    firmware_code firmware_boot(const std::string& profile) override;
+    firmware_code firmware_power_down(const std::string& profile, unsigned cpu) override;
+    firmware_code firmware_power_up(const std::string& profile, unsigned cpu) override;
     std::vector<address_window> mmio_windows() const override;
     std::optional<mmio_register> find_mmio_register(const std::string& name) const override;
     void report(std::ostream& out) override;

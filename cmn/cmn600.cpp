@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fmt/format.h>
 
+#include "cmn/cmn_traffic_text.h"
 #include "models/reference_mode.h"
 
 namespace pmusim {

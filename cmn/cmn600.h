@@ -24,6 +24,7 @@
 #include "models/lazy_counter.h"
 #include "models/overflow_scheduler.h"
 #include "models/unit.h"
+#include "models/unit_command.h"
 
 namespace pmusim {
 
@@ -77,6 +78,9 @@ struct cmn600_rate {
     rational rate; // events per mesh-clock cycle
 };
 
+// The unit commands of this type (cmn_traffic_command.cpp): `traffic`.
+unit_command cmn_traffic_command();
+
 class cmn600 : public unit, private cmn_traffic_sink {
 public:
     SC_HAS_PROCESS(cmn600);
@@ -95,9 +99,10 @@ public:
     // `inject cmn0.NODE EVENT COUNT`: a node event (by name or ID), an XP event, or wp0..wp3 on an XP.
     bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                 std::string& error) override;
-    // `traffic cmn0 X,Y pP[.D] off|KEY=VALUE...`: the requester's generator from now on (docs/cmn.md).
+    // The `traffic` command (cmn_traffic_command.cpp), `cmn0 traffic X,Y pP[.D] off|KEY=VALUE...`: the
+    // requester's generator from now on (docs/cmn.md); false with `error` set when refused.
     bool set_traffic(const std::vector<std::string>& requester, const std::vector<std::string>& settings,
-                     std::string& error) override;
+                     std::string& error);
     void report(std::ostream& out) override;
     void observables(std::vector<observable>& out) override;
     void control_registers(std::vector<observable>& out) override;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cmn/cmn600.h"
+#include "cmn/cmn_traffic_text.h"
 #include "models/unit_descriptor.h"
 #include "models/values.h"
 #include "tb/unit_list.h"
@@ -168,6 +169,7 @@ void register_cmn_units() {
          &cmn600_node_table(cmn_node_type::hni)},
         make_cmn600,
     });
+    register_unit_command("cmn600", cmn_traffic_command());
 }
 
 } // namespace pmusim

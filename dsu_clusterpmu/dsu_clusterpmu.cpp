@@ -454,18 +454,18 @@ bool dsu_clusterpmu::inject(const std::string& node, const std::string& event, u
     return true;
 }
 
-std::vector<std::string> dsu_clusterpmu::firmware_boot(const std::string& profile) {
+firmware_code dsu_clusterpmu::firmware_boot(const std::string& profile) {
     if (profile != "tf-a") return {};
     // TF-A dsu_driver_init on each core of the cluster: clear SPME, ACTLR_EL3 |= PWREN|CLUSTERPMUEN,
     // ACTLR_EL2 |= CLUSTERPMUEN, as read-modify-writes (`mask`) that keep the other bits.
     const uint64_t a3 = (1u << ctl::actlr_pwren) | (1u << ctl::actlr_clusterpmuen);
     const uint64_t a2 = 1u << ctl::actlr_clusterpmuen;
-    std::vector<std::string> out;
+    firmware_code out;
     for (unsigned cpu : cpus_) {
-        out.push_back(fmt::format("as cpu{} el3", cpu));
-        out.push_back(fmt::format("write CLUSTERPMMDCR_EL3 {:#x}", mdcr_ & ~uint64_t(1)));
-        out.push_back(fmt::format("write ACTLR_EL3 {:#x} mask {:#x}", a3, a3));
-        out.push_back(fmt::format("write ACTLR_EL2 {:#x} mask {:#x}", a2, a2));
+        out.push_back(firmware_access::as_el(cpu, 3));
+        out.push_back(firmware_access::write("CLUSTERPMMDCR_EL3", mdcr_ & ~uint64_t(1)));
+        out.push_back(firmware_access::write("ACTLR_EL3", a3, a3));
+        out.push_back(firmware_access::write("ACTLR_EL2", a2, a2));
     }
     return out;
 }

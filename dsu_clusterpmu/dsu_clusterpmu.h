@@ -83,7 +83,7 @@ public:
     void reset(bool cold) override;
     bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                 std::string& error) override;
-    std::vector<std::string> firmware_boot(const std::string& profile) override;
+    firmware_code firmware_boot(const std::string& profile) override;
     void report(std::ostream& out) override;
     void observables(std::vector<observable>& out) override;
     void control_registers(std::vector<observable>& out) override;

@@ -10,6 +10,7 @@
 
 #include "models/input_error.h"
 #include "models/sim_time.h"
+#include "models/unit_command.h"
 #include "tb/platform.h"
 #include "tb/platform_config.h"
 #include "tb/run_recorder.h"
@@ -289,8 +290,16 @@ void model::inject(const std::string& unit_name, const std::string& event, uint6
 
 void model::set_traffic(const std::string& unit_name, const std::vector<std::string>& requester,
                         const std::vector<std::string>& settings) {
-    std::string error;
-    if (!impl_->find_unit(unit_name).set_traffic(requester, settings, error))
+    // The unit's `traffic` command (models/unit_command.h), as a sequence's `traffic` statement runs it.
+    unit& u = impl_->find_unit(unit_name);
+    std::string error = fmt::format("{} ({}) has no traffic generators", u.name(), u.type());
+    if (const unit_command* traffic = find_unit_command(u.type(), "traffic")) {
+        std::vector<std::string> args = requester;
+        args.insert(args.end(), settings.begin(), settings.end());
+        const access_context testbench;
+        error = traffic->run(u, command_call{args, testbench}).error;
+    }
+    if (!error.empty())
         SC_REPORT_ERROR(api_msg, fmt::format("{}: traffic {}: {}", name(), unit_name, error).c_str());
 }
 

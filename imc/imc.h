@@ -27,6 +27,7 @@
 #include "models/event_source.h"
 #include "models/lazy_counter.h"
 #include "models/unit.h"
+#include "models/unit_command.h"
 
 namespace pmusim {
 
@@ -115,6 +116,9 @@ constexpr uint32_t pir_of(unsigned chip, unsigned core, unsigned thread) { retur
 
 } // namespace imc
 
+// The unit commands of this type (imc_opal.cpp): `opal`.
+unit_command imc_opal_command();
+
 class imc_unit : public unit {
 public:
     tlm_utils::simple_initiator_socket<imc_unit> to_memory; // OCC PBA and the cores' IMC writes
@@ -132,10 +136,10 @@ public:
     void reset(bool cold) override;
     bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                 std::string& error) override;
-    std::vector<std::string> firmware_boot(const std::string& profile) override;
-    bool serves_firmware_call(const std::string& call) const override;
-    bool firmware_call(const std::string& call, const std::vector<std::string>& args,
-                       std::vector<std::string>& statements, std::string& error) override;
+    firmware_code firmware_boot(const std::string& profile) override;
+    // `opal imc_counters_init|start|stop nest|core|trace [ADDRESS] cpuN` (imc_opal.cpp): the accesses
+    // skiboot makes for the call, made by `caller` at hypervisor privilege.
+    command_result opal_call(const std::vector<std::string>& args, const access_context& caller);
     void report(std::ostream& out) override;
     // What-if (docs/whatif.md "POWER9 IMC"): the memory words software reads, and the events
     // at the engines' inputs since time 0 (nest per chip, core per core, thread per thread).

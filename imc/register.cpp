@@ -108,6 +108,7 @@ void register_imc_units() {
         {&imc::imc_table(), &imc::imc_homer_table()},
         make_imc,
     });
+    register_unit_command("power9_imc", imc_opal_command());
 }
 
 } // namespace pmusim

@@ -26,11 +26,6 @@ bool unit::inject(const std::string&, const std::string&, uint64_t, fs_t, std::s
     return false;
 }
 
-bool unit::set_traffic(const std::vector<std::string>&, const std::vector<std::string>&, std::string& error) {
-    error = fmt::format("{} ({}) has no traffic generators", name(), type());
-    return false;
-}
-
 void unit::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
     access_context* ctx = trans.get_extension<access_context>();
     if (!ctx) {

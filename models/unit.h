@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/access_context.h"
+#include "models/firmware_access.h"
 #include "models/register_bank.h"
 #include "models/soc.h"
 
@@ -97,38 +98,27 @@ public:
         (void)param;
         return std::nullopt;
     }
-    // `inject UNIT[.NODE] EVENT COUNT [over D]`: false with `error` set when refused.
+    // `inject UNIT[.NODE] EVENT COUNT [over D]`: false with `error` set when refused. A statement
+    // rather than a unit command: every counting unit has event inputs to inject into.
     virtual bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                         std::string& error);
-    // `traffic UNIT REQUESTER... SETTINGS...`: starts, changes or (SETTINGS `off`) stops the traffic of a
-    // requester from now on; false with `error` set when refused.
-    virtual bool set_traffic(const std::vector<std::string>& requester, const std::vector<std::string>& settings,
-                             std::string& error);
-    // Register accesses the firmware profile performs at boot on this unit, as
-    // sequence statements (run at time 0 before the user's sequence).
-    virtual std::vector<std::string> firmware_boot(const std::string& profile) { (void)profile; return {}; }
-    // Register accesses the firmware profile performs on CPU `cpu`'s power transitions, as
-    // sequence statements: power_down runs just before the CPU goes off, power_up just after
-    // it leaves off (e.g. TF-A's AMU save/restore at EL3). The runner executes them like any
-    // other statement, so they go through the gate and appear in the access log.
-    virtual std::vector<std::string> firmware_power_down(const std::string& profile, unsigned cpu) {
+    // Register accesses the firmware profile performs at boot on this unit, as typed steps
+    // (models/firmware_access.h) the runner performs at time 0 before the user's sequence.
+    virtual firmware_code firmware_boot(const std::string& profile) { (void)profile; return {}; }
+    // The firmware profile's code on CPU `cpu`'s power transitions: power_down runs just before the
+    // CPU goes off, power_up just after it leaves off (e.g. TF-A's AMU save/restore at EL3). The
+    // runner performs each step as the statement it stands for, so it goes through the gate and
+    // appears in the access log.
+    virtual firmware_code firmware_power_down(const std::string& profile, unsigned cpu) {
         (void)profile, (void)cpu;
         return {};
     }
-    virtual std::vector<std::string> firmware_power_up(const std::string& profile, unsigned cpu) {
+    virtual firmware_code firmware_power_up(const std::string& profile, unsigned cpu) {
         (void)profile, (void)cpu;
         return {};
     }
-    // Firmware calls made from a sequence (`opal CALL ARGS...`): whether this unit serves
-    // `call`, and the register and memory accesses the firmware performs for it, as
-    // sequence statements (false with `error` set when the arguments are wrong).
-    virtual bool serves_firmware_call(const std::string& call) const { (void)call; return false; }
-    virtual bool firmware_call(const std::string& call, const std::vector<std::string>& args,
-                               std::vector<std::string>& statements, std::string& error) {
-        (void)call, (void)args, (void)statements;
-        error = "not served by " + std::string(name());
-        return false;
-    }
+    // Unit-only verbs of the sequence language are unit commands (models/unit_command.h), registered
+    // with the unit type, not virtual functions here.
     // A unit that writes memory itself (e.g. the IMC posting counters) returns its
     // initiator socket; the platform binds it to the gate like any initiator.
     virtual tlm::tlm_initiator_socket<>* bus_master() { return nullptr; }

@@ -233,24 +233,24 @@ std::optional<std::string> platform::param(const std::string& name) const {
     return std::nullopt;
 }
 
-std::vector<std::string> platform::firmware_boot() const {
-    std::vector<std::string> out;
+firmware_code platform::firmware_boot() const {
+    firmware_code out;
     for (unit* u : unit_ptrs_)
-        for (auto& s : u->firmware_boot(system_.firmware_profile)) out.push_back(std::move(s));
+        for (auto& step : u->firmware_boot(system_.firmware_profile)) out.push_back(std::move(step));
     return out;
 }
 
-std::vector<std::string> platform::firmware_power_down(unsigned cpu) const {
-    std::vector<std::string> out;
+firmware_code platform::firmware_power_down(unsigned cpu) const {
+    firmware_code out;
     for (unit* u : unit_ptrs_)
-        for (auto& s : u->firmware_power_down(system_.firmware_profile, cpu)) out.push_back(std::move(s));
+        for (auto& step : u->firmware_power_down(system_.firmware_profile, cpu)) out.push_back(std::move(step));
     return out;
 }
 
-std::vector<std::string> platform::firmware_power_up(unsigned cpu) const {
-    std::vector<std::string> out;
+firmware_code platform::firmware_power_up(unsigned cpu) const {
+    firmware_code out;
     for (unit* u : unit_ptrs_)
-        for (auto& s : u->firmware_power_up(system_.firmware_profile, cpu)) out.push_back(std::move(s));
+        for (auto& step : u->firmware_power_up(system_.firmware_profile, cpu)) out.push_back(std::move(step));
     return out;
 }
 

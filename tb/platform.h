@@ -59,12 +59,12 @@ public:
     // A platform parameter by dotted name (cmn0.periphbase, clocks.cpu0.frequency, ...).
     std::optional<std::string> param(const std::string& name) const;
 
-    // Firmware boot statements for the configured profile, as sequence text.
-    std::vector<std::string> firmware_boot() const;
-    // The firmware profile's statements around a power transition of CPU `cpu`
+    // The configured firmware profile's boot code, typed steps the runner performs at time 0.
+    firmware_code firmware_boot() const;
+    // The firmware profile's code around a power transition of CPU `cpu`
     // (unit::firmware_power_down / firmware_power_up of every unit, in unit order).
-    std::vector<std::string> firmware_power_down(unsigned cpu) const;
-    std::vector<std::string> firmware_power_up(unsigned cpu) const;
+    firmware_code firmware_power_down(unsigned cpu) const;
+    firmware_code firmware_power_up(unsigned cpu) const;
     void reset(bool cold);
 
 private:

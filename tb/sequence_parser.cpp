@@ -2,7 +2,9 @@
 // docs/sequence-language.md.
 #include "tb/sequence_parser.h"
 
+#include "models/unit_command.h"
 #include "models/values.h"
+#include "tb/unit_list.h"
 
 #include <algorithm>
 #include <array>
@@ -48,8 +50,22 @@ std::string hex(uint64_t v) {
 
 const char* const keyword_list =
     "platform, as, read, write, read32, read64, write32, write64, run, power, security, freq, workload, "
-    "inject, expect, wait, reset, print, print32, print64, param, echo, opal, traffic, "
-    "let, include, repeat, end, exec";
+    "inject, expect, wait, reset, print, print32, print64, param, echo, let, include, repeat, end, exec";
+
+// The unit command named `verb` (models/unit_command.h): the unit types register their commands
+// with the platform builder's registration, done here if nothing has done it yet.
+const unit_command* command_named(std::string_view verb) {
+    register_all_units();
+    return find_command_verb(verb);
+}
+
+// What may start a line: the keywords, and the unit commands.
+std::string statement_starts() {
+    register_all_units();
+    const std::string verbs = unit_command_verbs();
+    return "a statement keyword (" + std::string(keyword_list) + ") or a unit command UNIT VERB (VERB one of " +
+           (verbs.empty() ? std::string("none") : verbs) + ")";
+}
 
 // A token that is an expression rather than a plain number or name (tb/sequence_expression.h).
 bool has_operator(std::string_view tok) { return tok.find_first_of("+-*/%<>&|^~()") != std::string_view::npos; }
@@ -63,7 +79,7 @@ struct token {
     size_t end; // offset just past the token in the line
 };
 
-class line_parser {
+class line_parser final : private command_words {
 public:
     line_parser(std::string_view line, const std::string& file, unsigned line_no, const name_table* names)
         : file_(file), line_no_(line_no), names_(names) {
@@ -111,21 +127,29 @@ public:
                  "'" + std::string(kw) + "' is a directive of sequence files (pmusim run), not of single lines");
         if (kw == "param") return parse_param();
         if (kw == "echo") return parse_echo();
-        if (kw == "opal") return parse_opal();
-        if (kw == "traffic") return parse_traffic();
         if (kw == "exec") return parse_exec();
+        if (const unit_command* c = command_named(kw); c && c->old_spelling != unit_command::verb_first::no)
+            return parse_command(*c, true);
+        if (is_dotted_name(kw) && !at_end())
+            if (const unit_command* c = command_named(peek())) return ++pos_, parse_command(*c, false);
+        // `UNIT VERB` with an unknown verb reads like a misspelt keyword: one message for both.
+        std::string detail;
+        if (is_dotted_name(kw) && !at_end()) detail = quoted(peek()) + " is not a unit command either";
         pos_ = 0;
-        fail("a statement keyword (" + std::string(keyword_list) + ")", quoted(kw));
+        fail(statement_starts(), quoted(kw), detail);
     }
 
 private:
     // ---- token access -------------------------------------------------------
-    bool at_end() const { return pos_ >= toks_.size(); }
-    std::string_view peek() const { return at_end() ? std::string_view{} : toks_[pos_].text; }
-    std::string found() const { return at_end() ? "end of line" : quoted(toks_[pos_].text); }
+    bool at_end() const override { return pos_ >= toks_.size(); }
+    std::string_view peek() const override { return at_end() ? std::string_view{} : toks_[pos_].text; }
+    std::string found() const override { return at_end() ? "end of line" : quoted(toks_[pos_].text); }
+    std::string take() override { return std::string(toks_[pos_++].text); }
+    const std::string& file() const override { return file_; }
+    unsigned line() const override { return line_no_; }
 
     // "after 'tokens consumed so far'", or "at the start of the line".
-    std::string context() const {
+    std::string context() const override {
         if (pos_ == 0) return "at the start of the line";
         std::string s;
         for (size_t i = 0; i < pos_ && i < toks_.size(); ++i) {
@@ -135,7 +159,7 @@ private:
         return "after " + quoted(s);
     }
 
-    [[noreturn]] void fail(std::string_view what, std::string_view found_text, std::string_view detail = {}) const {
+    [[noreturn]] void fail(std::string_view what, std::string_view found_text, std::string_view detail = {}) const override {
         fail_expected(file_, line_no_, what, context(), found_text, detail);
     }
 
@@ -145,11 +169,11 @@ private:
         return toks_[pos_++].text;
     }
     // Consumes `word` if it is next.
-    bool accept(std::string_view word) {
+    bool accept(std::string_view word) override {
         if (!at_end() && toks_[pos_].text == word) return ++pos_, true;
         return false;
     }
-    void expect_end(std::string_view alternatives = {}) const {
+    void expect_end(std::string_view alternatives = {}) const override {
         if (at_end()) return;
         std::string what = alternatives.empty() ? "end of line" : std::string(alternatives) + " or end of line";
         fail(what, found());
@@ -168,7 +192,7 @@ private:
     static bool starts_with_operator(std::string_view t) {
         return t != "->" && !t.empty() && std::string_view("+-*/%<>&|^").find(t.front()) != std::string_view::npos;
     }
-    uint64_t number(std::string_view what = "a number") {
+    uint64_t number(std::string_view what = "a number") override {
         if (at_end()) fail(what, "end of line");
         size_t last = pos_;
         while (last + 1 < toks_.size() &&
@@ -203,7 +227,7 @@ private:
         }
         return number(what);
     }
-    unsigned cpu_index() {
+    unsigned cpu_index() override {
         std::string_view t = peek();
         bool ok = t.size() > 3 && t.substr(0, 3) == "cpu" &&
                   std::all_of(t.begin() + 3, t.end(), is_digit) && !(t.size() > 4 && t[3] == '0');
@@ -458,22 +482,6 @@ private:
         return s;
     }
 
-    opal_call parse_opal() {
-        opal_call s;
-        if (accept("imc_counters_init")) s.call = "imc_counters_init";
-        else if (accept("imc_counters_start")) s.call = "imc_counters_start";
-        else if (accept("imc_counters_stop")) s.call = "imc_counters_stop";
-        else fail("an OPAL call (imc_counters_init, imc_counters_start, imc_counters_stop)", found());
-        if (accept("nest")) s.domain = "nest";
-        else if (accept("core")) s.domain = "core";
-        else if (accept("trace")) s.domain = "trace";
-        else fail("an IMC domain (nest, core, trace)", found());
-        if (s.call == "imc_counters_init") s.address = number("an address (the counter memory or trace buffer)");
-        s.cpu = cpu_index();
-        expect_end();
-        return s;
-    }
-
     inject_events parse_inject() {
         inject_events s;
         std::string target = name("UNIT or UNIT.NODE (e.g. cmn0.xp3)", is_dotted_name);
@@ -487,45 +495,17 @@ private:
         return s;
     }
 
-    set_traffic parse_traffic() {
-        set_traffic s;
-        s.unit = name("a unit (e.g. cmn0)", is_dotted_name);
-        auto xy_ok = [](std::string_view t) {
-            size_t comma = t.find(',');
-            return comma != std::string_view::npos && comma > 0 && comma + 1 < t.size() &&
-                   std::all_of(t.begin(), t.begin() + long(comma), is_digit) &&
-                   std::all_of(t.begin() + long(comma) + 1, t.end(), is_digit);
-        };
-        auto port_ok = [](std::string_view t) {
-            return (t.size() == 2 || (t.size() == 4 && t[2] == '.' && t[3] >= '0' && t[3] <= '3')) && t[0] == 'p' &&
-                   (t[1] == '0' || t[1] == '1');
-        };
-        if (at_end() || !xy_ok(peek())) fail("a requester crosspoint X,Y (e.g. 1,0)", found());
-        s.xy = std::string(toks_[pos_++].text);
-        if (at_end() || !port_ok(peek())) fail("a requester port p0 or p1 (p1.1 for device 1)", found());
-        s.port = std::string(toks_[pos_++].text);
-        const char* what = "'off' or KEY=VALUE settings (rate=, range=, mix=, seed=, start=, count=)";
-        if (accept("off")) {
-            s.settings.push_back("off");
-            expect_end();
-            return s;
-        }
-        if (at_end()) fail(what, "end of line");
-        static const std::array<std::string_view, 6> keys{"rate", "range", "mix", "seed", "start", "count"};
-        while (!at_end()) {
-            std::string_view t = peek();
-            size_t eq = t.find('=');
-            std::string_view key = t.substr(0, eq == std::string_view::npos ? t.size() : eq);
-            if (eq == std::string_view::npos || eq + 1 == t.size() ||
-                std::find(keys.begin(), keys.end(), key) == keys.end())
-                fail(what, found());
-            for (const auto& w : s.settings)
-                if (std::string_view(w).substr(0, w.find('=')) == key)
-                    fail("each setting at most once", found(), "duplicate key " + quoted(key));
-            if (key == "rate") values::parse_rational(t.substr(eq + 1), file_, line_no_, "for 'rate' " + context());
-            s.settings.emplace_back(t);
-            ++pos_;
-        }
+    // UNIT VERB ARGS..., or verb first (`traffic cmn0 ARGS...`, `opal ARGS...`): the verb or
+    // the unit has been read; the command's own parser reads the arguments.
+    command_call parse_command(const unit_command& c, bool verb_first) {
+        command_call s;
+        s.verb = c.verb;
+        s.verb_first = verb_first;
+        if (!verb_first) s.unit = std::string(toks_[0].text);
+        else if (c.old_spelling == unit_command::verb_first::with_unit)
+            s.unit = name("a unit (e.g. cmn0)", is_dotted_name);
+        s.args = c.parse(*this);
+        expect_end();
         return s;
     }
 
@@ -690,19 +670,15 @@ struct printer {
     std::string operator()(const print_reg& s) const { return "print " + s.reg; }
     std::string operator()(const print_param& s) const { return "param " + s.name; }
     std::string operator()(const echo_text& s) const { return s.text.empty() ? "echo" : "echo " + s.text; }
-    std::string operator()(const set_traffic& s) const {
-        std::string r = "traffic " + s.unit + " " + s.xy + " " + s.port;
-        for (const auto& w : s.settings) r += " " + w;
+    std::string operator()(const command_call& s) const {
+        std::string r = s.verb_first ? s.verb + (s.unit.empty() ? "" : " " + s.unit) : s.unit + " " + s.verb;
+        for (const auto& w : s.args) r += " " + w;
         return r;
     }
     std::string operator()(const exec_firmware& s) const {
         std::string r = "exec cpu" + std::to_string(s.cpu) + " el" + std::to_string(s.el);
         if (s.security) r += s.security == security_state::secure ? " secure" : " nonsecure";
         return r + " " + s.file + (s.nowait ? " nowait" : "");
-    }
-    std::string operator()(const opal_call& s) const {
-        return "opal " + s.call + " " + s.domain + (s.address ? " " + hex(*s.address) : std::string()) + " cpu" +
-               std::to_string(s.cpu);
     }
 };
 
@@ -730,8 +706,7 @@ struct keyword_of {
     std::string_view operator()(const print_reg&) const { return "print"; }
     std::string_view operator()(const print_param&) const { return "param"; }
     std::string_view operator()(const echo_text&) const { return "echo"; }
-    std::string_view operator()(const opal_call&) const { return "opal"; }
-    std::string_view operator()(const set_traffic&) const { return "traffic"; }
+    std::string_view operator()(const command_call& s) const { return s.verb; }
     std::string_view operator()(const exec_firmware&) const { return "exec"; }
 };
 

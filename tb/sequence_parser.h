@@ -1,6 +1,7 @@
 #pragma once
 // Lexer and parser for the pmusim sequence language (docs/sequence-language.md).
-// Pure C++17, no SystemC: text in, AST out. Execution is the runner's job.
+// Text in, AST out, no simulation: execution is the runner's job. A unit command's arguments
+// (`UNIT VERB ARGS`) are read by the grammar its unit type registered (models/unit_command.h).
 //
 // Every error throws pmusim::input_error(file, line, message); the message says
 // what was expected and what was found, e.g.
@@ -185,22 +186,15 @@ struct echo_text {
     std::string text;
 };
 
-// opal imc_counters_init|imc_counters_start|imc_counters_stop nest|core|trace [ADDRESS] cpuN
-// An OPAL call as skiboot performs it (POWER, hypervisor privilege); ADDRESS only for init.
-struct opal_call {
-    std::string call;   // "imc_counters_init", ...
-    std::string domain; // "nest", "core", "trace"
-    std::optional<uint64_t> address;
-    unsigned cpu = 0;
-};
-
-// traffic UNIT X,Y pP[.D] off|KEY=VALUE...  -- starts, changes or stops a requester's traffic (CMN-600).
-// The parser checks the forms (requester words, `off` alone, keys rate range mix seed start count each at
-// most once, a valid rate); the unit checks the rest when it runs.
-struct set_traffic {
-    std::string unit;
-    std::string xy, port;              // "1,0", "p0" or "p1.1"
-    std::vector<std::string> settings; // {"off"} or KEY=VALUE words as written
+// UNIT VERB ARGS... -- a command of the unit's type (models/unit_command.h), e.g. `cmn0 traffic 1,0 p0 off`.
+// The command's own parser reads ARGS (canonical words: numbers evaluated, in hex); the runner hands
+// them to the command of the named unit. Also the spellings from before unit commands, verb first:
+// `traffic cmn0 ARGS...` and `opal ARGS...` (no unit: the platform's unit that has the command).
+struct command_call {
+    std::string unit;              // empty: written without a unit (`opal ...`)
+    std::string verb;
+    std::vector<std::string> args; // as the command's parser returned them
+    bool verb_first = false;       // written verb first: printed back the same way
 };
 
 // exec cpuN [el0..el3] [secure|nonsecure] FILE [nowait] -- runs an AArch64 ELF on the CPU's
@@ -218,8 +212,7 @@ struct exec_firmware {
 using statement_body =
     std::variant<platform_decl, as_cpu, as_debug, reg_read, reg_write, mem_read, mem_write,
                  run_cycles, run_time, set_power, set_security, set_freq, set_workload, inject_events,
-                 expect_irq, wait_irq, do_reset, print_reg, print_param, echo_text, opal_call, set_traffic,
-                 exec_firmware>;
+                 expect_irq, wait_irq, do_reset, print_reg, print_param, echo_text, command_call, exec_firmware>;
 
 struct statement {
     std::string file;
@@ -262,6 +255,6 @@ std::optional<statement> parse_line(std::string_view line, const std::string& fi
 // cpu indices); durations in the largest exact unit; parse_line of the result
 // gives back an equal statement. For logs and diagnostics.
 std::string to_string(const statement_body& body);
-std::string_view keyword(const statement_body& body); // "read", "write32", "as", ...
+std::string_view keyword(const statement_body& body); // "read", "write32", "as", ...; a command's verb
 
 } // namespace pmusim::seq

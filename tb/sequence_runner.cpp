@@ -12,6 +12,7 @@
 #include <filesystem>
 #include "models/input_file.h"
 #include "models/limits.h"
+#include "models/unit_command.h"
 
 namespace pmusim {
 
@@ -27,6 +28,23 @@ template <class... Ts> overloaded(Ts...) -> overloaded<Ts...>;
 std::string beyond_time_limit(const std::string& what) {
     return fmt::format("{} would end after {}, the last instant pmusim can represent (2^64 fs); now {}", what,
                        format_time(fs_never - 1), format_time(now_fs()));
+}
+
+// The sequence statement a firmware step stands for: the runner performs it as that statement.
+seq::statement_body statement_of(const firmware_access& a) {
+    switch (a.what) {
+    case firmware_access::kind::run_as: {
+        seq::as_cpu as;
+        as.cpu = a.cpu;
+        if (a.hypervisor) as.privilege = seq::power_privilege::hv;
+        else as.el = a.el;
+        return as;
+    }
+    case firmware_access::kind::sysreg_read: return seq::reg_read{a.reg, std::nullopt, std::nullopt};
+    case firmware_access::kind::sysreg_write: return seq::reg_write{a.reg, a.value, a.mask, std::nullopt};
+    case firmware_access::kind::mem_write: return seq::mem_write{a.width, a.address, a.value, std::nullopt};
+    }
+    throw model_error("unknown firmware step");
 }
 
 std::string serve_word(access_outcome o) {
@@ -166,7 +184,11 @@ void sequence_runner::record_testcase(const seq::statement& s, const result& r) 
     const bool checks = std::visit(
         overloaded{[](const seq::reg_read&) { return true; }, [](const seq::print_reg&) { return true; },
                    [](const seq::reg_write&) { return true; }, [](const seq::mem_read&) { return true; },
-                   [](const seq::mem_write&) { return true; }, [](const seq::opal_call&) { return true; },
+                   [](const seq::mem_write&) { return true; },
+                   [](const seq::command_call& c) {
+                       const unit_command* command = find_command_verb(c.verb);
+                       return command && command->makes_accesses;
+                   },
                    [](const seq::expect_irq&) { return true; }, [](const seq::wait_irq&) { return true; },
                    [](const seq::exec_firmware&) { return true; },
                    [](const auto&) { return false; }},
@@ -197,16 +219,25 @@ void sequence_runner::run_firmware_boot() {
     run_firmware(platform_.firmware_boot(), "firmware:" + platform_.system().firmware_profile);
 }
 
-void sequence_runner::run_firmware(const std::vector<std::string>& statements, const std::string& file) {
-    unsigned n = 0;
+void sequence_runner::run_firmware(const firmware_code& code, const std::string& file) {
     access_context saved = ctx_;
-    for (const auto& text : statements) {
-        auto st = seq::parse_line(text, file, ++n);
-        if (!st) continue;
-        result r = execute(*st);
-        if (r.v != verdict::ok) throw model_error(fmt::format("firmware step '{}' ({}) failed: {}", text, file, r.message));
-    }
+    size_t failed = 0;
+    result r = perform(code, file, &failed);
+    if (r.v != verdict::ok)
+        throw model_error(fmt::format("firmware step '{}' ({}) failed: {}", to_string(code[failed]), file, r.message));
     ctx_ = saved;
+}
+
+sequence_runner::result sequence_runner::perform(const firmware_code& code, const std::string& file, size_t* failed) {
+    for (size_t n = 0; n < code.size(); ++n) {
+        result r = execute(seq::statement{file, unsigned(n + 1), statement_of(code[n])});
+        if (r.v == verdict::ok) continue;
+        if (failed) *failed = n;
+        return r;
+    }
+    result done;
+    done.answer = "OK";
+    return done;
 }
 
 void sequence_runner::boot_embedded() {
@@ -451,35 +482,38 @@ sequence_runner::result sequence_runner::read_register(const seq::statement& s, 
     return res;
 }
 
-// OPAL runs at hypervisor privilege on the calling CPU; the unit serving the call says which
-// register and memory accesses skiboot makes, and they run here like any other statements.
-sequence_runner::result sequence_runner::opal(const seq::statement& s, const seq::opal_call& o) {
+// The unit is named, or (a command written without one, `opal ...`) the platform's first unit
+// that has the command. The command's handler says what it refuses and which register and memory
+// accesses it makes; they run here as the statements they stand for.
+sequence_runner::result sequence_runner::run_command(const seq::statement& s, const seq::command_call& c) {
     auto bad = [&](std::string msg) { return result{verdict::bad_input, "ERR " + msg, fmt::format("{}: {}", where(s), msg)}; };
-    if (platform_.config().arch != arch_kind::power) return bad("opal calls need a POWER platform");
-    if (ctx_.initiator != initiator_kind::cpu || ctx_.privilege != power_privilege::hypervisor)
-        return bad(fmt::format("opal {}: OPAL is called at hypervisor privilege: write `as cpuN hv` first (now {})",
-                               o.call, ctx_.describe()));
-    std::vector<std::string> args{o.domain};
-    if (o.address) args.push_back(fmt::format("{:#x}", *o.address));
-    args.push_back(fmt::format("cpu{}", o.cpu));
-    unit* server = nullptr;
-    for (unit* u : platform_.units())
-        if (u->serves_firmware_call(o.call)) server = server ? server : u;
-    if (!server) return bad(fmt::format("opal {}: no unit of platform {} serves this call", o.call, platform_.config().name));
-    std::vector<std::string> statements;
-    std::string error;
-    if (!server->firmware_call(o.call, args, statements, error)) return bad(error);
-    rec_.line(fmt::format("[{}] {} opal {}", format_time(now_fs()), ctx_.describe(), seq::to_string(s.body).substr(5)));
-    unsigned n = 0;
-    for (const auto& text : statements) {
-        auto st = seq::parse_line(text, fmt::format("{}:{} (opal {})", s.file, s.line, o.call), ++n);
-        if (!st) continue;
-        result r = execute(*st);
-        if (r.v != verdict::ok) return r;
+    unit* u = nullptr;
+    if (c.unit.empty()) {
+        for (unit* candidate : platform_.units())
+            if (!u && find_unit_command(candidate->type(), c.verb)) u = candidate;
+        if (!u)
+            return bad(fmt::format("{}{}: no unit of platform {} serves this call", c.verb,
+                                   c.args.empty() ? "" : " " + c.args.front(), platform_.config().name));
+    } else {
+        u = platform_.find_unit(c.unit);
+        if (!u) return bad(fmt::format("unknown unit '{}'", c.unit));
     }
-    result done;
-    done.answer = "OK";
-    return done;
+    const unit_command* command = find_unit_command(u->type(), c.verb);
+    if (!command) {
+        const std::string verbs = unit_command_verbs(u->type());
+        return bad(verbs.empty() ? fmt::format("{} ({}) has no command '{}': its type has no unit commands", c.unit,
+                                               u->type(), c.verb)
+                                 : fmt::format("{} ({}) has no command '{}': expected one of {}", c.unit, u->type(),
+                                               c.verb, verbs));
+    }
+    command_result r = command->run(*u, command_call{c.args, ctx_});
+    if (!r.error.empty()) return bad(r.error);
+    if (command->logged) {
+        std::string words = c.verb;
+        for (const auto& w : c.args) words += " " + w;
+        rec_.line(fmt::format("[{}] {} {}", format_time(now_fs()), ctx_.describe(), words));
+    }
+    return perform(r.accesses, fmt::format("{}:{} ({})", s.file, s.line, r.source));
 }
 
 sequence_runner::result sequence_runner::execute(const seq::statement& s) {
@@ -713,15 +747,8 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                 rec_.line(e.text);
                 return done;
             },
-            [&](const seq::opal_call& o) -> result { return opal(s, o); },
+            [&](const seq::command_call& c) -> result { return run_command(s, c); },
             [&](const seq::exec_firmware& e) -> result { return exec(s, e); },
-            [&](const seq::set_traffic& t) -> result {
-                unit* u = platform_.find_unit(t.unit);
-                if (!u) return bad(fmt::format("unknown unit '{}'", t.unit));
-                std::string error;
-                if (!u->set_traffic({t.xy, t.port}, t.settings, error)) return bad(error);
-                return done;
-            },
         },
         s.body);
     if (!time_overflow_.empty()) {

@@ -78,9 +78,12 @@ public:
 private:
     void thread();
     void run_firmware_boot();
-    // Executes firmware statements (boot or a power transition) labelled `file`, then
-    // restores the accessor the sequence had selected.
-    void run_firmware(const std::vector<std::string>& statements, const std::string& file);
+    // Executes firmware code (boot or a power transition) labelled `file`, then restores the
+    // accessor the sequence had selected.
+    void run_firmware(const firmware_code& code, const std::string& file);
+    // Performs the steps of `code` as the statements they stand for, numbered from 1 in `file`;
+    // the first that does not succeed ends it: its result is returned, its index set in `failed`.
+    result perform(const firmware_code& code, const std::string& file, size_t* failed = nullptr);
     struct access_result {
         access_outcome outcome;
         uint64_t value;
@@ -96,7 +99,8 @@ private:
                          const access_result& r, bool explicit_expectation);
     result read_register(const seq::statement& s, const std::string& reg, const std::optional<seq::value_check>& check,
                          const std::optional<access_outcome>& expected, bool print);
-    result opal(const seq::statement& s, const seq::opal_call& o);
+    // A unit command (`UNIT VERB ARGS`, models/unit_command.h).
+    result run_command(const seq::statement& s, const seq::command_call& c);
     std::string where(const seq::statement& s) const;
     // The JUnit testcase an error is reported under: the statement being run.
     std::string testcase_name() const;

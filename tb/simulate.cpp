@@ -270,9 +270,7 @@ int simulate_scenario(const simulate_options& opt) {
     sequence_runner runner("runner", p, rec);
     // The runner's own thread boots the firmware, then idles past the end; the driver stops the run.
     runner.load({seq::statement{s.file, 0, seq::run_time{fs_never / 2}}});
-    unsigned boot_statements = 0;
-    for (const auto& text : p.firmware_boot())
-        if (seq::parse_line(text, "firmware", 1)) ++boot_statements;
+    const unsigned boot_statements = unsigned(p.firmware_boot().size()); // one statement per step
 
     std::unique_ptr<atomic_output> csv, jsonl;
     std::unique_ptr<sampler> smp;

@@ -104,6 +104,13 @@ std::vector<amu_access> every_access() {
     return out;
 }
 
+// Firmware code as the statements its steps stand for ("as cpu0 el3", "write AMCR_EL0 0x20000").
+std::vector<std::string> texts(const firmware_code& code) {
+    std::vector<std::string> out;
+    for (const auto& step : code) out.push_back(to_string(step));
+    return out;
+}
+
 std::string describe(const amu_access& a) {
     return std::string(to_string(a.cls)) + (a.write ? " MSR" : " MRS") + " EL" + std::to_string(a.el) +
            " kvm=" + std::to_string(a.kvm_guest) + " en=" + std::to_string(a.en) + " el2=" +
@@ -446,7 +453,7 @@ TEST_CASE("amu: injected auxiliary events and enables and power-off") {
                                            "read AMEVCNTR01_EL0",   "read AMEVCNTR02_EL0",
                                            "read AMEVCNTR03_EL0",   "read AMEVCNTR10_EL0",
                                            "read AMEVCNTR11_EL0",   "read AMEVCNTR12_EL0"};
-    CHECK(amu.firmware_power_down("tf-a", 0) == save);
+    CHECK(texts(amu.firmware_power_down("tf-a", 0)) == save);
     in.write_el3(0, "AMCNTENCLR0_EL0", 0xf);
     in.write_el3(0, "AMCNTENCLR1_EL0", 0x7);
     p.system().core(0).set_power(power_state::off, now_fs());
@@ -471,7 +478,7 @@ TEST_CASE("amu: injected auxiliary events and enables and power-off") {
         "write AMCR_EL0 0x20000",
         "write AMCNTENSET0_EL0 0xf"};
     CHECK(amu.firmware_power_up("none", 0).empty());
-    REQUIRE(amu.firmware_power_up("tf-a", 0) == restore);
+    REQUIRE(texts(amu.firmware_power_up("tf-a", 0)) == restore);
     CHECK(amu.firmware_power_up("tf-a", 0).empty()); // the save area is consumed
     for (const auto& st : restore) {
         if (st.rfind("write ", 0) != 0) continue;
@@ -488,7 +495,7 @@ TEST_CASE("amu: firmware boot statements per profile") {
     platform p(load_platform(mixed));
     amu_unit& amu = amu_of(p);
     CHECK(amu.firmware_boot("none").empty());
-    auto st = amu.firmware_boot("tf-a");
+    auto st = texts(amu.firmware_boot("tf-a"));
     auto has = [&](const std::string& s) { return std::find(st.begin(), st.end(), s) != st.end(); };
     CHECK(has("as cpu0 el3"));
     // Literal masks, as tests/facts/cpu.tsv gives them from TF-A arch.h and Linux kvm_arm.h:

@@ -13,6 +13,7 @@
 #include "cmn/cmn600.h"
 #include "cmn/cmn_events.h"
 #include "cmn/cmn_traffic.h"
+#include "cmn/cmn_traffic_text.h"
 #include "tb/platform.h"
 #include "tb/unit_list.h"
 #include "tests/unit/tlm_test_access.h"

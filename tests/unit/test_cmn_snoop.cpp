@@ -45,7 +45,7 @@ struct snoop_bench : sc_core::sc_module {
     // `traffic cmn0 XY PORT SETTINGS...`; the error text when refused.
     std::string traffic(const std::string& xy, const std::string& port, std::vector<std::string> settings) {
         std::string error;
-        p.find_unit("cmn0")->set_traffic({xy, port}, settings, error);
+        static_cast<cmn600*>(p.find_unit("cmn0"))->set_traffic({xy, port}, settings, error);
         return error;
     }
     void run() {

@@ -194,18 +194,16 @@ run 2500us
 TEST_CASE("imc: opal statements parse and print back") {
     auto st = seq::parse_line("opal imc_counters_init core 0x1040_2000 cpu4  # core 1", "x.seq", 3);
     REQUIRE(st);
-    auto* o = std::get_if<seq::opal_call>(&st->body);
+    auto* o = std::get_if<seq::command_call>(&st->body);
     REQUIRE(o);
-    CHECK(o->call == "imc_counters_init");
-    CHECK(o->domain == "core");
-    CHECK(*o->address == 0x10402000);
-    CHECK(o->cpu == 4);
+    CHECK(o->verb == "opal");
+    CHECK(o->args == std::vector<std::string>{"imc_counters_init", "core", "0x10402000", "cpu4"});
     CHECK(seq::to_string(st->body) == "opal imc_counters_init core 0x10402000 cpu4");
     CHECK(seq::keyword(st->body) == "opal");
     auto again = seq::parse_line(seq::to_string(st->body), "x.seq", 1);
     CHECK(seq::to_string(again->body) == seq::to_string(st->body));
     auto stop = seq::parse_line("opal imc_counters_stop trace cpu12", "x.seq", 1);
-    CHECK_FALSE(std::get<seq::opal_call>(stop->body).address);
+    CHECK(std::get<seq::command_call>(stop->body).args == std::vector<std::string>{"imc_counters_stop", "trace", "cpu12"});
     // Malformed: the address only for init, a domain, a cpu.
     CHECK_THROWS_AS(seq::parse_line("opal imc_counters_start core 0x100 cpu0", "x.seq", 1), input_error);
     CHECK_THROWS_AS(seq::parse_line("opal imc_counters_init core cpu0", "x.seq", 1), input_error);

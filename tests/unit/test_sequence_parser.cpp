@@ -525,13 +525,13 @@ TEST_CASE("parser: duplicate workload key is an error", "[parser]") {
 }
 
 TEST_CASE("parser: traffic", "[parser]") {
-    auto t = as<set_traffic>("traffic cmn0 1,0 p1.2 rate=1/20 range=0x80000000-0x8fffffff mix=ReadShared:3 count=5");
+    auto t = as<command_call>("traffic cmn0 1,0 p1.2 rate=1/20 range=0x80000000-0x8fffffff mix=ReadShared:3 count=5");
     CHECK(t.unit == "cmn0");
-    CHECK(t.xy == "1,0");
-    CHECK(t.port == "p1.2");
-    CHECK(t.settings ==
-          std::vector<std::string>{"rate=1/20", "range=0x80000000-0x8fffffff", "mix=ReadShared:3", "count=5"});
-    CHECK(as<set_traffic>("traffic cmn1 0,0 p0 off").settings == std::vector<std::string>{"off"});
+    CHECK(t.verb == "traffic");
+    CHECK(t.verb_first);
+    CHECK(t.args == std::vector<std::string>{"1,0", "p1.2", "rate=1/20", "range=0x80000000-0x8fffffff",
+                                             "mix=ReadShared:3", "count=5"});
+    CHECK(as<command_call>("traffic cmn1 0,0 p0 off").args == std::vector<std::string>{"0,0", "p0", "off"});
 
     line_error("traffic cmn0 1;0 p0 off", {"expected a requester crosspoint X,Y", "after 'traffic cmn0'", "'1;0'"});
     line_error("traffic cmn0 1,0 q0 off", {"expected a requester port p0 or p1", "found 'q0'"});
@@ -543,6 +543,36 @@ TEST_CASE("parser: traffic", "[parser]") {
     line_error("traffic cmn0 1,0 p0 rate=fast", {"expected a rate", "for 'rate' after 'traffic cmn0 1,0 p0'"});
     line_error("traffic cmn0 1,0 p0 count=1 count=2",
                {"expected each setting at most once", "found 'count=2'", "duplicate key 'count'"});
+}
+
+// Unit commands (models/unit_command.h): `UNIT VERB ARGS`, the verb's arguments read by the
+// command's own grammar; the old verb-first spellings give the same statement.
+TEST_CASE("parser: unit commands in the generic form", "[parser]") {
+    auto t = as<command_call>("cmn0 traffic 1,0 p0 rate=1/20 range=0x80000000-0x8000003f mix=ReadShared");
+    CHECK(t.unit == "cmn0");
+    CHECK(t.verb == "traffic");
+    CHECK_FALSE(t.verb_first);
+    CHECK(t.args == as<command_call>("traffic cmn0 1,0 p0 rate=1/20 range=0x80000000-0x8000003f mix=ReadShared").args);
+    CHECK(to_string(one("cmn0 traffic 1,0 p0 off").body) == "cmn0 traffic 1,0 p0 off");
+    CHECK(to_string(one("traffic cmn0 1,0 p0 off").body) == "traffic cmn0 1,0 p0 off");
+    CHECK(keyword(one("cmn0 traffic 1,0 p0 off").body) == "traffic");
+    auto o = as<command_call>("imc0 opal imc_counters_init core 0x1040_2000 cpu4");
+    CHECK(o.unit == "imc0");
+    CHECK(o.args == std::vector<std::string>{"imc_counters_init", "core", "0x10402000", "cpu4"});
+    CHECK(to_string(one("opal imc_counters_stop nest cpu0").body) == "opal imc_counters_stop nest cpu0");
+    CHECK(as<command_call>("opal imc_counters_stop nest cpu0").unit.empty());
+
+    // Bad arguments: the command's grammar, with the words read so far.
+    line_error("cmn0 traffic 1;0 p0 off", {"expected a requester crosspoint X,Y", "after 'cmn0 traffic'", "'1;0'"});
+    line_error("cmn0 traffic 1,0 p0 speed=3", {"expected 'off' or KEY=VALUE", "after 'cmn0 traffic 1,0 p0'",
+                                               "found 'speed=3'"});
+    line_error("imc0 opal imc_counters_start core 0x100 cpu0",
+               {"expected cpuN", "after 'imc0 opal imc_counters_start core'", "found '0x100'"});
+    // An unknown verb: neither a keyword nor a unit command.
+    std::string m = line_error("cmn0 trafic 1,0 p0 off", {"expected a statement keyword (", "or a unit command UNIT VERB",
+                                                           "at the start of the line", "found 'cmn0'",
+                                                           "'trafic' is not a unit command either"});
+    CHECK(m.find("opal, traffic") != std::string::npos);
 }
 
 TEST_CASE("parser: inject", "[parser]") {
