@@ -168,8 +168,9 @@ void register_cmn_units() {
          &cmn600_node_table(cmn_node_type::rni), &cmn600_node_table(cmn_node_type::dvm),
          &cmn600_node_table(cmn_node_type::hni)},
         make_cmn600,
+        {},                   // no unit from CPU features alone
+        {cmn_traffic_command()}, // unit commands
     });
-    register_unit_command("cmn600", cmn_traffic_command());
 }
 
 } // namespace pmusim

@@ -107,8 +107,9 @@ void register_imc_units() {
         {}, // no per-CPU feature keys
         {&imc::imc_table(), &imc::imc_homer_table()},
         make_imc,
+        {},                   // no unit from CPU features alone
+        {imc_opal_command()}, // unit commands
     });
-    register_unit_command("power9_imc", imc_opal_command());
 }
 
 } // namespace pmusim

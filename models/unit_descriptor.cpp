@@ -67,6 +67,7 @@ bool platform_view::has_clock(const std::string& name) const {
 void register_unit(unit_descriptor descriptor) {
     check_descriptor(descriptor);
     for (const register_table* t : descriptor.tables) register_table_for_docs(*t);
+    for (const unit_command& c : descriptor.commands) register_unit_command(descriptor.type, c);
     registry& r = the_registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     for (auto& d : r.descriptors)

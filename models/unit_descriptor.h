@@ -20,6 +20,7 @@
 
 #include "models/input_error.h"
 #include "models/param_schema.h"
+#include "models/unit_command.h"
 
 namespace pmusim {
 
@@ -135,15 +136,19 @@ struct unit_descriptor {
     std::vector<const register_table*> tables; // documented by `pmusim regs`, in this order
     unit_factory make;                    // empty: a type pmusim lists but does not model
     feature_unit_factory make_from_features; // empty: the type comes only from `units:` entries
+    // Its verbs in the sequence language, `UNIT VERB ARGS` (models/unit_command.h); registered with
+    // the type, so that a unit's parameters, tables, factories and commands are one declaration.
+    std::vector<unit_command> commands;
 
     // Written like an aggregate, in this order (the constructor only spares
     // -Wmissing-field-initializers warnings for the fields a type leaves out).
     unit_descriptor(std::string type_, std::string description_, std::vector<param_spec> params_ = {},
                     std::vector<cpu_feature_spec> cpu_features_ = {}, std::vector<const register_table*> tables_ = {},
-                    unit_factory make_ = {}, feature_unit_factory make_from_features_ = {})
+                    unit_factory make_ = {}, feature_unit_factory make_from_features_ = {},
+                    std::vector<unit_command> commands_ = {})
         : type(std::move(type_)), description(std::move(description_)), params(std::move(params_)),
           cpu_features(std::move(cpu_features_)), tables(std::move(tables_)), make(std::move(make_)),
-          make_from_features(std::move(make_from_features_)) {}
+          make_from_features(std::move(make_from_features_)), commands(std::move(commands_)) {}
 
     const param_spec* find_param(const std::string& name) const { return find_param_spec(params, name); }
 };
