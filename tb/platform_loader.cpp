@@ -96,10 +96,7 @@ void platform_loader::parse_clocks(const map_view& top) {
         c.line = m.line;
         const map_entry& n = required(m, "name", "the clock's name");
         c.name = identifier(m, n, "a clock name (letters, digits, '_', not starting with a digit)");
-        if (auto it = seen.find(c.name); it != seen.end())
-            fail(m.line_for(n), path + ".name: duplicate clock name '" + c.name + "' (first defined at line " +
-                                    std::to_string(it->second) + ")");
-        seen[c.name] = m.line;
+        claim_name(seen, c.name, m, n, path, "clock");
         c.frequency_hz = frequency(m, required(m, "frequency", "a frequency like 2GHz"));
         p_.clocks.push_back(c);
     }
@@ -277,10 +274,7 @@ void platform_loader::parse_memory(const map_view& top) {
         r.line = m.line;
         const map_entry& n = required(m, "name", "the region's name");
         r.name = identifier(m, n, "a region name (letters, digits, '_', not starting with a digit)");
-        if (auto it = seen.find(r.name); it != seen.end())
-            fail(m.line_for(n), path + ".name: duplicate memory region name '" + r.name +
-                                    "' (first defined at line " + std::to_string(it->second) + ")");
-        seen[r.name] = m.line;
+        claim_name(seen, r.name, m, n, path, "memory region");
         r.base = integer(m, required(m, "base", "an address"), 0, UINT64_MAX);
         const map_entry& se = required(m, "size", "a size like 16MiB");
         r.size = size(m, se);
@@ -291,6 +285,14 @@ void platform_loader::parse_memory(const map_view& top) {
             r.endianness = choice(m, *ee, {"little", "big"}) == 0 ? endianness::little : endianness::big;
         p_.memory.push_back(r);
     }
+}
+
+void platform_loader::claim_name(std::map<std::string, unsigned>& seen, const std::string& name, const map_view& m,
+                                 const map_entry& n, const std::string& path, const char* what) const {
+    if (auto it = seen.find(name); it != seen.end())
+        fail(m.line_for(n), path + ".name: duplicate " + what + " name '" + name + "' (first defined at line " +
+                                std::to_string(it->second) + ")");
+    seen[name] = m.line;
 }
 
 void platform_loader::check_count(const map_entry* list, const std::string& path, size_t count, uint64_t limit,

@@ -40,6 +40,10 @@ private:
     void parse_params(const map_view& unit, const map_entry* e, const unit_descriptor& type, unit_config& u);
     void parse_memory(const map_view& top);
     void check_overlaps() const;
+    // Records `name` (a clock, unit or memory region) as defined at m's line; a second definition is
+    // refused at its `name` key, naming the first one's line.
+    void claim_name(std::map<std::string, unsigned>& seen, const std::string& name, const map_view& m,
+                    const map_entry& n, const std::string& path, const char* what) const;
     // A list longer than `limit` (models/limits.h) is refused at its key's line.
     void check_count(const map_entry* list, const std::string& path, size_t count, uint64_t limit,
                      const char* what) const;

@@ -28,10 +28,7 @@ void platform_loader::parse_units(const map_view& top) {
 
         const map_entry& n = required(m, "name", "the unit's name");
         u.name = identifier(m, n, "a unit name (letters, digits, '_', not starting with a digit)");
-        if (auto it = unit_name_lines_.find(u.name); it != unit_name_lines_.end())
-            fail(m.line_for(n), path + ".name: duplicate unit name '" + u.name + "' (first defined at line " +
-                                    std::to_string(it->second) + ")");
-        unit_name_lines_[u.name] = m.line;
+        claim_name(unit_name_lines_, u.name, m, n, path, "unit");
 
         const map_entry& t = required(m, "type", "a unit type: " + join_names(registered_unit_types()));
         u.type = scalar(m, t, "a unit type");
