@@ -112,3 +112,14 @@ TEST_CASE("amu bench: a reset zeroes and disables the counters") {
     CHECK(enables == std::vector<uint64_t>{0});
     CHECK(later == std::vector<uint64_t>{0, 0, 0, 0});
 }
+
+TEST_CASE("amu bench: an AMU built without the CPU control registers says what is missing") {
+    // The AMU's constructor resolves the control registers its access rules read; on a bench
+    // without them it used to follow a null pointer.
+    testing::unit_bench b;
+    b.add_clock("cpu", cpu_hz);
+    b.add_cpu("cpu");
+    amu_cpu_config c;
+    c.version = 1;
+    CHECK_THROWS_WITH(amu_unit("amu", b.system, {c}), Catch::Contains("cpu_controls"));
+}
