@@ -76,12 +76,11 @@ public:
     void write64(uint64_t address, uint64_t value) { mmio(true, address, 8, value); }
     void write32(uint64_t address, uint32_t value) { mmio(true, address, 4, value); }
 
-    // Time passes: to an instant, by a duration, or to the n-th edge of a clock after now.
+    // Time passes: to an instant, or by a duration.
     void wait_until(fs_t instant) {
         if (instant > now_fs()) wait(to_sc_time(instant - now_fs()));
     }
     void wait_for(fs_t duration) { wait_until(now_fs() + duration); }
-    void wait_edges(const clock_domain& clock, uint64_t n) { wait_until(clock.time_after_edges(now_fs(), n)); }
 
 private:
     using socket = tlm_utils::simple_initiator_socket<bench_initiator>;
@@ -170,7 +169,7 @@ private:
     std::map<std::string, std::vector<irq_edge>> edges_;
 };
 
-// Femtoseconds per second, spelled for the expected values: t_fs * f_hz / fs_per_second edges.
+// Femtoseconds per microsecond: the tests' instants and durations (1 us at 1 GHz is 1000 edges).
 constexpr fs_t fs_per_us = 1'000'000'000;
 
 } // namespace pmusim::testing
