@@ -147,7 +147,7 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
             bool sysreg = (w & mask_sysreg_move) == insn_sysreg_move && handled_here(encoding_of(w));
             if (w == insn_eret || w == insn_wfi || w == insn_hlt_semihosting || sysreg) exits_.push_back(a);
             if (ends_block(w)) access_in_run = false;
-            else if (accesses_memory(w)) {
+            else if (may_access_window(a, w)) {
                 if (access_in_run) access_points_.push_back(a);
                 access_in_run = true;
             }
@@ -305,12 +305,12 @@ uint64_t aarch64_iss::retired_in_run() const {
 uint64_t aarch64_iss::faulting_access() {
     const uint64_t block_end = block_start_ + 4 * (counted_ - before_block_);
     uint64_t at = access_from_;
-    while (at < block_end && !accesses_memory(fetch_word(at))) at += 4;
+    while (at < block_end && !may_access_window(at, fetch_word(at))) at += 4;
     if (at >= block_end)
         fail(3, fmt::format("{}: an access to {:#x} outside plain memory from no load or store of the block at {:#x}",
                             where(access_from_), stop_.address, block_start_));
     for (uint64_t later = at + 4; later < block_end; later += 4)
-        if (accesses_memory(fetch_word(later)) && !std::binary_search(access_points_.begin(), access_points_.end(), later))
+        if (may_access_window(later, fetch_word(later)) && !std::binary_search(access_points_.begin(), access_points_.end(), later))
             fail(3, fmt::format("{}: an access to {:#x} outside plain memory in code outside the ELF's executable segments, "
                                 "from one of several loads and stores of the block at {:#x}: not modelled",
                                 where(at), stop_.address, block_start_));
@@ -402,6 +402,22 @@ void aarch64_iss::write_x(unsigned r, uint64_t v) {
     uc_reg_write(uc_, id, &v);
 }
 bool aarch64_iss::in_plain_memory(uint64_t address) const { return platform_.memory_at(address) != nullptr; }
+
+bool aarch64_iss::may_access_window(uint64_t pc, uint32_t word) const {
+    if (!accesses_memory(word)) return false;
+    // LDR (literal) and PRFM (literal) (Arm ARM, "Load register (literal)"): the address is the PC plus imm19 words;
+    // opc [31:30] and V [26] give the size (PRFM: none). One whose bytes are plain memory cannot
+    // fault, as assemblers' `LDR Xn, =constant` pools are.
+    if ((word & 0x3b000000) != 0x18000000) return true;
+    const unsigned opc = word >> 30;
+    const bool simd = (word >> 26) & 1;
+    if (!simd && opc == 3) return false; // PRFM: no access
+    if (simd && opc == 3) return true;   // unallocated: the engine raises UNDEFINED
+    const unsigned size = simd ? 4u << opc : opc == 1 ? 8 : 4;
+    const int64_t offset = int64_t(int32_t(word << 8) >> 13) * 4; // imm19 [23:5], sign-extended
+    const uint64_t address = pc + uint64_t(offset);
+    return !in_plain_memory(address) || !in_plain_memory(address + size - 1);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Time

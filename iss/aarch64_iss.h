@@ -147,6 +147,8 @@ private:
     uint64_t read_x(unsigned r) const;
     void write_x(unsigned r, uint64_t v);
     bool in_plain_memory(uint64_t address) const;
+    // The instruction at `pc` can load or store outside plain memory.
+    bool may_access_window(uint64_t pc, uint32_t word) const;
     void log_note(const std::string& text);
 
     // Engine callbacks (C linkage-compatible statics, user data = this).
