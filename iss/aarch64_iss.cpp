@@ -570,23 +570,22 @@ aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_reg
     if (r.outcome == access_outcome::error && r.detail.empty())
         r.detail = fmt::format("bus error ({})", trans.get_response_string());
     if (!rec_.json) return r; // no access log: the record is not built (its cost is most of an access's)
-    access_context shown = context();
-    nlohmann::json j{{"time_fs", now_fs()},
-                     {"time", format_time(now_fs())},
-                     {"file", image_.path},
-                     {"line", 0},
-                     {"pc", fmt::format("{:#x}", pc)},
-                     {"context", shown.describe()},
-                     {"op", is_write ? "write" : "read"},
-                     {"outcome", std::string(to_string(r.outcome))}};
-    j[system_register ? "encoding" : "address"] =
-        system_register ? sysreg_encoding::from_key(uint32_t(address)).generic_name() : fmt::format("{:#x}", address);
-    j["size"] = bytes; // the access's width: an LDR W is 4 bytes, an LDR X or LDP X (each register) 8
-    if (is_write || r.outcome == access_outcome::ok) j["value"] = fmt::format("{:#x}", is_write ? value : r.value);
-    if (r.syndrome) j["syndrome"] = fmt::format("{:#x}", r.syndrome);
-    j["cpu_cycle"] = core_.clock().edges_at(now_fs());
-    if (!r.detail.empty()) j["detail"] = r.detail;
-    rec_.access(j);
+    access_record a;
+    a.time_fs = now_fs();
+    a.time = format_time(a.time_fs);
+    a.file = image_.path;
+    a.pc = fmt::format("{:#x}", pc);
+    a.context = context().describe();
+    a.op = is_write ? "write" : "read";
+    a.outcome = to_string(r.outcome);
+    if (system_register) a.encoding = sysreg_encoding::from_key(uint32_t(address)).generic_name();
+    else a.address = fmt::format("{:#x}", address);
+    a.size = bytes; // the access's width: an LDR W is 4 bytes, an LDR X or LDP X (each register) 8
+    if (is_write || r.outcome == access_outcome::ok) a.value = fmt::format("{:#x}", is_write ? value : r.value);
+    if (r.syndrome) a.syndrome = fmt::format("{:#x}", r.syndrome);
+    a.cpu_cycle = core_.clock().edges_at(a.time_fs);
+    if (!r.detail.empty()) a.detail = r.detail;
+    rec_.access(a);
     return r;
 }
 
