@@ -115,6 +115,13 @@ namespace {
 // A JSON string as nlohmann::json::dump() writes it (no ensure_ascii): the short escapes, other
 // control characters as \u00xx; a string with non-ASCII bytes is left to nlohmann (UTF-8 checks).
 void append_json_string(std::string& out, const std::string& s) {
+    auto plain = [](unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; };
+    if (std::all_of(s.begin(), s.end(), plain)) { // the usual case: copied whole
+        out += '"';
+        out += s;
+        out += '"';
+        return;
+    }
     for (unsigned char c : s)
         if (c >= 0x80) {
             out += nlohmann::json(s).dump();
