@@ -28,10 +28,11 @@ constexpr uint32_t mask_exception_gen = 0xffe0001f;   // SVC/HVC/SMC: 0xd4000001
 constexpr uint32_t insn_svc = 0xd4000001, insn_hvc = 0xd4000002, insn_smc = 0xd4000003;
 constexpr uint32_t mask_sysreg_move = 0xffd00000, insn_sysreg_move = 0xd5100000; // MSR/MRS (register)
 
-// Instructions that access data memory in the engine: the A64 "Loads and Stores" group (op0
-// x1x0, Arm ARM C4.1; Unicorn's disas_ldst) and DC ZVA (SYS #3, C7, C4, #1), which writes.
+// Instructions that access data memory in the engine: the A64 "Loads and Stores" encoding group
+// (bits [28:25] x1x0; Unicorn 2.0.1's disas_ldst) and DC ZVA (SYS #3, C7, C4, #1), which writes.
 bool accesses_memory(uint32_t w) { return (w & 0x0a000000) == 0x08000000 || (w & 0xffffffe0) == 0xd50b7420; }
-// Branches (Arm ARM C4.1.3): B/BL, CBZ/CBNZ, TBZ/TBNZ, B.cond, and branches to a register
+// Branches (the A64 "Branches, Exception Generating and System instructions" group, as Unicorn
+// 2.0.1's disas_b_exc_sys decodes it): B/BL, CBZ/CBNZ, TBZ/TBNZ, B.cond, and branches to a register
 // (BR, BLR, RET, ERET, ...). Unicorn 2.0.1 ends a translation block at every one of them
 // (disas_b_exc_sys: gen_goto_tb, DISAS_JUMP, or an exception for an unallocated encoding).
 bool ends_block(uint32_t w) {
@@ -405,9 +406,9 @@ bool aarch64_iss::in_plain_memory(uint64_t address) const { return platform_.mem
 
 bool aarch64_iss::may_access_window(uint64_t pc, uint32_t word) const {
     if (!accesses_memory(word)) return false;
-    // LDR (literal) and PRFM (literal) (Arm ARM, "Load register (literal)"): the address is the PC plus imm19 words;
-    // opc [31:30] and V [26] give the size (PRFM: none). One whose bytes are plain memory cannot
-    // fault, as assemblers' `LDR Xn, =constant` pools are.
+    // LDR (literal) and PRFM (literal) ("Load register (literal)"): the address is the PC plus
+    // imm19 words; opc [31:30] and V [26] give the size (PRFM: none). One whose bytes are plain
+    // memory cannot fault, as assemblers' `LDR Xn, =constant` pools are.
     if ((word & 0x3b000000) != 0x18000000) return true;
     const unsigned opc = word >> 30;
     const bool simd = (word >> 26) & 1;
@@ -678,7 +679,6 @@ bool aarch64_iss::local_sysreg(uint32_t k, bool is_read, unsigned rt) {
 
 // ---------------------------------------------------------------------------------------------
 // Memory-mapped accesses
-
 
 // The engine splits an access wider than 4 bytes to an MMIO page into 4-byte callbacks (Unicorn
 // 2.0.1); the bus sees the instruction's one access, as on silicon. The callbacks inside the access
