@@ -28,6 +28,18 @@ constexpr uint32_t mask_exception_gen = 0xffe0001f;   // SVC/HVC/SMC: 0xd4000001
 constexpr uint32_t insn_svc = 0xd4000001, insn_hvc = 0xd4000002, insn_smc = 0xd4000003;
 constexpr uint32_t mask_sysreg_move = 0xffd00000, insn_sysreg_move = 0xd5100000; // MSR/MRS (register)
 
+// Instructions that access data memory in the engine: the A64 "Loads and Stores" encoding group
+// (bits [28:25] x1x0; Unicorn 2.0.1's disas_ldst) and DC ZVA (SYS #3, C7, C4, #1), which writes.
+bool accesses_memory(uint32_t w) { return (w & 0x0a000000) == 0x08000000 || (w & 0xffffffe0) == 0xd50b7420; }
+// Branches (the A64 "Branches, Exception Generating and System instructions" group, as Unicorn
+// 2.0.1's disas_b_exc_sys decodes it): B/BL, CBZ/CBNZ, TBZ/TBNZ, B.cond, and branches to a register
+// (BR, BLR, RET, ERET, ...). Unicorn 2.0.1 ends a translation block at every one of them
+// (disas_b_exc_sys: gen_goto_tb, DISAS_JUMP, or an exception for an unallocated encoding).
+bool ends_block(uint32_t w) {
+    return (w & 0x7c000000) == 0x14000000 || (w & 0x7e000000) == 0x34000000 || (w & 0x7e000000) == 0x36000000 ||
+           (w & 0xfe000000) == 0x54000000 || (w & 0xfe000000) == 0xd6000000;
+}
+
 // PSTATE/SPSR bits (Arm ARM D1.7): NZCV [31:28], D A I F [9:6], M[3:0] = EL << 2 | SPSel.
 constexpr uint64_t pstate_nzcv_daif = 0xf00003c0;
 constexpr uint64_t pstate_daif = 0x3c0, pstate_i = 1u << 7;
@@ -97,15 +109,6 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& 
     hooks_.push_back(h);
     check(uc_hook_add(uc_, &h, UC_HOOK_MEM_UNMAPPED, reinterpret_cast<void*>(&aarch64_iss::on_unmapped), this, 1, 0), "memory hook");
     hooks_.push_back(h);
-    // An (empty) read hook makes the engine store the PC before every load and store (Unicorn
-    // 2.0.1 does so where a memory hook covers the instruction's address). Without it a load or
-    // store faulting on a unit window reports a stale PC, after the instructions before it in its
-    // translation block have executed: the ISS would count them wrongly and execute them again
-    // (docs/firmware.md, "Inside the ISS"). It costs loads and stores the engine's slow path, and
-    // nothing else: an empty code hook on every instruction did the same at 2.5 times the cost of
-    // a plain loop.
-    check(uc_hook_add(uc_, &h, UC_HOOK_MEM_READ, reinterpret_cast<void*>(&aarch64_iss::on_load), this, 1, 0), "load hook");
-    hooks_.push_back(h);
     // The address an engine run is told to stop at ("until"): none an instruction can have. Unicorn
     // drops the translated code at that address after every run, except for 0.
     for (const auto& [base, m] : p.memories())
@@ -127,14 +130,30 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
     // The instructions the ISS executes itself end translation blocks: an engine exit at each
     // address of an executable segment that holds one (ERET, WFI, HLT #0xF000, and MRS/MSR of a
     // register the gate or the ISS holds). The engine stops with the PC on it, not executed.
+    // The loads and stores after the first in each straight-line run of code are access points
+    // (see faulting_access). Executable segments in address order; a run goes on across
+    // segments that touch.
     exits_.clear();
-    for (const auto& s : image_.segments) {
-        if (!s.executable) continue;
-        for (uint64_t a = s.address; a + 4 <= s.address + s.file_size; a += 4) {
+    access_points_.clear();
+    std::vector<const elf_segment*> code;
+    for (const auto& s : image_.segments)
+        if (s.executable) code.push_back(&s);
+    std::sort(code.begin(), code.end(), [](const elf_segment* a, const elf_segment* b) { return a->address < b->address; });
+    bool access_in_run = false;
+    uint64_t run_end = 0;
+    for (const elf_segment* s : code) {
+        if (s->address != run_end) access_in_run = false;
+        for (uint64_t a = s->address; a + 4 <= s->address + s->file_size; a += 4) {
             uint32_t w = fetch_word(a);
             bool sysreg = (w & mask_sysreg_move) == insn_sysreg_move && handled_here(encoding_of(w));
             if (w == insn_eret || w == insn_wfi || w == insn_hlt_semihosting || sysreg) exits_.push_back(a);
+            if (ends_block(w)) access_in_run = false;
+            else if (may_access_window(a, w)) {
+                if (access_in_run) access_points_.push_back(a);
+                access_in_run = true;
+            }
         }
+        run_end = s->address + s->file_size;
     }
     set_stop_points();
     // Code translated for an earlier firmware on this CPU is dropped (a whole-cache flush would
@@ -206,6 +225,7 @@ void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* se
     }
     self->before_block_ = self->counted_;
     self->block_start_ = address;
+    self->access_from_ = address;
     self->counted_ += n;
 }
 
@@ -221,23 +241,28 @@ bool aarch64_iss::handled_here(const sysreg_encoding& enc) const {
 // 2 us per engine run with Unicorn 2.0.1, more with more exits; a hook costs nothing elsewhere.)
 void aarch64_iss::on_stop_point(uc_struct* uc, uint64_t, uint32_t, void*) { uc_emu_stop(uc); }
 
+void aarch64_iss::on_access_point(uc_struct*, uint64_t address, uint32_t, void* self) {
+    static_cast<aarch64_iss*>(self)->access_from_ = address;
+}
+
 void aarch64_iss::set_stop_points() {
     for (uint64_t h : stop_hooks_) uc_hook_del(uc_, h);
     stop_hooks_.clear();
-    // One hook per run of consecutive addresses (a boot's MSRs often follow each other).
-    for (size_t i = 0; i < exits_.size();) {
-        size_t j = i;
-        while (j + 1 < exits_.size() && exits_[j + 1] == exits_[j] + 4) ++j;
-        stop_hooks_.push_back(add_stop_hook(exits_[i], exits_[j]));
-        i = j + 1;
-    }
-}
-
-uint64_t aarch64_iss::add_stop_hook(uint64_t first, uint64_t last) {
-    uc_hook h;
-    check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&aarch64_iss::on_stop_point), this, first, last),
-          "stop hook");
-    return h;
+    // One hook per run of consecutive addresses (a boot's MSRs often follow each other, as do the
+    // loads and stores of a copy).
+    auto add_hooks = [this](const std::vector<uint64_t>& addresses, void (*callback)(uc_struct*, uint64_t, uint32_t, void*)) {
+        for (size_t i = 0; i < addresses.size();) {
+            size_t j = i;
+            while (j + 1 < addresses.size() && addresses[j + 1] == addresses[j] + 4) ++j;
+            uc_hook h;
+            check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(callback), this, addresses[i], addresses[j]),
+                  "code hook");
+            stop_hooks_.push_back(h);
+            i = j + 1;
+        }
+    };
+    add_hooks(exits_, &aarch64_iss::on_stop_point);
+    add_hooks(access_points_, &aarch64_iss::on_access_point);
 }
 
 uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
@@ -254,6 +279,7 @@ uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
     ++engine_runs_;
     last_error_ = uc_emu_start(uc_, from, exit_address, 0, 0);
     budget_check_ = true;
+    if (stop_.kind == stop_kind::memory) set_pc(faulting_access());
     return retired_in_run();
 }
 
@@ -266,6 +292,30 @@ uint64_t aarch64_iss::retired_in_run() const {
     const uint64_t pc = engine_pc(), in_block = counted_ - before_block_;
     if (pc >= block_start_ && pc - block_start_ < 4 * in_block) return before_block_ + (pc - block_start_) / 4;
     return counted_;
+}
+
+// Unicorn 2.0.1 reports a load or store outside plain memory with a stale PC (it stores the PC
+// before a load or store only while a memory read/write hook exists, and such a hook sends every
+// load and store through its slow path), after the instructions before it in the translation
+// block have run. The access is the first load or store at or after the last point whose
+// address a callback saw: the start of the block (the block hook) or an access point (a code
+// hook on every load and store after the first in a straight-line run, set when the ELF is
+// loaded). A block ends at every branch, so no second load or store without a code hook can
+// follow that point inside the block. Code outside the ELF's executable segments has no access
+// points: a second load or store after the point there makes the access ambiguous.
+uint64_t aarch64_iss::faulting_access() {
+    const uint64_t block_end = block_start_ + 4 * (counted_ - before_block_);
+    uint64_t at = access_from_;
+    while (at < block_end && !may_access_window(at, fetch_word(at))) at += 4;
+    if (at >= block_end)
+        fail(3, fmt::format("{}: an access to {:#x} outside plain memory from no load or store of the block at {:#x}",
+                            where(access_from_), stop_.address, block_start_));
+    for (uint64_t later = at + 4; later < block_end; later += 4)
+        if (may_access_window(later, fetch_word(later)) && !std::binary_search(access_points_.begin(), access_points_.end(), later))
+            fail(3, fmt::format("{}: an access to {:#x} outside plain memory in code outside the ELF's executable segments, "
+                                "from one of several loads and stores of the block at {:#x}: not modelled",
+                                where(at), stop_.address, block_start_));
+    return at;
 }
 
 void aarch64_iss::on_interrupt(uc_struct* uc, uint32_t intno, void* self_ptr) {
@@ -302,6 +352,7 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     budget_check_ = true;
     ++engine_runs_;
     last_error_ = uc_emu_start(uc_, pc, no_until_, 0, 0);
+    if (stop_.kind == stop_kind::memory) set_pc(faulting_access());
     uint64_t retired;
     if (stop_.kind == stop_kind::budget) {
         // The block hook stopped the engine before the block at block_start_ ran. While any code
@@ -352,6 +403,22 @@ void aarch64_iss::write_x(unsigned r, uint64_t v) {
     uc_reg_write(uc_, id, &v);
 }
 bool aarch64_iss::in_plain_memory(uint64_t address) const { return platform_.memory_at(address) != nullptr; }
+
+bool aarch64_iss::may_access_window(uint64_t pc, uint32_t word) const {
+    if (!accesses_memory(word)) return false;
+    // LDR (literal) and PRFM (literal) ("Load register (literal)"): the address is the PC plus
+    // imm19 words; opc [31:30] and V [26] give the size (PRFM: none). One whose bytes are plain
+    // memory cannot fault, as assemblers' `LDR Xn, =constant` pools are.
+    if ((word & 0x3b000000) != 0x18000000) return true;
+    const unsigned opc = word >> 30;
+    const bool simd = (word >> 26) & 1;
+    if (!simd && opc == 3) return false; // PRFM: no access
+    if (simd && opc == 3) return true;   // unallocated: the engine raises UNDEFINED
+    const unsigned size = simd ? 4u << opc : opc == 1 ? 8 : 4;
+    const int64_t offset = int64_t(int32_t(word << 8) >> 13) * 4; // imm19 [23:5], sign-extended
+    const uint64_t address = pc + uint64_t(offset);
+    return !in_plain_memory(address) || !in_plain_memory(address + size - 1);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Time
@@ -504,23 +571,22 @@ aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_reg
     if (r.outcome == access_outcome::error && r.detail.empty())
         r.detail = fmt::format("bus error ({})", trans.get_response_string());
     if (!rec_.json) return r; // no access log: the record is not built (its cost is most of an access's)
-    access_context shown = context();
-    nlohmann::json j{{"time_fs", now_fs()},
-                     {"time", format_time(now_fs())},
-                     {"file", image_.path},
-                     {"line", 0},
-                     {"pc", fmt::format("{:#x}", pc)},
-                     {"context", shown.describe()},
-                     {"op", is_write ? "write" : "read"},
-                     {"outcome", std::string(to_string(r.outcome))}};
-    j[system_register ? "encoding" : "address"] =
-        system_register ? sysreg_encoding::from_key(uint32_t(address)).generic_name() : fmt::format("{:#x}", address);
-    j["size"] = bytes; // the access's width: an LDR W is 4 bytes, an LDR X or LDP X (each register) 8
-    if (is_write || r.outcome == access_outcome::ok) j["value"] = fmt::format("{:#x}", is_write ? value : r.value);
-    if (r.syndrome) j["syndrome"] = fmt::format("{:#x}", r.syndrome);
-    j["cpu_cycle"] = core_.clock().edges_at(now_fs());
-    if (!r.detail.empty()) j["detail"] = r.detail;
-    rec_.access(j);
+    access_record a;
+    a.time_fs = now_fs();
+    a.time = format_time(a.time_fs);
+    a.file = image_.path;
+    a.pc = fmt::format("{:#x}", pc);
+    a.context = context().describe();
+    a.op = is_write ? "write" : "read";
+    a.outcome = to_string(r.outcome);
+    if (system_register) a.encoding = sysreg_encoding::from_key(uint32_t(address)).generic_name();
+    else a.address = fmt::format("{:#x}", address);
+    a.size = bytes; // the access's width: an LDR W is 4 bytes, an LDR X or LDP X (each register) 8
+    if (is_write || r.outcome == access_outcome::ok) a.value = fmt::format("{:#x}", is_write ? value : r.value);
+    if (r.syndrome) a.syndrome = fmt::format("{:#x}", r.syndrome);
+    a.cpu_cycle = core_.clock().edges_at(a.time_fs);
+    if (!r.detail.empty()) a.detail = r.detail;
+    rec_.access(a);
     return r;
 }
 
@@ -613,8 +679,6 @@ bool aarch64_iss::local_sysreg(uint32_t k, bool is_read, unsigned rt) {
 
 // ---------------------------------------------------------------------------------------------
 // Memory-mapped accesses
-
-void aarch64_iss::on_load(uc_struct*, int, uint64_t, int, int64_t, void*) {}
 
 // The engine splits an access wider than 4 bytes to an MMIO page into 4-byte callbacks (Unicorn
 // 2.0.1); the bus sees the instruction's one access, as on silicon. The callbacks inside the access

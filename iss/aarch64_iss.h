@@ -14,8 +14,9 @@
 //   loaded, are engine exits: a code hook on each stops the engine *before* it (MRS/MSR hooks
 //   cannot stop it there: the rest of the block runs first); the ISS then synchronises SystemC
 //   time, performs the instruction and steps on;
-// - an empty memory-read hook makes the engine store the PC before every load and store, so the
-//   PC is exact at a memory fault inside a translation block (docs/firmware.md);
+// - no memory-read/write hook exists (it would send every load and store through the engine's
+//   slow path); the load or store that faults on a unit window is found from the block hook and
+//   a code hook on each load/store after the first in a straight-line run (faulting_access);
 // - loads/stores outside plain memory fault (nothing else is mapped), precisely, before
 //   the instruction changes anything; the ISS synchronises, maps that page as MMIO whose
 //   callbacks issue TLM transactions, executes that one instruction, and unmaps it again;
@@ -146,6 +147,8 @@ private:
     uint64_t read_x(unsigned r) const;
     void write_x(unsigned r, uint64_t v);
     bool in_plain_memory(uint64_t address) const;
+    // The instruction at `pc` can load or store outside plain memory.
+    bool may_access_window(uint64_t pc, uint32_t word) const;
     void log_note(const std::string& text);
 
     // Engine callbacks (C linkage-compatible statics, user data = this).
@@ -153,8 +156,8 @@ private:
     static void on_interrupt(uc_struct* uc, uint32_t intno, void* self);
     static bool on_unmapped(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
     static uint64_t on_mmio_read(uc_struct* uc, uint64_t offset, unsigned size, void* self);
-    static void on_load(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
     static void on_stop_point(uc_struct* uc, uint64_t address, uint32_t size, void* self);
+    static void on_access_point(uc_struct* uc, uint64_t address, uint32_t size, void* self);
     static void on_mmio_write(uc_struct* uc, uint64_t offset, unsigned size, uint64_t value, void* self);
     // MRS/MSR of this encoding is executed by the ISS (the gate owns it, or an EL2/EL3 or PSTATE
     // register the ISS holds); the rest run inside the engine.
@@ -162,7 +165,8 @@ private:
     // Engine exits: a code hook on each of the ISS's instructions' addresses (exits_) stops the
     // engine before it.
     void set_stop_points();
-    uint64_t add_stop_hook(uint64_t first, uint64_t last);
+    // The load or store a memory stop came from (the engine's PC is stale there).
+    uint64_t faulting_access();
     // Runs from `from` until the PC reaches `exit_address` (inside a straight-line block), or
     // another stop; returns the instructions retired.
     uint64_t run_until(uint64_t from, uint64_t exit_address);
@@ -189,7 +193,9 @@ private:
     // Engine bookkeeping.
     stop_info stop_;
     std::vector<uint64_t> exits_;      // sorted
-    std::vector<uint64_t> stop_hooks_; // their code hooks
+    std::vector<uint64_t> access_points_; // sorted: loads and stores after the first in a straight-line run
+    std::vector<uint64_t> stop_hooks_; // the code hooks of both
+    uint64_t access_from_ = 0;         // the last block start or access point the engine passed
     uint64_t no_until_ = 0;            // the engine's "until" address: one no instruction has
     int last_error_ = 0;
     uint64_t budget_ = 0, counted_ = 0, block_start_ = 0, before_block_ = 0;

@@ -366,22 +366,23 @@ sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool s
     if (r.outcome == access_outcome::error && r.detail.empty())
         r.detail = fmt::format("bus error ({})", trans.get_response_string());
 
-    nlohmann::json j{{"time_fs", now_fs()},
-                     {"time", format_time(now_fs())},
-                     {"file", s.file},
-                     {"line", s.line},
-                     {"context", ctx_.describe()},
-                     {"op", is_write ? "write" : "read"},
-                     {"target", target},
-                     {"outcome", std::string(to_string(r.outcome))}};
-    j[system_register ? "encoding" : "address"] =
-        system_register ? sysreg_encoding::from_key(uint32_t(address)).generic_name() : fmt::format("{:#x}", address);
-    if (is_write || r.outcome == access_outcome::ok) j["value"] = fmt::format("{:#x}", is_write ? value : r.value);
-    if (r.syndrome) j["syndrome"] = fmt::format("{:#x}", r.syndrome);
+    access_record a;
+    a.time_fs = now_fs();
+    a.time = format_time(a.time_fs);
+    a.file = s.file;
+    a.line = s.line;
+    a.context = ctx_.describe();
+    a.op = is_write ? "write" : "read";
+    a.target = target;
+    a.outcome = to_string(r.outcome);
+    if (system_register) a.encoding = sysreg_encoding::from_key(uint32_t(address)).generic_name();
+    else a.address = fmt::format("{:#x}", address);
+    if (is_write || r.outcome == access_outcome::ok) a.value = fmt::format("{:#x}", is_write ? value : r.value);
+    if (r.syndrome) a.syndrome = fmt::format("{:#x}", r.syndrome);
     if (ctx_.initiator == initiator_kind::cpu && ctx_.cpu < platform_.system().cores.size())
-        j["cpu_cycle"] = platform_.system().core(ctx_.cpu).clock().edges_at(now_fs()); // edges of the accessor's clock
-    if (!r.detail.empty()) j["detail"] = r.detail;
-    rec_.access(j);
+        a.cpu_cycle = platform_.system().core(ctx_.cpu).clock().edges_at(a.time_fs); // edges of the accessor's clock
+    if (!r.detail.empty()) a.detail = r.detail;
+    rec_.access(a);
     if (delay > SC_ZERO_TIME) wait(delay);
     return r;
 }
@@ -394,15 +395,17 @@ sequence_runner::access_result sequence_runner::register_access(bool is_write, c
             r.outcome = access_outcome::error;
             r.detail = reg.display + " is a read-only model status";
         }
-        rec_.access({{"time_fs", now_fs()},
-                     {"time", format_time(now_fs())},
-                     {"file", s.file},
-                     {"line", s.line},
-                     {"context", "testbench"},
-                     {"op", is_write ? "write" : "read"},
-                     {"target", reg.display},
-                     {"outcome", std::string(to_string(r.outcome))},
-                     {"value", fmt::format("{:#x}", r.value)}});
+        access_record a;
+        a.time_fs = now_fs();
+        a.time = format_time(a.time_fs);
+        a.file = s.file;
+        a.line = s.line;
+        a.context = "testbench";
+        a.op = is_write ? "write" : "read";
+        a.target = reg.display;
+        a.outcome = to_string(r.outcome);
+        a.value = fmt::format("{:#x}", r.value);
+        rec_.access(a);
         return r;
     }
     const uint64_t where_to = reg.system_register ? reg.key : reg.address;
