@@ -61,6 +61,7 @@ constexpr reg_field htm_imc_select{61, 3}, htm_imc_on{59, 1};
 constexpr uint64_t htm_imc_select_imc = 7; // IMC_SELECT = 0b111: the IMC use of the HTM logic
 constexpr reg_field trace_sampsel{62, 2}, trace_cpmc_load{30, 32}, trace_cpmc1sel{23, 7}, trace_cpmc2sel{16, 7},
                     trace_buffersize{13, 3};
+constexpr unsigned cpmc_sel_32mhz = 2; // CPMC1SEL/CPMC2SEL: 32 MHz cycles (other values: instructions)
 constexpr reg_field version_major{60, 4}; // OCC_24X7_VERSION: major [63:60] (minor [59:52], bugfix [51:48])
 } // namespace imc_field
 

@@ -5,6 +5,13 @@ namespace pmusim {
 
 using namespace imc;
 
+namespace {
+// What a CPMC counts for its CPMCnSEL value: the 32 MHz reference, or instructions otherwise.
+const event_source& cpmc_source(unsigned sel, const event_source& ref32, core_model& cm) {
+    return sel == imc_field::cpmc_sel_32mhz ? ref32 : static_cast<const event_source&>(cm.events("inst"));
+}
+} // namespace
+
 // ---------------------------------------------------------------------------
 // Core, thread and trace
 // ---------------------------------------------------------------------------
@@ -73,11 +80,10 @@ void imc_unit::refresh_core(core_imc& c) {
             t->sel[1] = unsigned(imc_field::trace_cpmc2sel.get(trace_scom));
             t->load = imc_field::trace_cpmc_load.get(trace_scom);
             for (unsigned i = 0; i < 2; ++i)
-                t->cpmc_base[i] = metered(t->sel[i] == 2 ? *ref32_ : static_cast<const event_source&>(cm.events("inst")), now);
+                t->cpmc_base[i] = metered(cpmc_source(t->sel[i], *ref32_, cm), now);
             t->inst_base = metered(cm.events("inst"), now);
             t->cycles_base = metered(cm.events("cycles"), now);
-            const event_source& sampled =
-                t->sel[t->sampsel] == 2 ? *ref32_ : static_cast<const event_source&>(cm.events("inst"));
+            const event_source& sampled = cpmc_source(t->sel[t->sampsel], *ref32_, cm);
             t->sampler.set_enabled(false, now);
             t->sampler.set_source(&sampled, now);
             t->sampler.write(t->load, now);
@@ -149,6 +155,7 @@ void imc_unit::trace_overflow(thread_imc& t) {
 }
 
 bool imc_unit::trace_record(thread_imc& t) {
+    constexpr uint64_t cpmc_ones = imc_field::trace_cpmc_load.ones(); // the CPMCs are 32-bit, as their load value
     fs_t now = now_fs();
     core_model& cm = system_.core(t.cpu);
     uint64_t tb = metered(*timebase_, now);
@@ -157,8 +164,7 @@ bool imc_unit::trace_record(thread_imc& t) {
     for (unsigned i = 0; i < 2; ++i) {
         if (i == t.sampsel) cpmc[i] = t.sampler.read(now); // the wrapped sampling counter
         else {
-            const event_source& s = t.sel[i] == 2 ? *ref32_ : static_cast<const event_source&>(cm.events("inst"));
-            cpmc[i] = (metered(s, now) - t.cpmc_base[i]) & 0xffffffffULL;
+            cpmc[i] = (metered(cpmc_source(t.sel[i], *ref32_, cm), now) - t.cpmc_base[i]) & cpmc_ones;
         }
     }
     const uint64_t record[8] = {
@@ -167,8 +173,8 @@ bool imc_unit::trace_record(thread_imc& t) {
         0,                                     // PIDR information: 0
         cpmc[0],
         cpmc[1],
-        (inst - t.inst_base) & 0xffffffffULL,
-        (metered(cm.events("cycles"), now) - t.cycles_base) & 0xffffffffULL,
+        (inst - t.inst_base) & cpmc_ones,
+        (metered(cm.events("cycles"), now) - t.cycles_base) & cpmc_ones,
         tb & trace_tb_mask,
     };
     uint64_t slot = t.buffer + (t.records % t.entries) * 64;
