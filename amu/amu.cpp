@@ -73,11 +73,11 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, std::vector
         b["AMCNTENSET1_EL0"].on_read([cp] { return uint64_t(cp->en1); });
         b["AMCNTENCLR1_EL0"].on_read([cp] { return uint64_t(cp->en1); });
         b["AMCNTENSET0_EL0"].on_write([this, cp](const write_event& e) {
-            cp->en0 |= uint16_t(e.written & 0xf);
+            cp->en0 |= uint16_t(e.written & amu_field::amcnten0_p.mask());
             apply_enables(*cp, now_fs());
         });
         b["AMCNTENCLR0_EL0"].on_write([this, cp](const write_event& e) {
-            cp->en0 &= uint16_t(~e.written & 0xf);
+            cp->en0 &= uint16_t(~e.written & amu_field::amcnten0_p.mask());
             apply_enables(*cp, now_fs());
         });
         b["AMCNTENSET1_EL0"].on_write([this, cp](const write_event& e) {
@@ -151,10 +151,8 @@ void amu_unit::amu_reset(cpu_amu& c, fs_t now) {
     b.reset();
     const unsigned aux = c.aux;
     using namespace amu_field;
-    // Counter groups - 1, HDBG supported, 64-bit counters (size - 1), counters - 1.
-    b["AMCFGR_EL0"].value = (uint64_t(aux > 0 ? 1 : 0) << amcfgr_ncg) | (1ULL << amcfgr_hdbg) |
-                            (0x3FULL << amcfgr_size) | uint64_t(3 + aux) << amcfgr_n;
-    b["AMCGCR_EL0"].value = (uint64_t(aux) << amcgcr_cg1nc) | uint64_t(4) << amcgcr_cg0nc;
+    b["AMCFGR_EL0"].value = amcfgr_value(aux);
+    b["AMCGCR_EL0"].value = amcgcr_value(aux);
     b["AMCG1IDR_EL0"].value =
         c.version >= 2 ? (uint64_t(c.aux_mask()) << amcg1idr_amevcntvoff1) | uint64_t(c.aux_mask()) << amcg1idr_amevcntr1 : 0;
     c.en0 = c.en1 = 0;

@@ -32,6 +32,10 @@ const register_table& amu_table();
 // (unit names amu_ext32 / amu_ext64 in the generated docs and C header).
 enum class amu_ext_format { ext32, ext64 };
 const register_table& amu_external_table(amu_ext_format format);
+// AMPIDR<n> (n = 0..4) as AMIIDR `amiidr` gives it (I5.5.24), and AMDEVAFF for a CPU of pmusim's
+// DynamIQ layout: the values the external view reads and its table's reset column.
+uint64_t amu_external_pidr(uint64_t amiidr, unsigned n);
+uint64_t amu_external_devaff(unsigned cluster, unsigned core_in_cluster);
 constexpr uint64_t amu_frame_size = 0x1000;
 
 struct amu_external_options {
@@ -59,12 +63,32 @@ constexpr unsigned amcr_cg1rz = 17;
 constexpr unsigned amcfgr_n = 0, amcfgr_size = 8, amcfgr_hdbg = 24, amcfgr_ncg = 28;
 constexpr unsigned amcgcr_cg0nc = 0, amcgcr_cg1nc = 8;
 constexpr unsigned amcg1idr_amevcntr1 = 0, amcg1idr_amevcntvoff1 = 16;
+constexpr unsigned architected_counters = 4;
+// AMCFGR_EL0 of a CPU with `aux` auxiliary counters: counter groups - 1, HDBG supported, 64-bit
+// counters (size - 1), counters in all groups - 1. AMCGCR_EL0: the counters of each group.
+constexpr uint64_t amcfgr_value(unsigned aux) {
+    return uint64_t(aux > 0 ? 1 : 0) << amcfgr_ncg | uint64_t(1) << amcfgr_hdbg | uint64_t(63) << amcfgr_size |
+           uint64_t(architected_counters - 1 + aux) << amcfgr_n;
+}
+constexpr uint64_t amcgcr_value(unsigned aux) {
+    return uint64_t(aux) << amcgcr_cg1nc | uint64_t(architected_counters) << amcgcr_cg0nc;
+}
 // HAFGRTR_EL2 (D24.2.61): AMCNTEN0 [0], AMEVCNTR0<x> [x+1], AMCNTEN1 [17], AMEVCNTR1<x> [18+2x],
 // AMEVTYPER1<x> [19+2x].
 constexpr unsigned hafgrtr_amcnten0 = 0, hafgrtr_amcnten1 = 17;
 constexpr unsigned hafgrtr_amevcntr0(unsigned x) { return x + 1; }
 constexpr unsigned hafgrtr_amevcntr1(unsigned x) { return 18 + 2 * x; }
 constexpr unsigned hafgrtr_amevtyper1(unsigned x) { return 19 + 2 * x; }
+constexpr reg_field amcnten0_p{0, 4}; // AMCNTENSET0_EL0.P, AMCNTENCLR0_EL0.P: the 4 architected counters
+// The external view (amu_external_table.cpp, DDI0487 I5.5): the EXT64 AMCNTEN* pair the group-0
+// and group-1 enables; AMDEVAFF is MPIDR_EL1; AMDEVARCH; AMIIDR and the AMPIDRn that repeat it.
+constexpr reg_field ext_cnten_p0{0, 4}, ext_cnten_p1{32, 16};
+constexpr reg_field devaff_rao{31, 1}, devaff_mt{24, 1}, devaff_aff2{16, 8}, devaff_aff1{8, 8};
+constexpr reg_field devarch_architect{21, 11}, devarch_present{20, 1}, devarch_archid{0, 16};
+constexpr reg_field iidr_product_id{20, 12}, iidr_variant{16, 4}, iidr_revision{12, 4}, iidr_implementer{0, 12};
+constexpr unsigned iidr_implementer_res0 = 7; // Implementer[7]: the JEP106 parity bit's place, RES0
+constexpr reg_field pidr0_part_0{0, 8}, pidr1_des_0{4, 4}, pidr1_part_1{0, 4}, pidr2_revision{4, 4}, pidr2_jedec{3, 1},
+                    pidr2_des_1{0, 3}, pidr3_revand{4, 4}, pidr4_des_2{0, 4};
 } // namespace amu_field
 
 // What kind of AMU register a table entry is, for the access rules.

@@ -9,10 +9,6 @@
 
 namespace pmusim {
 
-namespace {
-constexpr uint64_t mpidr_res1 = 1ULL << 31, mpidr_mt = 1ULL << 24;
-} // namespace
-
 void amu_unit::build_frame(cpu_amu& c, unsigned cluster, unsigned core_in_cluster) {
     const bool x64 = external_.format == amu_ext_format::ext64;
     c.frame = std::make_unique<register_bank>(fmt::format("cpu{}.amu frame", c.cpu), amu_external_table(external_.format));
@@ -35,7 +31,7 @@ void amu_unit::build_frame(cpu_amu& c, unsigned cluster, unsigned core_in_cluste
     }
     if (x64) {
         for (const char* name : {"AMCNTENSET", "AMCNTEN", "AMCNTENCLR"})
-            f[name].on_read([cp] { return uint64_t(cp->en0) | (uint64_t(cp->en1) << 32); });
+            f[name].on_read([cp] { return amu_field::ext_cnten_p0.put(cp->en0) | amu_field::ext_cnten_p1.put(cp->en1); });
     } else {
         for (const char* name : {"AMCNTENSET0", "AMCNTENCLR0"}) f[name].on_read([cp] { return uint64_t(cp->en0); });
         for (const char* name : {"AMCNTENSET1", "AMCNTENCLR1"}) f[name].on_read([cp] { return uint64_t(cp->en1); });
@@ -43,16 +39,13 @@ void amu_unit::build_frame(cpu_amu& c, unsigned cluster, unsigned core_in_cluste
     mirror("AMCGCR", "AMCGCR_EL0");
     mirror("AMCFGR", "AMCFGR_EL0");
     mirror("AMCR", "AMCR_EL0");
-    const uint64_t iidr = external_.amiidr, impl = iidr & 0xfff;
+    const uint64_t iidr = external_.amiidr;
     f["AMIIDR"].on_read([iidr] { return iidr; });
-    const uint64_t mpidr = mpidr_res1 | mpidr_mt | (uint64_t(cluster & 0xff) << 16) | (uint64_t(core_in_cluster & 0xff) << 8);
+    const uint64_t mpidr = amu_external_devaff(cluster, core_in_cluster);
     f[x64 ? "AMDEVAFF" : "AMDEVAFF0"].on_read([mpidr] { return mpidr; });
     // AMPIDRn repeat AMIIDR's fields (I5.5.24).
-    const uint64_t pidr[5] = {(iidr >> 20) & 0xff, ((impl & 0xf) << 4) | ((iidr >> 28) & 0xf),
-                              (((iidr >> 16) & 0xf) << 4) | 0x8 | ((impl >> 4) & 0x7), ((iidr >> 12) & 0xf) << 4,
-                              (impl >> 8) & 0xf};
     for (unsigned n = 0; n < 5; ++n) {
-        const uint64_t v = pidr[n];
+        const uint64_t v = amu_external_pidr(iidr, n);
         f[fmt::format("AMPIDR{}", n)].on_read([v] { return v; });
     }
 }

@@ -120,15 +120,20 @@ int amu_hafgrtr_bit(const amu_reg_info& i) {
     }
 }
 
+// Linux's fixed point: SCHED_CAPACITY_SHIFT (include/linux/sched.h); arch_max_freq_scale carries
+// twice its fraction bits (arch/arm64/kernel/topology.c).
+constexpr unsigned sched_capacity_shift = 10;
+constexpr uint64_t sched_capacity_scale = uint64_t(1) << sched_capacity_shift;
+
 uint64_t linux_amu_max_freq_scale(uint64_t const_rate_hz, uint64_t max_rate_hz) {
     if (max_rate_hz == 0) return 0;
-    return (const_rate_hz << 20) / max_rate_hz;
+    return (const_rate_hz << (2 * sched_capacity_shift)) / max_rate_hz;
 }
 
 uint64_t linux_amu_freq_scale(uint64_t d_core, uint64_t d_const, uint64_t max_freq_scale) {
     if (d_core == 0 || d_const == 0) return 0;
-    uint64_t scale = ((d_core * max_freq_scale) >> 10) / d_const;
-    return scale > 1024 ? 1024 : scale;
+    uint64_t scale = ((d_core * max_freq_scale) >> sched_capacity_shift) / d_const;
+    return scale > sched_capacity_scale ? sched_capacity_scale : scale;
 }
 
 } // namespace pmusim

@@ -53,7 +53,7 @@ built make() {
           {"RES0_LO", 0, 10, fa::res0, ""}},
          "Activity Monitors Control Register"},
         cc, amu_reg_info::amcr);
-    add({"AMCFGR_EL0", el0(2, 1), {}, 64, 0x01003F03,
+    add({"AMCFGR_EL0", el0(2, 1), {}, 64, amu_field::amcfgr_value(0),
          {{"RES0_HI", 32, 32, fa::res0, ""},
           {"NCG", amu_field::amcfgr_ncg, 4, fa::ro, "counter groups minus 1: 0 without auxiliary counters, 1 with"},
           {"RES0_27", 25, 3, fa::res0, ""},
@@ -63,7 +63,7 @@ built make() {
           {"N", amu_field::amcfgr_n, 8, fa::ro, "number of counters in all groups minus 1 (3 + auxiliary counters)"}},
          "Activity Monitors Configuration Register (read-only)"},
         id, amu_reg_info::other);
-    add({"AMCGCR_EL0", el0(2, 2), {}, 64, 0x04,
+    add({"AMCGCR_EL0", el0(2, 2), {}, 64, amu_field::amcgcr_value(0),
          {{"RES0_HI", 16, 48, fa::res0, ""},
           {"CG1NC", amu_field::amcgcr_cg1nc, 8, fa::ro, "number of auxiliary (group 1) counters, 0..16"},
           {"CG0NC", amu_field::amcgcr_cg0nc, 8, fa::ro, "number of architected (group 0) counters: 4"}},
@@ -76,12 +76,12 @@ built make() {
         amu_reg_class::userenr, amu_reg_info::other);
     add({"AMCNTENCLR0_EL0", el0(2, 4), {}, 64, 0,
          {{"RES0", 16, 48, fa::res0, ""}, {"RAZ", 4, 12, fa::raz_wi, ""},
-          {"P", 0, 4, fa::w1c, "group-0 counter enables: reads the enable state, writing 1 disables"}},
+          {"P", amu_field::amcnten0_p, fa::w1c, "group-0 counter enables: reads the enable state, writing 1 disables"}},
          "Activity Monitors Count Enable Clear Register 0"},
         cc, amu_reg_info::enclr0);
     add({"AMCNTENSET0_EL0", el0(2, 5), {}, 64, 0,
          {{"RES0", 16, 48, fa::res0, ""}, {"RAZ", 4, 12, fa::raz_wi, ""},
-          {"P", 0, 4, fa::w1s, "group-0 counter enables: reads the enable state, writing 1 enables"}},
+          {"P", amu_field::amcnten0_p, fa::w1s, "group-0 counter enables: reads the enable state, writing 1 enables"}},
          "Activity Monitors Count Enable Set Register 0"},
         cc, amu_reg_info::enset0);
     add({"AMCG1IDR_EL0", el0(2, 6), {}, 64, 0,

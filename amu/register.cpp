@@ -59,7 +59,7 @@ std::unique_ptr<unit> make_amu_with_external_view(soc& system, const unit_entry&
         throw u.param_error("frame_stride",
                             fmt::format("expected a multiple of 0x1000 (each frame is 4 KB aligned), found {:#x}",
                                         o.frame_stride));
-    if (o.amiidr & 0x80) throw u.param_error("amiidr", "bit 7 (AMIIDR.Implementer[7]) is RES0");
+    if ((o.amiidr >> amu_field::iidr_implementer_res0) & 1) throw u.param_error("amiidr", "bit 7 (AMIIDR.Implementer[7]) is RES0");
     unsigned frames = 0;
     for (const auto& c : p.cpus) {
         if (!cpus[c.index].external_view) continue;

@@ -11,7 +11,6 @@ namespace pmusim {
 
 namespace {
 constexpr uint32_t kRegionShift = 14; // node regions are 16 KB on CMN-600
-constexpr uint32_t kChildPtrOffset = 0x100;
 
 uint64_t field(uint64_t v, unsigned lsb, unsigned width) { return (v >> lsb) & ((1ull << width) - 1); }
 bool bit(uint64_t v, unsigned lsb) { return field(v, lsb, 1) != 0; }
@@ -136,29 +135,30 @@ const event_source* cmn600::dtm_input(size_t xp, unsigned counter, std::vector<e
     const size_t xp_node = mesh_.xps[xp].node;
     const uint64_t cfg = reg(xp_node, "por_dtm_pmu_config");
     const unsigned sel = unsigned(field(cfg, dtm_input_sel(counter), dtm_input_sel_bits));
-    if (sel < 4) {
+    if (sel < input_sel_xp_events) {
         cmn_event_ref wp;
         wp.watchpoint = int(sel);
         feeds.push_back(&feed(xp_node, wp));
         return &feeds.back()->total;
     }
-    if (sel < 8) {
-        const uint8_t id = uint8_t(field(reg(xp_node, "pmu_event_sel"), xp_event_id(sel - 4), xp_event_id_bits));
+    if (sel < input_sel_xp_events + 4) {
+        const uint8_t id = uint8_t(field(reg(xp_node, "pmu_event_sel"), xp_event_id(sel - input_sel_xp_events), xp_event_id_bits));
         if (!id) return nullptr;
         cmn_event_ref e;
         e.eventid = id;
         feeds.push_back(&feed(xp_node, e));
         return &feeds.back()->total;
     }
-    if (sel < 0x10 || sel > 0x2F) return nullptr; // no such input on a two-port CMN-600 XP
-    const unsigned port = (sel >> 4) - 1, device = (sel >> 2) & 3, output = sel & 3;
+    if (sel < input_sel_node_events || sel > input_sel_last) return nullptr; // no such input on a two-port CMN-600 XP
+    const unsigned port = unsigned(input_sel_port_plus_1.get(sel)) - 1, device = unsigned(input_sel_device.get(sel)),
+                   output = unsigned(input_sel_output.get(sel));
     std::vector<const event_source*> parts;
     for (size_t node : mesh_.event_nodes_at(xp, port, device)) {
         const uint64_t sel_reg = reg(node, "pmu_event_sel");
         cmn_event_ref e;
-        e.eventid = uint8_t(field(sel_reg, 8 * output, 8));
+        e.eventid = uint8_t(field(sel_reg, xp_event_id(output), xp_event_id_bits));
         if (!e.eventid) continue;
-        e.occupid = uint8_t(field(sel_reg, 32, 4));
+        e.occupid = uint8_t(field(sel_reg, node_occup1_id, node_occup1_id_bits));
         feeds.push_back(&feed(node, e));
         parts.push_back(&feeds.back()->total);
     }
@@ -336,7 +336,7 @@ void cmn600::dtm_state::set_combined(unsigned pair, bool on, fs_t now) {
 // ---------------------------------------------------------------------------
 
 uint64_t cmn600::node_info(const cmn_node& n) const {
-    return uint64_t(n.type) | uint64_t(n.node_id) << 16 | uint64_t(n.logical_id) << 32;
+    return cmn_field::node_type.put(uint64_t(n.type)) | cmn_field::node_id.put(n.node_id) | cmn_field::logical_id.put(n.logical_id);
 }
 
 uint64_t cmn600::child_pointer(size_t node, unsigned index) const {
@@ -346,7 +346,7 @@ uint64_t cmn600::child_pointer(size_t node, unsigned index) const {
     const auto& children = mesh_.xps[size_t(n.xp)].children;
     if (index >= children.size()) return 0;
     const cmn_node& c = mesh_.nodes[children[index]];
-    return c.offset | (c.external ? 1ull << 31 : 0);
+    return c.offset | child_external.put(c.external);
 }
 
 void cmn600::bind_identity(size_t i) {
@@ -356,7 +356,7 @@ void cmn600::bind_identity(size_t i) {
     size_t children = 0;
     if (n.type == cmn_node_type::cfg) children = mesh_.xps.size();
     if (n.type == cmn_node_type::xp) children = mesh_.xps[size_t(n.xp)].children.size();
-    const uint64_t child_info = children ? (children | uint64_t(kChildPtrOffset) << 16) : 0;
+    const uint64_t child_info = children ? child_count.put(children) | child_ptr_offset.put(child_pointers_at) : 0;
     b["child_info"].on_read([child_info] { return child_info; });
     for (unsigned c = 0;; ++c) {
         register_bank::reg* r = b.find(fmt::format("child_pointer_{}", c));
@@ -375,11 +375,14 @@ void cmn600::bind_hooks() {
         switch (n.type) {
         case cmn_node_type::cfg: {
             const uint64_t rev = uint64_t(opt_.revision);
-            b["periph_id_01"].on_read([] { return 0xB4ull << 32 | 0x34; });
-            b["periph_id_23"].on_read([rev] { return rev << 4 | 0xB; });
-            b["component_id_01"].on_read([] { return 0xF0ull << 32 | 0x0D; });
-            b["component_id_23"].on_read([] { return 0xB1ull << 32 | 0x05; });
-            b["por_info_global"].on_read([] { return uint64_t(48) << 16 | uint64_t(48) << 8; });
+            // Part 0x434, Arm's JEP106 identity 0x3B (JEDEC-assigned).
+            b["periph_id_01"].on_read([] { return periph_part_0.put(0x34) | periph_part_1.put(0x4) | periph_jep106_id_3_0.put(0xB); });
+            b["periph_id_23"].on_read(
+                [rev] { return periph_jep106_id_6_4.put(0x3) | periph_jedec.put(1) | periph_revision.put(rev); });
+            // The CoreSight preamble 0x0D, 0xF0, 0x05, 0xB1.
+            b["component_id_01"].on_read([] { return component_id_odd.put(0xF0) | component_id_even.put(0x0D); });
+            b["component_id_23"].on_read([] { return component_id_odd.put(0xB1) | component_id_even.put(0x05); });
+            b["por_info_global"].on_read([] { return info_physical_address_width.put(48) | info_chi_req_addr_width.put(48); });
             break;
         }
         case cmn_node_type::xp: {
@@ -410,13 +413,13 @@ void cmn600::bind_hooks() {
             const char* pairs[] = {"ab", "cd", "ef", "gh"};
             for (unsigned p = 0; p < 4; ++p) {
                 b[fmt::format("por_dt_pmevcnt{}", pairs[p])].on_read(
-                    [this, p] { return uint64_t(global_[2 * p + 1]) << 32 | global_[2 * p]; });
+                    [this, p] { return dtc_pmevcnt_odd.put(global_[2 * p + 1]) | dtc_pmevcnt_even.put(global_[2 * p]); });
                 b[fmt::format("por_dt_pmevcnt{}", pairs[p])].on_write([this, p](const write_event& e) {
-                    global_[2 * p] = uint32_t(e.new_value);
-                    global_[2 * p + 1] = uint32_t(e.new_value >> 32);
+                    global_[2 * p] = uint32_t(dtc_pmevcnt_even.get(e.new_value));
+                    global_[2 * p + 1] = uint32_t(dtc_pmevcnt_odd.get(e.new_value));
                 });
                 b[fmt::format("por_dt_pmevcntsr{}", pairs[p])].on_read(
-                    [this, p] { return uint64_t(global_shadow_[2 * p + 1]) << 32 | global_shadow_[2 * p]; });
+                    [this, p] { return dtc_pmevcnt_odd.put(global_shadow_[2 * p + 1]) | dtc_pmevcnt_even.put(global_shadow_[2 * p]); });
             }
             b["por_dt_pmccntr"].on_read([this] { return cycle_counter_.read(now_fs()); });
             b["por_dt_pmccntr"].on_write([this](const write_event& e) {
@@ -693,7 +696,7 @@ void cmn600::event_totals(std::vector<event_total>& out) {
                 for (unsigned iface = 0; iface < 6; ++iface)
                     for (unsigned chan = 0; chan < 4; ++chan) {
                         cmn_event_ref e;
-                        e.eventid = uint8_t(kind | iface << 2 | chan << 5);
+                        e.eventid = cmn_xp_eventid(cmn_xp_kind(kind), cmn_xp_interface(iface), cmn_channel(chan));
                         const uint64_t c = event_count(i, e, now);
                         if (kind == unsigned(cmn_xp_kind::txflit_valid)) all_valid += c;
                         out.push_back({instance, cmn_xp_event_name(e.eventid), e.eventid, c});

@@ -40,9 +40,22 @@ const register_table& cmn600_table_for(const cmn_node& n);
 // The positions of the fields the model reads: the tables (cmn_tables.cpp) place their fields
 // with these same constants, so each position is written once.
 namespace cmn_field {
-// XP pmu_event_sel: event n's ID [8n+7:8n].
+// Every node's identity: node_info, child_info and the child pointers at child_pointers_at + 8n.
+constexpr reg_field node_type{0, 16}, node_id{16, 16}, logical_id{32, 16};
+constexpr reg_field child_count{0, 16}, child_ptr_offset{16, 16};
+constexpr uint64_t child_pointers_at = 0x100; // child_ptr_offset's value
+constexpr reg_field child_offset{0, 28}, child_external{31, 1};
+// The CFG node's identification (por_cfgm_periph_id_0_1, _2_3) and configuration (por_info_global).
+constexpr reg_field periph_part_0{0, 8}, periph_part_1{32, 4}, periph_jep106_id_3_0{36, 4};
+constexpr reg_field periph_jep106_id_6_4{0, 3}, periph_jedec{3, 1}, periph_revision{4, 4};
+// por_cfgm_component_id_0_1 and _2_3: two 32-bit CoreSight ID registers' bytes, at [7:0] and [39:32].
+constexpr reg_field component_id_even{0, 8}, component_id_odd{32, 8};
+constexpr reg_field info_chi_req_addr_width{8, 8}, info_physical_address_width{16, 8};
+// XP pmu_event_sel: event n's ID [8n+7:8n]; a device node's event n in the same byte (its width
+// per node type, the rest RES0) and its occupancy filter occup1_id at [35:32] at most.
 constexpr unsigned xp_event_id(unsigned n) { return 8 * n; }
 constexpr unsigned xp_event_id_bits = 8;
+constexpr unsigned node_occup1_id = 32, node_occup1_id_bits = 4; // 4 on DN, 3 on HN-F (the table's node_layout)
 // por_dtm_wpN_config
 constexpr unsigned wp_dev_sel = 0, wp_chn_sel = 1, wp_chn_sel_bits = 3, wp_grp = 4, wp_exclusive = 5, wp_combine = 6;
 // por_dtm_pmu_config
@@ -52,11 +65,17 @@ constexpr unsigned dtm_global_num(unsigned n) { return 16 + 4 * n; }
 constexpr unsigned dtm_global_num_bits = 3;
 constexpr unsigned dtm_input_sel(unsigned n) { return 32 + 8 * n; }
 constexpr unsigned dtm_input_sel_bits = 6;
+// input_sel values: 0-3 watchpoint n, 4-7 the XP's event n, and from 0x10 to 0x2F (two ports)
+// 0x10 + (port << 4) + (device << 2) + k: event k of the device node(s) at (port, device).
+constexpr unsigned input_sel_xp_events = 4, input_sel_node_events = 0x10, input_sel_last = 0x2F;
+constexpr reg_field input_sel_port_plus_1{4, 2}, input_sel_device{2, 2}, input_sel_output{0, 2};
 // por_dtm_pmevcnt: local counter n [16n+15:16n]; a combined pair is one counter of twice the width.
 constexpr unsigned dtm_pmevcnt(unsigned n) { return 16 * n; }
 constexpr unsigned dtm_pmevcnt_bits = 16;
 // por_dt_dtc_ctl, por_dt_pmcr, por_dt_pmovsr (and the status bits of pmovsr_clr and pmssr)
 constexpr unsigned dtc_dt_en = 0;
+// por_dt_pmevcnt<pair> and por_dt_pmevcntsr<pair>: global counter 2p in the low half, 2p+1 in the high.
+constexpr reg_field dtc_pmevcnt_even{0, 32}, dtc_pmevcnt_odd{32, 32};
 constexpr unsigned pmcr_pmu_en = 0, pmcr_cntr_rst = 5, pmcr_ovfl_intr_en = 6;
 constexpr unsigned pmovsr_cycle_counter = 8; // [7:0]: the global counters
 constexpr uint64_t pmovsr_all = (uint64_t(1) << (pmovsr_cycle_counter + 1)) - 1;

@@ -121,7 +121,9 @@ std::string cmn_xp_event_name(uint8_t eventid) {
     static const char* const interfaces[] = {"e", "w", "n", "s", "p0", "p1"};
     static const char* const channels[] = {"req", "rsp", "snp", "dat"};
     static const char* const kinds[] = {"", "txflit_valid", "txflit_stall", "partial_dat_flit"};
-    const unsigned kind = eventid & 3, iface = eventid >> 2 & 7, chan = eventid >> 5 & 7;
+    using namespace cmn_field;
+    const unsigned kind = unsigned(xp_event_kind.get(eventid)), iface = unsigned(xp_event_interface.get(eventid)),
+                   chan = unsigned(xp_event_channel.get(eventid));
     if (kind == 0 || iface > 5 || chan > 3) return {};
     return fmt::format("mxp_{}_{}_{}", interfaces[iface], channels[chan], kinds[kind]);
 }

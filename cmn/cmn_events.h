@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cmn/cmn_mesh.h"
+#include "models/register_bank.h"
 
 namespace pmusim {
 
@@ -20,11 +21,15 @@ struct cmn_event_def {
 const std::vector<cmn_event_def>& cmn_node_events();
 
 // XP event IDs (por_mxp_pmu_event_sel byte): [1:0] kind, [4:2] interface, [7:5] channel.
+namespace cmn_field {
+constexpr reg_field xp_event_kind{0, 2}, xp_event_interface{2, 3}, xp_event_channel{5, 3};
+} // namespace cmn_field
 enum class cmn_xp_kind : uint8_t { txflit_valid = 1, txflit_stall = 2, partial_dat_flit = 3 };
 enum class cmn_xp_interface : uint8_t { east = 0, west = 1, north = 2, south = 3, p0 = 4, p1 = 5 };
 enum class cmn_channel : uint8_t { req = 0, rsp = 1, snp = 2, dat = 3 };
 constexpr uint8_t cmn_xp_eventid(cmn_xp_kind k, cmn_xp_interface i, cmn_channel c) {
-    return uint8_t(uint8_t(k) | uint8_t(i) << 2 | uint8_t(c) << 5);
+    using namespace cmn_field;
+    return uint8_t(xp_event_kind.put(uint8_t(k)) | xp_event_interface.put(uint8_t(i)) | xp_event_channel.put(uint8_t(c)));
 }
 // "mxp_p0_req_txflit_valid" for eventid 0x11; empty when the id is not a valid XP event.
 std::string cmn_xp_event_name(uint8_t eventid);

@@ -17,25 +17,25 @@ register_def ro64(std::string name, uint64_t offset, std::vector<field_def> fiel
     return {std::move(name), std::nullopt, offset, 64, 0, std::move(fields), std::move(description)};
 }
 
-field_def node_type_field() { return {"node_type", 0, 16, fa::ro, "node type (0x1 DN, 0x2 CFG, 0x3 DTC, 0x4 HN-I, 0x5 HN-F, 0x6 XP, 0x7 SBSX, 0xA RN-I, 0xD RN-D, 0x100 CXRA, 0x101 CXHA)"}; }
+field_def node_type_field() { return {"node_type", cmn_field::node_type, fa::ro, "node type (0x1 DN, 0x2 CFG, 0x3 DTC, 0x4 HN-I, 0x5 HN-F, 0x6 XP, 0x7 SBSX, 0xA RN-I, 0xD RN-D, 0x100 CXRA, 0x101 CXHA)"}; }
 
 std::vector<field_def> node_info_fields() {
     return {node_type_field(),
-            {"node_id", 16, 16, fa::ro, "node ID: X << (3+bits) | Y << 3 | port << 2 | device (bits = 3 if the mesh is wider or taller than 4, else 2)"},
-            {"logical_id", 32, 16, fa::ro, "logical ID: per node type; XPs row-major (y * mesh_x + x); a DTC's domain"},
+            {"node_id", cmn_field::node_id, fa::ro, "node ID: X << (3+bits) | Y << 3 | port << 2 | device (bits = 3 if the mesh is wider or taller than 4, else 2)"},
+            {"logical_id", cmn_field::logical_id, fa::ro, "logical ID: per node type; XPs row-major (y * mesh_x + x); a DTC's domain"},
             {"res0", 48, 16, fa::res0, ""}};
 }
 
 std::vector<field_def> child_info_fields() {
-    return {{"child_count", 0, 16, fa::ro, "number of child pointers"},
-            {"child_ptr_offset", 16, 16, fa::ro, "offset of child pointer 0 from the node base (0x100)"},
+    return {{"child_count", cmn_field::child_count, fa::ro, "number of child pointers"},
+            {"child_ptr_offset", cmn_field::child_ptr_offset, fa::ro, "offset of child pointer 0 from the node base (0x100)"},
             {"res0", 32, 32, fa::res0, ""}};
 }
 
 std::vector<field_def> child_pointer_fields() {
-    return {{"child_offset", 0, 28, fa::ro, "child node's offset from PERIPHBASE (external child: [27:14] node pointer, [13:0] register offset)"},
+    return {{"child_offset", cmn_field::child_offset, fa::ro, "child node's offset from PERIPHBASE (external child: [27:14] node pointer, [13:0] register offset)"},
             {"res0_28", 28, 3, fa::res0, ""},
-            {"external", 31, 1, fa::ro, "1: the child is outside the CMN-600 (RN-SAM of an RN-F port, CXLA); Linux skips it"},
+            {"external", cmn_field::child_external, fa::ro, "1: the child is outside the CMN-600 (RN-SAM of an RN-F port, CXLA); Linux skips it"},
             {"res0_hi", 32, 32, fa::res0, ""}};
 }
 
@@ -55,7 +55,7 @@ void add_identity(register_table& t, unsigned child_pointers) {
     t.registers.push_back(ro64("node_info", 0x000, node_info_fields(), "Node information (all nodes)"));
     t.registers.push_back(ro64("child_info", 0x080, child_info_fields(), "Child information"));
     for (unsigned i = 0; i < child_pointers; ++i)
-        t.registers.push_back(ro64(fmt::format("child_pointer_{}", i), 0x100 + 8 * i, child_pointer_fields(),
+        t.registers.push_back(ro64(fmt::format("child_pointer_{}", i), cmn_field::child_pointers_at + 8 * i, child_pointer_fields(),
                                    fmt::format("Child pointer {}", i)));
 }
 
@@ -68,16 +68,16 @@ register_table make_cfg() {
                 "writes. See docs/cmn.md.";
     add_identity(t, 64);
     t.registers.push_back(ro64("periph_id_01", 0x008,
-                               {{"part_0", 0, 8, fa::ro, "part number [7:0]: 0x34"},
+                               {{"part_0", cmn_field::periph_part_0, fa::ro, "part number [7:0]: 0x34"},
                                 {"res0_lo", 8, 24, fa::res0, ""},
-                                {"part_1", 32, 4, fa::ro, "part number [11:8]: 0x4 (CMN-600 is part 0x434)"},
-                                {"jep106_id_3_0", 36, 4, fa::ro, "JEP106 identity [3:0] (Arm: 0xB)"},
+                                {"part_1", cmn_field::periph_part_1, fa::ro, "part number [11:8]: 0x4 (CMN-600 is part 0x434)"},
+                                {"jep106_id_3_0", cmn_field::periph_jep106_id_3_0, fa::ro, "JEP106 identity [3:0] (Arm: 0xB)"},
                                 {"res0_hi", 40, 24, fa::res0, ""}},
                                "Peripheral ID 0 and 1"));
     t.registers.push_back(ro64("periph_id_23", 0x010,
-                               {{"jep106_id_6_4", 0, 3, fa::ro, "JEP106 identity [6:4] (Arm: 0x3)"},
-                                {"jedec", 3, 1, fa::ro, "1: JEDEC-assigned identity"},
-                                {"revision", 4, 4, fa::ro, "0 r1p0, 1 r1p1, 2 r1p2, 3 r1p3, 4 r2p0, 5 r3p0, 6 r3p1 (platform parameter revision)"},
+                               {{"jep106_id_6_4", cmn_field::periph_jep106_id_6_4, fa::ro, "JEP106 identity [6:4] (Arm: 0x3)"},
+                                {"jedec", cmn_field::periph_jedec, fa::ro, "1: JEDEC-assigned identity"},
+                                {"revision", cmn_field::periph_revision, fa::ro, "0 r1p0, 1 r1p1, 2 r1p2, 3 r1p3, 4 r2p0, 5 r3p0, 6 r3p1 (platform parameter revision)"},
                                 {"res0", 8, 56, fa::res0, ""}},
                                "Peripheral ID 2 and 3"));
     t.registers.push_back(ro64("component_id_01", 0x028, {}, "Component ID 0 and 1 (CoreSight: 0x0D, 0xF0)"));
@@ -86,8 +86,8 @@ register_table make_cfg() {
                                // CMN-600 fields: cmn-tools data/regdefs/cmn600.regdefs por_info_global,
                                // FreeBSD cmn600_reg.h. The values are the modelled configuration's.
                                {{"chi_req_rsvdc_width", 0, 8, fa::ro, "0"},
-                                {"chi_req_addr_width", 8, 8, fa::ro, "REQ address width: 48"},
-                                {"physical_address_width", 16, 8, fa::ro, "48"},
+                                {"chi_req_addr_width", cmn_field::info_chi_req_addr_width, fa::ro, "REQ address width: 48"},
+                                {"physical_address_width", cmn_field::info_physical_address_width, fa::ro, "48"},
                                 {"datacheck_en", 24, 1, fa::ro, "0: no DataCheck"},
                                 {"flit_parity_en", 25, 1, fa::ro, "0: no flit parity"},
                                 {"res0_26", 26, 2, fa::res0, ""},
@@ -230,16 +230,16 @@ register_table make_dtc() {
     const char* pairs[] = {"ab", "cd", "ef", "gh"};
     for (unsigned i = 0; i < 4; ++i)
         t.registers.push_back({fmt::format("por_dt_pmevcnt{}", pairs[i]), std::nullopt, 0x2000 + 0x10 * i, 64, 0,
-                               {{fmt::format("pmevcnt{}", 2 * i), 0, 32, fa::rw, fmt::format("global counter {}", 2 * i)},
-                                {fmt::format("pmevcnt{}", 2 * i + 1), 32, 32, fa::rw, fmt::format("global counter {}", 2 * i + 1)}},
+                               {{fmt::format("pmevcnt{}", 2 * i), cmn_field::dtc_pmevcnt_even, fa::rw, fmt::format("global counter {}", 2 * i)},
+                                {fmt::format("pmevcnt{}", 2 * i + 1), cmn_field::dtc_pmevcnt_odd, fa::rw, fmt::format("global counter {}", 2 * i + 1)}},
                                fmt::format("Global counters {} and {}", 2 * i, 2 * i + 1)});
     t.registers.push_back({"por_dt_pmccntr", std::nullopt, 0x2040, 64, 0,
                            {{"pmccntr", 0, 40, fa::rw, "cycle counter (mesh clock)"}, {"res0", 40, 24, fa::res0, ""}},
                            "Cycle counter"});
     for (unsigned i = 0; i < 4; ++i)
         t.registers.push_back({fmt::format("por_dt_pmevcntsr{}", pairs[i]), std::nullopt, 0x2050 + 0x10 * i, 64, 0,
-                               {{fmt::format("pmevcntsr{}", 2 * i), 0, 32, fa::ro, "at the last snapshot"},
-                                {fmt::format("pmevcntsr{}", 2 * i + 1), 32, 32, fa::ro, "at the last snapshot"}},
+                               {{fmt::format("pmevcntsr{}", 2 * i), cmn_field::dtc_pmevcnt_even, fa::ro, "at the last snapshot"},
+                                {fmt::format("pmevcntsr{}", 2 * i + 1), cmn_field::dtc_pmevcnt_odd, fa::ro, "at the last snapshot"}},
                                fmt::format("Global counters {} and {} shadow", 2 * i, 2 * i + 1)});
     t.registers.push_back({"por_dt_pmccntrsr", std::nullopt, 0x2090, 64, 0,
                            {{"pmccntrsr", 0, 40, fa::ro, "at the last snapshot"}, {"res0", 40, 24, fa::res0, ""}},
@@ -310,13 +310,14 @@ register_table make_node(const node_layout& l) {
     add_identity(t, 0);
     std::vector<field_def> sel;
     for (unsigned k = 0; k < 4; ++k) {
-        sel.push_back({fmt::format("event{}_id", k), 8 * k, l.event_bits, fa::rw,
+        sel.push_back({fmt::format("event{}_id", k), cmn_field::xp_event_id(k), l.event_bits, fa::rw,
                        k == 0 ? "event on output 0 (0: none)" : fmt::format("event on output {}", k)});
-        sel.push_back({fmt::format("res0_{}", 8 * k + l.event_bits), 8 * k + l.event_bits, 8 - l.event_bits,
+        sel.push_back({fmt::format("res0_{}", cmn_field::xp_event_id(k) + l.event_bits), cmn_field::xp_event_id(k) + l.event_bits,
+                       cmn_field::xp_event_id_bits - l.event_bits,
                        fa::res0, ""});
     }
-    if (l.occup_bits) sel.push_back({"occup1_id", 32, l.occup_bits, fa::rw, l.occup_description});
-    sel.push_back({"res0", 32 + l.occup_bits, 32 - l.occup_bits, fa::res0, ""});
+    if (l.occup_bits) sel.push_back({"occup1_id", cmn_field::node_occup1_id, l.occup_bits, fa::rw, l.occup_description});
+    sel.push_back({"res0", cmn_field::node_occup1_id + l.occup_bits, 64 - cmn_field::node_occup1_id - l.occup_bits, fa::res0, ""});
     t.registers.push_back({"pmu_event_sel", std::nullopt, 0x2000, 64, 0, sel, "PMU event selection"});
     cite_identity(t);
     cite(t, "pmu_event_sel$", "Arm cmn-tools data/regdefs/cmn600.regdefs por_*_pmu_event_sel (field widths per node type); " +
@@ -327,7 +328,7 @@ register_table make_node(const node_layout& l) {
 const node_layout hnf_layout{"cmn600_hnf", "HN-F", 5, 3,
                              "occupancy filter: 0 all, 1 read, 2 write, 3 atomic, 4 stash"};
 const node_layout rn_layout{"cmn600_rn", "RN-I, RN-D", 5, 0, ""};
-const node_layout dn_layout{"cmn600_dn", "DN, CXRA, CXHA", 6, 4,
+const node_layout dn_layout{"cmn600_dn", "DN, CXRA, CXHA", 6, cmn_field::node_occup1_id_bits,
                             "occupancy filter: DN 0 all, 1 DVMOp, 2 DVMSync (Linux uses 2 of the 4 bits)"};
 const node_layout hni_layout{"cmn600_hni", "HN-I, SBSX", 6, 0, ""};
 

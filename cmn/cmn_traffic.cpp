@@ -9,6 +9,8 @@ namespace pmusim {
 // ---------------------------------------------------------------------------
 
 namespace {
+constexpr unsigned line_shift = 6; // CHI cache lines are 64 bytes: a line number is address >> 6
+
 uint64_t put(uint64_t v, unsigned lsb, unsigned width) {
     return (v & (width >= 64 ? ~0ull : ((1ull << width) - 1))) << lsb;
 }
@@ -374,7 +376,7 @@ uint64_t cmn_traffic::snoop(generator& g, home& h, uint64_t line, uint8_t op, ui
         cmn_flit s;
         s.channel = cmn_channel::snp;
         s.opcode = snp;
-        s.addr = line << 6;
+        s.addr = line << line_shift;
         s.donotgotosd = true; // the model has no SharedDirty state
         sink.traffic_event(h.node, 0x18, 0, edge, 1); // hnf_snp_sent
         sink.traffic_event(h.node, 0x08, 0, edge, 1); // hnf_dir_snoops_sent: the snoop filter names the target
@@ -417,7 +419,7 @@ uint64_t cmn_traffic::io_transaction(generator& g, uint8_t op, uint64_t line, si
     cmn_flit req;
     req.channel = cmn_channel::req;
     req.opcode = op;
-    req.addr = line << 6;
+    req.addr = line << line_shift;
     const uint64_t at_hni = send(req, g.ep, io, e0, sink);
     const uint64_t axi_done = at_hni + t_.hni_cycles; // the AXI read data or write response
     if (is_write(op)) {
@@ -462,14 +464,14 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
         }
         pick -= m.second;
     }
-    const uint64_t first = g.cfg.lo >> 6, last = g.cfg.hi >> 6;
+    const uint64_t first = g.cfg.lo >> line_shift, last = g.cfg.hi >> line_shift;
     const uint64_t line = first + random(g) % (last - first + 1);
     auto rn_event = [&](uint8_t id, uint64_t edge) {
         if (g.rn_node != SIZE_MAX) sink.traffic_event(g.rn_node, id, 0, edge, 1);
     };
     rn_event(0x06, e0); // rnid_txreq_flits_total
     for (const auto& io : t_.io_ranges)
-        if ((line << 6) >= io.lo && (line << 6) <= io.hi) return io_transaction(g, op, line, io.hni, e0, sink);
+        if ((line << line_shift) >= io.lo && (line << line_shift) <= io.hi) return io_transaction(g, op, line, io.hni, e0, sink);
 
     home& h = home_of(line);
     const memory_target& mem = memories_[line % memories_.size()];
@@ -482,7 +484,7 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
     cmn_flit req;
     req.channel = cmn_channel::req;
     req.opcode = op;
-    req.addr = line << 6;
+    req.addr = line << line_shift;
     const uint64_t at_home = send(req, g.ep, h.ep, e0, sink);
     hnf_event(0x05, at_home); // hnf_pocq_reqs_recvd
     hnf_event(0x02, at_home); // hnf_slc_sf_cache_access
@@ -521,7 +523,7 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
         cmn_flit w;
         w.channel = cmn_channel::req;
         w.opcode = chi::req_write_no_snp_full;
-        w.addr = victim << 6;
+        w.addr = victim << line_shift;
         const uint64_t at_mem = send(w, h.ep, vm.ep, edge, sink);
         sbsx_event(vm, 0x02, at_mem); // sbsx_wr_req
         cmn_flit r = response_flit(chi::rsp_dbid_resp);
@@ -556,7 +558,7 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
             cmn_flit m;
             m.channel = cmn_channel::req;
             m.opcode = chi::req_read_no_snp;
-            m.addr = line << 6;
+            m.addr = line << line_shift;
             const uint64_t at_mem = send(m, h.ep, mem.ep, respond, sink);
             sbsx_event(mem, 0x01, at_mem); // sbsx_rd_req
             uint64_t filled = 0;

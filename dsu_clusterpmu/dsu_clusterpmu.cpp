@@ -276,7 +276,7 @@ void dsu_clusterpmu::bind_hooks() {
         hook(p.set, [this, f] { return uint64_t(this->*f); }, [this, f](uint64_t v) { this->*f |= uint32_t(v) & impl_mask(); });
         hook(p.clr, [this, f] { return uint64_t(this->*f); }, [this, f](uint64_t v) { this->*f &= ~(uint32_t(v) & impl_mask()); });
     }
-    hook("CLUSTERPMSELR_EL1", [this] { return uint64_t(selr_); }, [this](uint64_t v) { selr_ = uint32_t(v & 0x1f); });
+    hook("CLUSTERPMSELR_EL1", [this] { return uint64_t(selr_); }, [this](uint64_t v) { selr_ = uint32_t(selr_sel.get(v)); });
     // A counter register reads its lazy counter directly when the counter is implemented (no read
     // hook), and as zero when it is not.
     auto counter_register = [&](const std::string& name, lazy_counter* counter, std::function<void(uint64_t)> wr) {
@@ -306,23 +306,19 @@ void dsu_clusterpmu::bind_hooks() {
     hook("PMSSSR", [this] { return uint64_t(nc_); }, ro);
     hook("PMOVSSR", [this] { return uint64_t(ovssr_); }, ro);
     hook("PMCCNTSR", [this] { return ccntsr_; }, ro);
-    hook("PMSSCR", [] { return uint64_t(0); }, [this](uint64_t v) { if (v & 1) capture(); });
+    hook("PMSSCR", [] { return uint64_t(0); }, [this](uint64_t v) { if (sscr_ss.in(v)) capture(); });
     hook("PMSSRR", [this] { return uint64_t(ssrr_); }, [this](uint64_t v) { ssrr_ = uint32_t(v) & impl_mask(); });
     // Identification, claim, lock
-    hook("PMCLAIMSET", [] { return uint64_t(0xF); }, [this](uint64_t v) { claim_ |= uint32_t(v) & 0xF; });
-    hook("PMCLAIMCLR", [this] { return uint64_t(claim_); }, [this](uint64_t v) { claim_ &= ~(uint32_t(v) & 0xF); });
+    hook("PMCLAIMSET", [] { return claim.mask(); }, [this](uint64_t v) { claim_ |= uint32_t(v & claim.mask()); });
+    hook("PMCLAIMCLR", [this] { return uint64_t(claim_); }, [this](uint64_t v) { claim_ &= ~uint32_t(v & claim.mask()); });
     hook("PMLAR", [] { return uint64_t(0); }, [this](uint64_t v) { if (opt_.software_lock) slk_ = v != 0xC5ACCE55u; });
-    hook("PMLSR", [this]() -> uint64_t { return opt_.software_lock ? (1u | (uint32_t(slk_) << 1)) : 0; }, ro);
-    hook("PMAUTHSTATUS", [this]() -> uint64_t {
-        uint64_t sid = (auth_ & 0x5) ? 3 : 2; // SPIDEN or DBGEN... Secure invasive debug enabled
-        sid = ((auth_ & 1) && (auth_ & 4)) ? 3 : 2;
-        return (sid << 4) | (sid << 6);
-    }, ro);
-    hook("PMDEVAFF0", [this]() -> uint64_t { return uint64_t(system_.cpus.at(cpus_.front()).cluster) << 8; }, ro);
+    hook("PMLSR", [this]() -> uint64_t { return opt_.software_lock ? lsr_sli.put(1) | lsr_slk.put(slk_) : 0; }, ro);
+    hook("PMAUTHSTATUS", [this]() -> uint64_t { return authstatus_value(auth_); }, ro);
+    hook("PMDEVAFF0", [this]() -> uint64_t { return uint64_t(system_.cpus.at(cpus_.front()).cluster) << devaff_aff1; }, ro);
     // Model control page
-    hook("CTL_OSLOCK", [this] { return uint64_t(oslk_); }, [this](uint64_t v) { oslk_ = v & 1; });
-    hook("CTL_DLOCK", [this] { return uint64_t(dlk_); }, [this](uint64_t v) { dlk_ = v & 1; });
-    hook("CTL_AUTH", [this] { return uint64_t(auth_); }, [this](uint64_t v) { auth_ = uint32_t(v) & 0xF; });
+    hook("CTL_OSLOCK", [this] { return uint64_t(oslk_); }, [this](uint64_t v) { oslk_ = ctl_oslk.in(v); });
+    hook("CTL_DLOCK", [this] { return uint64_t(dlk_); }, [this](uint64_t v) { dlk_ = ctl_dlk.in(v); });
+    hook("CTL_AUTH", [this] { return uint64_t(auth_); }, [this](uint64_t v) { auth_ = uint32_t(v) & ctl_auth_all; });
     hook("CTL_PWRSTAT", [this] { return uint64_t(cluster_powered()); }, ro);
 }
 
@@ -422,7 +418,7 @@ void dsu_clusterpmu::reset(bool cold) {
     (void)cold;
     state_reset();
     oslk_ = dlk_ = false;
-    auth_ = 0xF;
+    auth_ = ctl_auth_all;
     powered_ = any_core_powered();
 }
 

@@ -30,6 +30,25 @@ constexpr unsigned evtype_count_bits = 16;        // evtCount [15:0]
 constexpr unsigned evtype_ns = 29, evtype_s = 31; // PMEVTYPER.NS, .S
 constexpr unsigned mdcr_spme = 0, mdcr_epmad = 1; // CLUSTERPMMDCR_EL3.SPME, .EPMAD
 constexpr unsigned pmcfgr_n = 0, pmcfgr_size = 8, pmcfgr_cc = 14, pmcfgr_ex = 16, pmcfgr_fzo = 21, pmcfgr_ss = 22;
+constexpr reg_field selr_sel{0, 5};               // CLUSTERPMSELR_EL1.SEL
+// The external frame's CoreSight pages: claim tags, software lock, authentication status.
+constexpr reg_field claim{0, 4};                  // PMCLAIMSET/CLR.CLAIM
+constexpr reg_field lsr_sli{0, 1}, lsr_slk{1, 1}; // PMLSR: lock implemented, locked
+constexpr reg_field authstatus_sid{4, 2}, authstatus_snid{6, 2};
+constexpr uint64_t auth_secure_enabled = 0b11, auth_secure_disabled = 0b10; // PMAUTHSTATUS.SID/SNID values
+constexpr reg_field pidr0_part_0{0, 8}, pidr1_part_1{0, 4}, pidr1_des_0{4, 4}; // PMPIDR0/1: part number, JEP106 [3:0]
+constexpr unsigned devaff_aff1 = 8; // PMDEVAFF0: the cluster number in Aff1, as MPIDR_EL1 places it
+constexpr reg_field sscr_ss{0, 1};                // PMSSCR.SS: capture now
+// The model control page: CTL_OSLOCK.OSLK, CTL_DLOCK.DLK and CTL_AUTH, the authentication inputs.
+constexpr reg_field ctl_oslk{0, 1}, ctl_dlk{0, 1};
+constexpr reg_field ctl_dbgen{0, 1}, ctl_niden{1, 1}, ctl_spiden{2, 1}, ctl_spniden{3, 1};
+constexpr uint32_t ctl_auth_all = ctl_dbgen.mask() | ctl_niden.mask() | ctl_spiden.mask() | ctl_spniden.mask();
+// PMAUTHSTATUS from CTL_AUTH: SID = SNID = 0b11 when DBGEN and SPIDEN are set, else 0b10
+// ([TRM120] CLUSTERPMU_PMAUTHSTATUS); the Non-secure fields read 0.
+constexpr uint64_t authstatus_value(uint32_t ctl_auth) {
+    const uint64_t sid = ctl_dbgen.in(ctl_auth) && ctl_spiden.in(ctl_auth) ? auth_secure_enabled : auth_secure_disabled;
+    return authstatus_sid.put(sid) | authstatus_snid.put(sid);
+}
 constexpr uint32_t bit(unsigned lsb) { return uint32_t(1) << lsb; }
 constexpr uint32_t evtype_count = bit(evtype_count_bits) - 1;
 constexpr uint32_t evtype_writable = evtype_count | bit(evtype_ns) | bit(evtype_s);
@@ -116,7 +135,9 @@ private:
     access_outcome external_rule_in_full(access_context& ctx, const register_def& def, bool is_write) const;
     // DBGEN/NIDEN (and SPIDEN/SPNIDEN for Secure; not EPMAD for Non-secure) allow external access.
     bool external_authenticated(bool secure) const {
-        const bool dbgen = auth_ & 1, niden = auth_ & 2, spiden = auth_ & 4, spniden = auth_ & 8;
+        using namespace dsu_field;
+        const bool dbgen = ctl_dbgen.in(auth_), niden = ctl_niden.in(auth_), spiden = ctl_spiden.in(auth_),
+                   spniden = ctl_spniden.in(auth_);
         return (dbgen || niden) && (secure ? (spiden || spniden) : !(mdcr_ & dsu_field::bit(dsu_field::mdcr_epmad)));
     }
     [[gnu::cold]] access_outcome refuse_external(access_context& ctx, access_outcome outcome, const char* why) const;
@@ -177,7 +198,7 @@ private:
     bool slk_ = true;
     // Model inputs (control page): cluster OS lock, double lock, authentication signals.
     bool oslk_ = false, dlk_ = false;
-    uint32_t auth_ = 0xF; // DBGEN, NIDEN, SPIDEN, SPNIDEN
+    uint32_t auth_ = dsu_field::ctl_auth_all; // DBGEN, NIDEN, SPIDEN, SPNIDEN
     bool any_core_powered() const;
     bool powered_ = true; // cluster_powered()
 

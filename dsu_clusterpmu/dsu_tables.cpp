@@ -185,7 +185,7 @@ register_table make_table(dsu_variant v) {
         sreg("CLUSTERPMCNTENCLR_EL1", 0, 5, 2, 0, bitmap_fields("enable"), "Counter enable clear (write 1 clears)"),
         sreg("CLUSTERPMOVSSET_EL1", 0, 5, 3, 0, bitmap_fields("overflow flag"), "Overflow flag set (write 1 sets)"),
         sreg("CLUSTERPMOVSCLR_EL1", 0, 5, 4, 0, bitmap_fields("overflow flag"), "Overflow flag clear (write 1 clears)"),
-        sreg("CLUSTERPMSELR_EL1", 0, 5, 5, 0, {{"SEL", 0, 5, fa::rw, "counter selected for XEVTYPER/XEVCNTR"}},
+        sreg("CLUSTERPMSELR_EL1", 0, 5, 5, 0, {{"SEL", selr_sel, fa::rw, "counter selected for XEVTYPER/XEVCNTR"}},
              "Counter selection"),
         sreg("CLUSTERPMINTENSET_EL1", 0, 5, 6, 0, bitmap_fields("interrupt enable"), "Interrupt enable set"),
         sreg("CLUSTERPMINTENCLR_EL1", 0, 5, 7, 0, bitmap_fields("interrupt enable"), "Interrupt enable clear"),
@@ -226,7 +226,7 @@ register_table make_table(dsu_variant v) {
             t.registers.push_back(mreg(fmt::format("PMEVCNTSR{}", n), 0x600 + 8 * n, 64, 0, {}, ss_desc + " of PMEVCNTR" + std::to_string(n)));
         t.registers.push_back(mreg("PMSSSR", 0x638, 32, 1, {{"NC", 0, 1, fa::ro, "1: no capture yet"}}, "Snapshot status"));
         t.registers.push_back(mreg("PMOVSSR", 0x640, 32, 0, bitmap_fields("captured overflow flag"), ss_desc + " of PMOVS"));
-        t.registers.push_back(mreg("PMSSCR", 0xE30, 32, 0, {{"SS", 0, 1, fa::wo, "write 1: capture now"}}, "Snapshot capture"));
+        t.registers.push_back(mreg("PMSSCR", 0xE30, 32, 0, {{"SS", sscr_ss, fa::wo, "write 1: capture now"}}, "Snapshot capture"));
         t.registers.push_back(mreg("PMSSRR", 0xE38, 32, 0, {{"RP", 0, 31, fa::rw, "RPn: reset counter n and PMOVS[n] after a capture"}},
                                    "Snapshot reset"));
     } else {
@@ -241,7 +241,7 @@ register_table make_table(dsu_variant v) {
             for (unsigned n = 0; n < 25; ++n)
                 t.registers.push_back(mreg(fmt::format("PMEVCNTSR{}", n), 0x620 + 8 * n, 64, 0, {}, ss_desc + " of PMEVCNTR" + std::to_string(n)));
         }
-        t.registers.push_back(mreg("PMSSCR", 0x6F0, 32, 0, {{"SS", 0, 1, fa::wo, "write 1: capture now"}}, "Snapshot capture"));
+        t.registers.push_back(mreg("PMSSCR", 0x6F0, 32, 0, {{"SS", sscr_ss, fa::wo, "write 1: capture now"}}, "Snapshot capture"));
         t.registers.push_back(mreg("PMSSRR", 0x6F4, 32, 0,
                                    {{"RP", 0, 31, fa::rw, "RPn: reset counter n and PMOVS[n] after a capture"},
                                     {"RC", cycle_counter, 1, fa::rw, "reset PMCCNTR and PMOVS[31] after a capture"}},
@@ -269,29 +269,31 @@ register_table make_table(dsu_variant v) {
     add(mreg("PMCEID2", 0xE28, 32, 0, {{"CEID", 0, 32, fa::ro, ""}}, "Events 0x4000-0x401F (none)"));
     add(mreg("PMCEID3", 0xE2C, 32, 0, {{"CEID", 0, 32, fa::ro, ""}}, "Events 0x4020-0x403F (none)"));
     if (!d120) {
-        add(mreg("PMCLAIMSET", 0xFA0, 32, 0xF, {{"CLAIM", 0, 4, fa::rw, "write 1 sets a claim tag; reads 0xF"}}, "Claim tag set"));
-        add(mreg("PMCLAIMCLR", 0xFA4, 32, 0, {{"CLAIM", 0, 4, fa::rw, "write 1 clears; reads the tags"}}, "Claim tag clear"));
+        add(mreg("PMCLAIMSET", 0xFA0, 32, claim.mask(), {{"CLAIM", claim, fa::rw, "write 1 sets a claim tag; reads 0xF"}}, "Claim tag set"));
+        add(mreg("PMCLAIMCLR", 0xFA4, 32, 0, {{"CLAIM", claim, fa::rw, "write 1 clears; reads the tags"}}, "Claim tag clear"));
     }
     add(mreg("PMDEVAFF0", 0xFA8, 32, 0, {}, "Device affinity 0 (cluster number in Aff1; UNVERIFIED)"));
     add(mreg("PMDEVAFF1", 0xFAC, 32, 0, {}, "Device affinity 1"));
     add(mreg("PMLAR", 0xFB0, 32, 0, {{"KEY", 0, 32, fa::wo, "0xC5ACCE55 unlocks, anything else locks"}},
              "Software lock access (only with software_lock; else RAZ/WI)"));
-    add(mreg("PMLSR", 0xFB4, 32, 0x3, {{"SLI", 0, 1, fa::ro, "lock implemented"}, {"SLK", 1, 1, fa::ro, "locked"},
+    add(mreg("PMLSR", 0xFB4, 32, lsr_sli.mask() | lsr_slk.mask(), {{"SLI", lsr_sli, fa::ro, "lock implemented"}, {"SLK", lsr_slk, fa::ro, "locked"},
                                        {"nTT", 2, 1, fa::ro, "0"}},
              "Software lock status (only with software_lock; else RAZ)"));
     // Reset 0xF0: SNID = SID = 0b11 with the model's default authentication inputs (CTL_AUTH 0xF,
     // DBGEN and SPIDEN set), 0xA0 without them ([TRM120] CLUSTERPMU_PMAUTHSTATUS; the read hook).
-    add(mreg("PMAUTHSTATUS", 0xFB8, 32, 0xF0, {{"NSID", 0, 2, fa::ro, "0"}, {"NSNID", 2, 2, fa::ro, "0"},
-                                                {"SID", 4, 2, fa::ro, "0b11 Secure debug enabled, 0b10 disabled"},
-                                                {"SNID", 6, 2, fa::ro, "= SID"}},
+    add(mreg("PMAUTHSTATUS", 0xFB8, 32, authstatus_value(ctl_auth_all),
+             {{"NSID", 0, 2, fa::ro, "0"}, {"NSNID", 2, 2, fa::ro, "0"},
+              {"SID", authstatus_sid, fa::ro, "0b11 Secure debug enabled, 0b10 disabled"},
+              {"SNID", authstatus_snid, fa::ro, "= SID"}},
              "Authentication status"));
     add(mreg("PMDEVARCH", 0xFBC, 32, 0x47702A16, {}, "Device architecture (PMUv3; DERIVED, UNVERIFIED)"));
     add(mreg("PMDEVID", 0xFC8, 32, 0, {}, "Device ID (no PC sampling)"));
     add(mreg("PMDEVTYPE", 0xFCC, 32, 0x16, {}, "Device type (UNVERIFIED)"));
     const unsigned part = d120 ? 0x4EA : 0x000;
     add(mreg("PMPIDR4", 0xFD0, 32, 0x04, {}, "Peripheral ID 4"));
-    add(mreg("PMPIDR0", 0xFE0, 32, part & 0xFF, {}, "Peripheral ID 0 (part number [7:0]; 0 where UNVERIFIED)"));
-    add(mreg("PMPIDR1", 0xFE4, 32, 0xB0 | ((part >> 8) & 0xF), {}, "Peripheral ID 1"));
+    add(mreg("PMPIDR0", 0xFE0, 32, pidr0_part_0.put(part), {}, "Peripheral ID 0 (part number [7:0]; 0 where UNVERIFIED)"));
+    // DES_0: Arm's JEP106 identity [3:0].
+    add(mreg("PMPIDR1", 0xFE4, 32, pidr1_des_0.put(0xB) | pidr1_part_1.put(part >> pidr0_part_0.width), {}, "Peripheral ID 1"));
     add(mreg("PMPIDR2", 0xFE8, 32, 0x0B, {}, "Peripheral ID 2"));
     add(mreg("PMPIDR3", 0xFEC, 32, 0x00, {}, "Peripheral ID 3"));
     add(mreg("PMCIDR0", 0xFF0, 32, 0x0D, {}, "Component ID 0"));
@@ -299,12 +301,12 @@ register_table make_table(dsu_variant v) {
     add(mreg("PMCIDR2", 0xFF8, 32, 0x05, {}, "Component ID 2"));
     add(mreg("PMCIDR3", 0xFFC, 32, 0xB1, {}, "Component ID 3"));
     // Model control page: inputs a sequence sets (not Arm registers).
-    add(mreg("CTL_OSLOCK", 0x1000, 32, 0, {{"OSLK", 0, 1, fa::rw, "cluster OS lock (model input)"}},
+    add(mreg("CTL_OSLOCK", 0x1000, 32, 0, {{"OSLK", ctl_oslk, fa::rw, "cluster OS lock (model input)"}},
              "Model input: OS Lock status governing external PMU access"));
-    add(mreg("CTL_DLOCK", 0x1004, 32, 0, {{"DLK", 0, 1, fa::rw, "double lock (model input)"}},
+    add(mreg("CTL_DLOCK", 0x1004, 32, 0, {{"DLK", ctl_dlk, fa::rw, "double lock (model input)"}},
              "Model input: OS Double Lock status"));
-    add(mreg("CTL_AUTH", 0x1008, 32, 0xF, {{"DBGEN", 0, 1, fa::rw, ""}, {"NIDEN", 1, 1, fa::rw, ""},
-                                           {"SPIDEN", 2, 1, fa::rw, ""}, {"SPNIDEN", 3, 1, fa::rw, ""}},
+    add(mreg("CTL_AUTH", 0x1008, 32, ctl_auth_all, {{"DBGEN", ctl_dbgen, fa::rw, ""}, {"NIDEN", ctl_niden, fa::rw, ""},
+                                                   {"SPIDEN", ctl_spiden, fa::rw, ""}, {"SPNIDEN", ctl_spniden, fa::rw, ""}},
              "Model input: authentication signals"));
     add(mreg("CTL_PWRSTAT", 0x100C, 32, 1, {{"PU", 0, 1, fa::ro, "cluster powered (some core not off)"}},
              "Model status: cluster power"));

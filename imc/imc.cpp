@@ -99,11 +99,12 @@ imc_unit::imc_unit(const sc_core::sc_module_name& name, soc& system, const imc_o
             add_meter(cm.events("cycles"));
             // Reference mode: the sampling CPMC's wrap is seen at its edge; the record is
             // written then, before any thread resumes at that instant (as in the fast mode).
-            t->sampler.on_reference_wrap([this, t] { trace_overflow(*t); });
+            t->trace_wraps.add(t->sampler);
+            t->trace_wraps.on_reference_wrap([this, t] { trace_overflow(*t); });
             sc_core::sc_spawn_options to;
             to.spawn_method();
             to.dont_initialize();
-            to.set_sensitivity(&t->overflow);
+            to.set_sensitivity(&t->trace_wraps.event());
             sc_core::sc_spawn([this, t] { trace_overflow(*t); }, sc_core::sc_gen_unique_name("trace_overflow"), &to);
         }
         // SCOM side effects.
@@ -287,7 +288,7 @@ void imc_unit::reset(bool cold) {
             t->acc_active = false;
             t->trace_active = false;
             t->sampler.set_enabled(false, now);
-            t->overflow.cancel();
+            schedule_trace(*t); // cancels the next record
         }
     }
     if (cold)
@@ -379,7 +380,7 @@ void imc_unit::observables(std::vector<observable>& out) {
             std::string ev = fmt::format("{:#x} {}", k.offset, k.name);
             out.push_back({instance + "." + k.name, 64,
                            [this, cp, offset] {
-                               uint64_t page = cp->reg("PDBAR") & ldbar_address_mask;
+                               uint64_t page = cp->reg("PDBAR") & imc_field::pdbar_address.mask();
                                return page ? peek64(page + offset) : 0;
                            },
                            [ev] { return ev; }});
@@ -396,7 +397,7 @@ void imc_unit::observables(std::vector<observable>& out) {
             std::string ev = fmt::format("{:#x} {}", k.offset, k.name);
             out.push_back({instance + "." + k.name, 64,
                            [this, tp, offset] {
-                               uint64_t page = tp->ldbar & 0x00FFFFFFFFFFE000ULL;
+                               uint64_t page = tp->ldbar & imc_field::ldbar_address.mask();
                                bool accumulating = (tp->ldbar & ldbar_enable) && !(tp->ldbar & ldbar_trace_mode);
                                return accumulating && page ? peek64(page + offset) : 0;
                            },

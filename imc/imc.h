@@ -26,6 +26,7 @@
 #include "imc/catalog.h"
 #include "models/event_source.h"
 #include "models/lazy_counter.h"
+#include "models/register_bank.h"
 #include "models/unit.h"
 #include "models/unit_command.h"
 
@@ -43,8 +44,6 @@ constexpr uint64_t cb_offset = 0x3fc00;        // control block from the nest co
 constexpr uint64_t version_offset = 0x1afc00;  // OCC 24x7 version word in HOMER
 constexpr uint64_t nest_posting_words = 238;   // OCC TOTAL_POSTINGS
 constexpr uint32_t ldbar_spr = 850;            // SPR number of LDBAR
-constexpr uint64_t ldbar_enable = 1ULL << 63;  // IBM bit 0
-constexpr uint64_t ldbar_trace_mode = 1ULL << 62; // IBM bit 1
 constexpr uint64_t ldbar_address_mask = 0x0003ffffffffe000ULL; // what Linux programs (IBM 14:50)
 constexpr uint64_t htm_mode_disable = 0xE000000000000000ULL;   // skiboot IMC_HTM_MODE off
 constexpr uint64_t htm_mode_enable = 0xE800000000000000ULL;    // skiboot IMC_HTM_MODE on (IBM bit 4)
@@ -53,6 +52,23 @@ constexpr uint64_t xscom_default_base = 0x000603FC00000000ULL; // chip 0 XSCOM M
 constexpr uint64_t xscom_size = 0x400000000ULL;                // per chip
 constexpr unsigned xscom_chip_shift = 42;
 constexpr uint64_t trace_tb_mask = 0x3FFFFFFFFFFULL;           // IMC_TRACE_RECORD_TB1_MASK
+
+// The fields the model reads or composes, in LSB0 positions (IBM bit b = 63 - b): the tables
+// (imc_table.cpp) place their fields with these same descriptors, so each position is written once.
+namespace imc_field {
+constexpr reg_field ldbar_enable{63, 1}, ldbar_mode{62, 1}, ldbar_address{13, 43};
+constexpr reg_field pdbar_address{13, 37};
+constexpr reg_field htm_imc_select{61, 3}, htm_imc_on{59, 1};
+constexpr uint64_t htm_imc_select_imc = 7; // IMC_SELECT = 0b111: the IMC use of the HTM logic
+constexpr reg_field trace_sampsel{62, 2}, trace_cpmc_load{30, 32}, trace_cpmc1sel{23, 7}, trace_cpmc2sel{16, 7},
+                    trace_buffersize{13, 3};
+constexpr unsigned cpmc_sel_32mhz = 2; // CPMC1SEL/CPMC2SEL: 32 MHz cycles (other values: instructions)
+constexpr reg_field version_major{60, 4}; // OCC_24X7_VERSION: major [63:60] (minor [59:52], bugfix [51:48])
+} // namespace imc_field
+
+// (Written `1 << lsb` so that tests/limits/check_test_oracles.py still reads them as constants.)
+constexpr uint64_t ldbar_enable = uint64_t{1} << imc_field::ldbar_enable.lsb;   // IBM bit 0
+constexpr uint64_t ldbar_trace_mode = uint64_t{1} << imc_field::ldbar_mode.lsb; // IBM bit 1
 
 // Control block words (struct imc_chip_cb), offsets from the control block.
 enum cb_word : uint64_t { cb_run_status = 0x00, cb_command = 0x08, cb_speed = 0x10, cb_avl_vector = 0x18, cb_run_mode = 0x20 };

@@ -5,6 +5,13 @@ namespace pmusim {
 
 using namespace imc;
 
+namespace {
+// What a CPMC counts for its CPMCnSEL value: the 32 MHz reference, or instructions otherwise.
+const event_source& cpmc_source(unsigned sel, const event_source& ref32, core_model& cm) {
+    return sel == imc_field::cpmc_sel_32mhz ? ref32 : static_cast<const event_source&>(cm.events("inst"));
+}
+} // namespace
+
 // ---------------------------------------------------------------------------
 // Core, thread and trace
 // ---------------------------------------------------------------------------
@@ -37,7 +44,7 @@ void imc_unit::power_changed(thread_imc& t) {
 void imc_unit::refresh_core(core_imc& c) {
     fs_t now = now_fs();
     uint64_t htm = c.reg("HTM_MODE");
-    bool running = (htm >> 61) == 7 && ((htm >> 59) & 1);
+    bool running = imc_field::htm_imc_select.get(htm) == imc_field::htm_imc_select_imc && imc_field::htm_imc_on.in(htm);
     bool trace_mode = false;
     for (thread_imc* t : c.threads) trace_mode = trace_mode || (t->ldbar & ldbar_trace_mode);
     uint64_t trace_scom = c.reg("TRACE_IMC");
@@ -64,20 +71,19 @@ void imc_unit::refresh_core(core_imc& c) {
         if (trace && !t->trace_active) {
             // The write pointer starts at the LDBAR address (docs/imc.md).
             core_model& cm = system_.core(t->cpu);
-            t->buffer = t->ldbar & 0x00FFFFFFFFFFE000ULL;
-            unsigned bufsize = unsigned((trace_scom >> 13) & 7);
+            t->buffer = t->ldbar & imc_field::ldbar_address.mask();
+            unsigned bufsize = unsigned(imc_field::trace_buffersize.get(trace_scom));
             t->entries = uint64_t(4096) << (bufsize > 4 ? 0 : bufsize);
             t->records = 0;
-            t->sampsel = unsigned(trace_scom >> 62) & 1;
-            t->sel[0] = unsigned(trace_scom >> 23) & 0x7f;
-            t->sel[1] = unsigned(trace_scom >> 16) & 0x7f;
-            t->load = (trace_scom >> 30) & 0xffffffffULL;
+            t->sampsel = unsigned(imc_field::trace_sampsel.get(trace_scom)) & 1; // 0 CPMC1, 1 CPMC2 (2, 3: taken as 0, 1)
+            t->sel[0] = unsigned(imc_field::trace_cpmc1sel.get(trace_scom));
+            t->sel[1] = unsigned(imc_field::trace_cpmc2sel.get(trace_scom));
+            t->load = imc_field::trace_cpmc_load.get(trace_scom);
             for (unsigned i = 0; i < 2; ++i)
-                t->cpmc_base[i] = metered(t->sel[i] == 2 ? *ref32_ : static_cast<const event_source&>(cm.events("inst")), now);
+                t->cpmc_base[i] = metered(cpmc_source(t->sel[i], *ref32_, cm), now);
             t->inst_base = metered(cm.events("inst"), now);
             t->cycles_base = metered(cm.events("cycles"), now);
-            const event_source& sampled =
-                t->sel[t->sampsel] == 2 ? *ref32_ : static_cast<const event_source&>(cm.events("inst"));
+            const event_source& sampled = cpmc_source(t->sel[t->sampsel], *ref32_, cm);
             t->sampler.set_enabled(false, now);
             t->sampler.set_source(&sampled, now);
             t->sampler.write(t->load, now);
@@ -88,7 +94,7 @@ void imc_unit::refresh_core(core_imc& c) {
         } else if (!trace && t->trace_active) {
             t->trace_active = false;
             t->sampler.set_enabled(false, now);
-            t->overflow.cancel();
+            schedule_trace(*t); // cancels the next record
         }
     }
     bool want_updates = core_acc || any_thread_acc;
@@ -119,26 +125,27 @@ bool imc_unit::core_update_step(core_imc& c) {
         }
         return true;
     };
-    if (c.acc_active && !post(c.counters, c.reg("PDBAR") & ldbar_address_mask)) return false;
+    if (c.acc_active && !post(c.counters, c.reg("PDBAR") & imc_field::pdbar_address.mask())) return false;
     for (thread_imc* t : c.threads)
-        if (t->acc_active && !post(t->counters, t->ldbar & 0x00FFFFFFFFFFE000ULL)) return false;
+        if (t->acc_active && !post(t->counters, t->ldbar & imc_field::ldbar_address.mask())) return false;
     c.update_pending = c.acc_active;
     for (thread_imc* t : c.threads) c.update_pending = c.update_pending || t->acc_active;
     if (c.update_pending) c.update.notify(to_sc_time(options_.core_update_period));
     return true;
 }
 
+// The sampler's wrap is the next record: the shared overflow skeleton predicts it while tracing
+// (and cancels it when tracing stops); a record reloads the sampler and predicts again.
 void imc_unit::schedule_trace(thread_imc& t) {
-    fs_t now = now_fs();
-    t.overflow.cancel();
-    auto next = t.sampler.next_overflow(now);
-    if (next) t.overflow.notify(to_sc_time(*next > now ? *next - now : 0));
+    t.trace_wraps.predict_all(now_fs(), [&t](size_t) { return t.trace_active; });
 }
 
 void imc_unit::trace_overflow(thread_imc& t) {
     if (!t.trace_active) return;
     fs_t now = now_fs();
-    if (t.sampler.take_overflows(now) == 0) { // a stale notification after a rate change
+    uint64_t wraps = 0;
+    t.trace_wraps.collect(now, [&wraps](size_t, uint64_t w) { wraps = w; });
+    if (wraps == 0) { // a stale notification after a rate change
         schedule_trace(t);
         return;
     }
@@ -148,6 +155,7 @@ void imc_unit::trace_overflow(thread_imc& t) {
 }
 
 bool imc_unit::trace_record(thread_imc& t) {
+    constexpr uint64_t cpmc_ones = imc_field::trace_cpmc_load.ones(); // the CPMCs are 32-bit, as their load value
     fs_t now = now_fs();
     core_model& cm = system_.core(t.cpu);
     uint64_t tb = metered(*timebase_, now);
@@ -156,8 +164,7 @@ bool imc_unit::trace_record(thread_imc& t) {
     for (unsigned i = 0; i < 2; ++i) {
         if (i == t.sampsel) cpmc[i] = t.sampler.read(now); // the wrapped sampling counter
         else {
-            const event_source& s = t.sel[i] == 2 ? *ref32_ : static_cast<const event_source&>(cm.events("inst"));
-            cpmc[i] = (metered(s, now) - t.cpmc_base[i]) & 0xffffffffULL;
+            cpmc[i] = (metered(cpmc_source(t.sel[i], *ref32_, cm), now) - t.cpmc_base[i]) & cpmc_ones;
         }
     }
     const uint64_t record[8] = {
@@ -166,8 +173,8 @@ bool imc_unit::trace_record(thread_imc& t) {
         0,                                     // PIDR information: 0
         cpmc[0],
         cpmc[1],
-        (inst - t.inst_base) & 0xffffffffULL,
-        (metered(cm.events("cycles"), now) - t.cycles_base) & 0xffffffffULL,
+        (inst - t.inst_base) & cpmc_ones,
+        (metered(cm.events("cycles"), now) - t.cycles_base) & cpmc_ones,
         tb & trace_tb_mask,
     };
     uint64_t slot = t.buffer + (t.records % t.entries) * 64;

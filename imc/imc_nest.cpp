@@ -58,7 +58,7 @@ bool imc_unit::init_control_block(nest_chip& c) {
     // The OCC has run for a while when the host boots: initialised, collecting.
     for (uint64_t w = 0; w < nest_posting_words; ++w)
         if (!store64(c.homer + nest_offset + 8 * w, 0)) return false;
-    if (!store64(c.homer + version_offset, uint64_t(2) << 60) || // v2.0.0
+    if (!store64(c.homer + version_offset, imc_field::version_major.put(2)) || // v2.0.0
         !store64(c.cb() + cb_run_status, status_running) || !store64(c.cb() + cb_command, cmd_nop) ||
         !store64(c.cb() + cb_speed, 0) || !store64(c.cb() + cb_avl_vector, options_.avl_vector) ||
         !store64(c.cb() + cb_run_mode, 0))

@@ -7,6 +7,7 @@
 
 #include "imc/imc.h"
 #include "models/input_error.h"
+#include "models/overflow_scheduler.h"
 
 namespace pmusim {
 namespace imc {
@@ -99,10 +100,11 @@ struct imc_unit::thread_imc {
     // trace
     bool trace_active = false;
     uint64_t buffer = 0, entries = 4096, records = 0, load = 0;
-    lazy_counter sampler{32};
+    lazy_counter sampler{imc::imc_field::trace_cpmc_load.width}; // the sampling CPMC, loaded from CPMC_LOAD
     unsigned sampsel = 0, sel[2] = {0, 0};
     uint64_t cpmc_base[2] = {0, 0}, inst_base = 0, cycles_base = 0;
-    sc_core::sc_event overflow;
+    // The sampler's wraps (its only slot): a record at each, at its exact instant.
+    overflow_scheduler trace_wraps;
 };
 
 struct imc_unit::core_imc {

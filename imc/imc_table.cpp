@@ -29,8 +29,10 @@ std::optional<uint32_t> pcb_of_offset(uint64_t offset) {
 }
 
 uint64_t trace_scom_value(unsigned sampsel, uint32_t period, unsigned cpmc1sel, unsigned cpmc2sel, unsigned buffersize) {
-    return (uint64_t(sampsel & 3) << 62) | (uint64_t(0xffffffffu - period) << 30) | (uint64_t(cpmc1sel & 0x7f) << 23) |
-           (uint64_t(cpmc2sel & 0x7f) << 16) | (uint64_t(buffersize & 7) << 13);
+    using namespace imc_field;
+    // skiboot loads the sampling CPMC with (all ones - period): it wraps after `period` events.
+    return trace_sampsel.put(sampsel) | trace_cpmc_load.put(trace_cpmc_load.ones() - period) | trace_cpmc1sel.put(cpmc1sel) |
+           trace_cpmc2sel.put(cpmc2sel) | trace_buffersize.put(buffersize);
 }
 
 const register_table& imc_table() {
@@ -53,10 +55,10 @@ const register_table& imc_table() {
         ldbar.sysreg = sysreg_encoding::from_key(ldbar_spr);
         ldbar.description = "SPR 850, per thread, hypervisor privileged: thread/trace IMC memory address";
         ldbar.fields = {
-            {"ENABLE", 63, 1, fa::rw, "IBM bit 0: accumulation-mode thread IMC on (0 in trace mode)"},
-            {"MODE", 62, 1, fa::rw, "IBM bit 1: 0 accumulation, 1 trace"},
+            {"ENABLE", imc_field::ldbar_enable, fa::rw, "IBM bit 0: accumulation-mode thread IMC on (0 in trace mode)"},
+            {"MODE", imc_field::ldbar_mode, fa::rw, "IBM bit 1: 0 accumulation, 1 trace"},
             {"PB_SCOPE", 57, 3, fa::rw, "IBM bits 4:6: PowerBus scope (Linux writes 0)"},
-            {"ADDRESS", 13, 43, fa::rw, "IBM bits 8:50: counter memory / trace buffer address, 8 KiB aligned"},
+            {"ADDRESS", imc_field::ldbar_address, fa::rw, "IBM bits 8:50: counter memory / trace buffer address, 8 KiB aligned"},
         };
         r.registers.push_back(ldbar);
 
@@ -64,7 +66,7 @@ const register_table& imc_table() {
         pdbar.name = "PDBAR";
         pdbar.offset = xscom_offset(scom_pdbar(0));
         pdbar.description = "SCOM EQ(core, pdbar_p9[core % 4]): core IMC counter memory (8 KiB per core)";
-        pdbar.fields = {{"ADDRESS", 13, 37, fa::rw, "IBM bits 14:50: 8 KiB aligned physical address"}};
+        pdbar.fields = {{"ADDRESS", imc_field::pdbar_address, fa::rw, "IBM bits 14:50: 8 KiB aligned physical address"}};
         r.registers.push_back(pdbar);
 
         register_def mask;
@@ -80,8 +82,8 @@ const register_table& imc_table() {
         htm.description = "SCOM EQ(core, htm_p9[core % 4]): skiboot writes 0xE000000000000000 (IMC off) and "
                           "0xE800000000000000 (IMC on); pmusim counts when IMC_SELECT = 7 and IMC_ON = 1";
         htm.fields = {
-            {"IMC_SELECT", 61, 3, fa::rw, "IBM bits 0:2: 0b111 selects the IMC use of the HTM logic"},
-            {"IMC_ON", 59, 1, fa::rw, "IBM bit 4: core/thread/trace IMC collection on"},
+            {"IMC_SELECT", imc_field::htm_imc_select, fa::rw, "IBM bits 0:2: 0b111 selects the IMC use of the HTM logic"},
+            {"IMC_ON", imc_field::htm_imc_on, fa::rw, "IBM bit 4: core/thread/trace IMC collection on"},
         };
         r.registers.push_back(htm);
 
@@ -90,11 +92,11 @@ const register_table& imc_table() {
         trace.offset = xscom_offset(scom_trace(0));
         trace.description = "SCOM EC(core, 0x20010AA9): trace IMC sampling; skiboot writes 0x7FFFFFC142020000";
         trace.fields = {
-            {"SAMPSEL", 62, 2, fa::rw, "IBM 0:1: sampling counter 0 = CPMC1, 1 = CPMC2"},
-            {"CPMC_LOAD", 30, 32, fa::rw, "IBM 2:33: value loaded into the sampling CPMC (0xFFFFFFFF - period)"},
-            {"CPMC1SEL", 23, 7, fa::rw, "IBM 34:40: CPMC1 event (2 = 32 MHz cycles; others: instructions)"},
-            {"CPMC2SEL", 16, 7, fa::rw, "IBM 41:47: CPMC2 event (2 = 32 MHz cycles; others: instructions)"},
-            {"BUFFERSIZE", 13, 3, fa::rw, "IBM 48:50: 4096 << n records of 64 bytes (n = 0..4)"},
+            {"SAMPSEL", imc_field::trace_sampsel, fa::rw, "IBM 0:1: sampling counter 0 = CPMC1, 1 = CPMC2"},
+            {"CPMC_LOAD", imc_field::trace_cpmc_load, fa::rw, "IBM 2:33: value loaded into the sampling CPMC (0xFFFFFFFF - period)"},
+            {"CPMC1SEL", imc_field::trace_cpmc1sel, fa::rw, "IBM 34:40: CPMC1 event (2 = 32 MHz cycles; others: instructions)"},
+            {"CPMC2SEL", imc_field::trace_cpmc2sel, fa::rw, "IBM 41:47: CPMC2 event (2 = 32 MHz cycles; others: instructions)"},
+            {"BUFFERSIZE", imc_field::trace_buffersize, fa::rw, "IBM 48:50: 4096 << n records of 64 bytes (n = 0..4)"},
         };
         r.registers.push_back(trace);
         cite(r, "LDBAR$", "Linux arch/powerpc/include/asm/imc-pmu.h (THREAD_IMC_LDBAR_MASK, THREAD_IMC_ENABLE, TRACE_IMC_ENABLE); "

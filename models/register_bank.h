@@ -35,6 +35,22 @@ enum class field_access {
 };
 const char* to_string(field_access a);
 
+// A field's place in its register, written once: the unit's table builds the field_def from it
+// and the unit's code reads and composes the field through it, so no bit position is written
+// twice (docs/extending.md, "Naming fields in code").
+struct reg_field {
+    unsigned lsb = 0;
+    unsigned width = 1;
+    constexpr uint64_t ones() const { return width >= 64 ? ~0ULL : (uint64_t(1) << width) - 1; }
+    constexpr uint64_t mask() const { return ones() << lsb; }
+    // The field's value in a register value.
+    constexpr uint64_t get(uint64_t reg) const { return (reg >> lsb) & ones(); }
+    // `value` in the field's place (bits beyond the width dropped), to OR into a register value.
+    constexpr uint64_t put(uint64_t value) const { return (value & ones()) << lsb; }
+    // A single-bit field as a flag.
+    constexpr bool in(uint64_t reg) const { return get(reg) != 0; }
+};
+
 struct field_def {
     field_def() = default;
     // The positional form the tables use (a constructor, not an aggregate, so that the source may
@@ -43,6 +59,9 @@ struct field_def {
               std::string source_ = {})
         : name(std::move(name_)), lsb(lsb_), width(width_), access(access_), description(std::move(description_)),
           source(std::move(source_)) {}
+    // The same, placed by the reg_field the unit's code uses.
+    field_def(std::string name_, reg_field pos, field_access access_, std::string description_, std::string source_ = {})
+        : field_def(std::move(name_), pos.lsb, pos.width, access_, std::move(description_), std::move(source_)) {}
     std::string name;
     unsigned lsb = 0;
     unsigned width = 1;
