@@ -62,7 +62,7 @@ TEST_CASE("cspmu: alone in a soc with one clock and a TLM initiator it counts th
     cpu.out.bind(pmu.registers_in);
     std::vector<std::pair<bool, fs_t>> edges;
     system.irq("cspmu_irq").on_edge([&](bool level, fs_t at) { edges.emplace_back(level, at); });
-    sc_core::sc_start(sc_core::SC_ZERO_TIME); // past elaboration: overflow instants can be notified
+    sc_core::sc_start(sc_core::SC_ZERO_TIME); // past elaboration: sockets bound, overflow instants notifiable
 
     // PMCFGR as arm_cspmu_init_mmio reads it: N + 1 = 4 counters + the cycle counter, SIZE + 1 = 64, CC.
     const uint64_t pmcfgr = cpu.read32("PMCFGR");
@@ -108,7 +108,7 @@ TEST_CASE("cspmu: built from a platform file it counts the CPUs' instructions th
     CHECK(pmu->type() == "arm_cspmu");
     mmio_initiator cpu("cpu", pmu->mmio_windows().at(0).base);
     cpu.out.bind(p.gate().from_initiators);
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME); // sockets are bound when elaboration ends
     CHECK(field_of("PMCFGR", "N", cpu.read32("PMCFGR")) + 1 == 8 + 1);
     cpu.write32("PMEVTYPER0", 0x3); // inst_retired of cpu0 (2 GHz) and cpu1 (1 GHz), 1 a cycle
     cpu.write32("PMEVTYPER1", 0x5); // external: injected only
