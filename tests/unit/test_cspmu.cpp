@@ -151,3 +151,34 @@ TEST_CASE("cspmu: the PMPIDRs give back PMIIDR the way Linux's arm_cspmu_get_pmi
         CHECK(linux_view == (pmiidr & ~uint64_t(0x80)));
     }
 }
+
+TEST_CASE("cspmu: a 40-bit counter sits in a 64-bit register and wraps at 2 to the 40") {
+    soc system;
+    system.clocks["pmu"] = std::make_unique<clock_domain>("pmu", 1'000'000'000); // 1 ns a cycle
+    cspmu_options o;
+    o.counters = 2;
+    o.counter_width = 40;
+    o.cycle_counter = false;
+    arm_cspmu pmu("cspmu0", system, o, "pmu", {}, "", 0x10000000, 0x1000);
+    mmio_initiator cpu("cpu", 0x10000000);
+    cpu.out.bind(pmu.registers_in);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    const uint64_t pmcfgr = cpu.read32("PMCFGR");
+    CHECK(field_of("PMCFGR", "N", pmcfgr) + 1 == 2); // no cycle counter
+    CHECK(field_of("PMCFGR", "SIZE", pmcfgr) + 1 == 40);
+    CHECK(field_of("PMCFGR", "CC", pmcfgr) == 0);
+    // Linux's counter_mask() is GENMASK_ULL(SIZE, 0): bits above it read 0 and are ignored.
+    cpu.write64("PMEVCNTR1", ~uint64_t(0));
+    CHECK(cpu.read64("PMEVCNTR1") == (uint64_t(1) << 40) - 1);
+    cpu.write64("PMEVCNTR1", (uint64_t(1) << 40) - 3);
+    cpu.write32("PMEVTYPER1", 0x1); // the PMU clock
+    cpu.write32("PMCNTENSET", 1u << 1);
+    cpu.write32("PMCR", bit_of("PMCR", "E"));
+    advance(2 * ns);
+    CHECK(cpu.read32("PMOVSSET") == 0);
+    advance(1 * ns);
+    CHECK(cpu.read32("PMOVSSET") == 1u << 1);
+    CHECK(cpu.read64("PMEVCNTR1") == 0);
+    CHECK_FALSE(pmu.irq_level()); // PMINTENSET clear: the flag only
+    CHECK(cpu.read64("PMCCNTR") == 0); // no cycle counter: RAZ
+}
