@@ -100,7 +100,7 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, std::vector
         amcr.on_write([cp, &amcr](const write_event&) {
             if (cp->version < 2) amcr.value &= ~amcr_cg1rz_mask; // CG1RZ is RES0 on AMUv1
         });
-        const cpu_controls& k = *system.controls;
+        const cpu_controls& k = system.control_registers();
         c->scr_el3 = &k.entry(d.index, control::scr_el3);
         c->hcr_el2 = &k.entry(d.index, control::hcr_el2);
         c->cptr_el2 = &k.entry(d.index, control::cptr_el2);

@@ -1,7 +1,9 @@
-// `pmusim imc-dt`: the imc-counters device-tree node for a power9_imc unit (docs/imc.md).
+// `pmusim imc-dt`: the imc-counters device-tree node for a power9_imc unit (docs/imc.md), a tool
+// of the unit type (models/unit_tool.h) registered with its descriptor (imc/register.cpp).
 #include <fmt/format.h>
 
 #include "imc/imc.h"
+#include "models/unit_descriptor.h"
 
 namespace pmusim::imc {
 
@@ -21,6 +23,22 @@ std::string imc_device_tree_text(const imc_options& o, bool linux_view, std::opt
         out += '\n';
     }
     return out;
+}
+
+unit_tool imc_device_tree_tool() {
+    unit_tool t;
+    t.name = "imc-dt";
+    t.summary = "print the imc-counters device-tree node skiboot hands to Linux";
+    t.default_platform = "power9-default";
+    t.options = {
+        {"avl_vector", param_type::integer, "", "nest availability vector instead of the unit's avl_vector"},
+        {"linux_events", param_type::boolean, "false", "list the PMUs/events Linux creates from it instead"},
+    };
+    t.examples = "  pmusim imc-dt --platform power9-default --unit imc0 --avl-vector 0xff --linux-events";
+    t.run = [](const unit_entry& u, const platform_view& p, const unit_tool_options& o) {
+        return imc_device_tree_text(read_imc_options(u, p), o.flag("linux_events"), o.integer("avl_vector"));
+    };
+    return t;
 }
 
 } // namespace pmusim::imc

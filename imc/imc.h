@@ -33,6 +33,7 @@ namespace pmusim {
 
 struct unit_entry;
 struct platform_view;
+struct unit_tool;
 
 namespace imc {
 
@@ -237,4 +238,6 @@ namespace pmusim::imc {
 // Linux publishes in sysfs, one per line: "PMU/EVENT event=0x.. [scale=S] [unit=U]".
 // avl_override replaces the unit's availability vector.
 std::string imc_device_tree_text(const imc_options& o, bool linux_view, std::optional<uint64_t> avl_override);
+// `pmusim imc-dt [--avl-vector V] [--linux-events]` as the unit type's tool (models/unit_tool.h).
+unit_tool imc_device_tree_tool();
 } // namespace pmusim::imc

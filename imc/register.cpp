@@ -109,6 +109,7 @@ void register_imc_units() {
         make_imc,
         {},                   // no unit from CPU features alone
         {imc_opal_command()}, // unit commands
+        {imc::imc_device_tree_tool()}, // pmusim imc-dt
     });
 }
 

@@ -47,6 +47,13 @@ public:
         if (i >= cores.size()) throw model_error("no cpu" + std::to_string(i));
         return *cores[i];
     }
+    // The CPU control registers, for a unit that reads them (the AMU's and the DSU's access rules):
+    // every platform has them, a unit's own bench adds them (tests/unit/unit_bench.h). Without
+    // them a model_error names what is missing rather than a null pointer.
+    const cpu_controls& control_registers() const {
+        if (!controls) throw model_error("no CPU control registers (cpu_controls) in this system: the unit reads them");
+        return *controls;
+    }
     interrupt_line& irq(const std::string& name) {
         auto& l = irq_lines[name];
         if (!l) l = std::make_unique<interrupt_line>(name);

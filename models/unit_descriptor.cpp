@@ -32,6 +32,13 @@ void check_descriptor(unit_descriptor& d) {
     for (const auto& f : d.cpu_features)
         if (!f.needs.empty() && !find_param_spec(features, f.needs))
             throw model_error(owner + ": feature '" + f.spec.name + "' needs an undeclared feature '" + f.needs + "'");
+    for (const auto& t : d.tools) {
+        if (t.name.empty() || !t.run) throw model_error(owner + ": a tool needs a name and a run function");
+        for (const auto& o : t.options)
+            if (!is_identifier(o.name) || o.name == "platform" || o.name == "unit" || o.type == param_type::choice)
+                throw model_error(owner + ": tool " + t.name + ": bad option '" + o.name +
+                                  "' (an identifier other than platform and unit, not a choice)");
+    }
 }
 
 } // namespace

@@ -21,6 +21,7 @@
 #include "models/input_error.h"
 #include "models/param_schema.h"
 #include "models/unit_command.h"
+#include "models/unit_tool.h"
 
 namespace pmusim {
 
@@ -139,16 +140,19 @@ struct unit_descriptor {
     // Its verbs in the sequence language, `UNIT VERB ARGS` (models/unit_command.h); registered with
     // the type, so that a unit's parameters, tables, factories and commands are one declaration.
     std::vector<unit_command> commands;
+    // Its pmusim subcommands (`pmusim imc-dt`, models/unit_tool.h): tb/main.cpp adds one per tool.
+    std::vector<unit_tool> tools;
 
     // Written like an aggregate, in this order (the constructor only spares
     // -Wmissing-field-initializers warnings for the fields a type leaves out).
     unit_descriptor(std::string type_, std::string description_, std::vector<param_spec> params_ = {},
                     std::vector<cpu_feature_spec> cpu_features_ = {}, std::vector<const register_table*> tables_ = {},
                     unit_factory make_ = {}, feature_unit_factory make_from_features_ = {},
-                    std::vector<unit_command> commands_ = {})
+                    std::vector<unit_command> commands_ = {}, std::vector<unit_tool> tools_ = {})
         : type(std::move(type_)), description(std::move(description_)), params(std::move(params_)),
           cpu_features(std::move(cpu_features_)), tables(std::move(tables_)), make(std::move(make_)),
-          make_from_features(std::move(make_from_features_)), commands(std::move(commands_)) {}
+          make_from_features(std::move(make_from_features_)), commands(std::move(commands_)),
+          tools(std::move(tools_)) {}
 
     const param_spec* find_param(const std::string& name) const { return find_param_spec(params, name); }
 };

@@ -13,7 +13,6 @@
 #include <sstream>
 #include <systemc>
 
-#include "imc/imc.h"
 #include "models/input_error.h"
 #include "models/values.h"
 #include "models/reference_mode.h"
@@ -27,12 +26,12 @@
 #include "tb/param_overrides.h"
 #include "tb/platform.h"
 #include "tb/platform_listing.h"
-#include "tb/platform_view.h"
 #include "tb/register_docs.h"
 #include "tb/sequence_parser.h"
 #include "tb/sequence_runner.h"
 #include "tb/simulate_cli.h"
 #include "tb/unit_list.h"
+#include "tb/unit_tools_cli.h"
 #include "models/data_files.h"
 #include "pmusim/version.h"
 
@@ -336,7 +335,9 @@ void add_help_examples(CLI::App& app) {
                 "  pmusim run a.seq b.seq tests/sequences -j 2 --junit junit.xml --quiet\n"
                 "  pmusim run my.seq --reference\n"
                 "  pmusim run my.seq -C dsu0.counters=4 -C cpu0.features.fgt=true   # parameter overrides\n"
-                "Reports (JUnit, JSON-lines log, VCD): docs/logs.md."},
+                "Reports (JUnit, JSON-lines log, VCD): docs/logs.md.\n"
+                "Statements: docs/sequence-language.md; each unit type's commands (UNIT VERB ARGS): "
+                "pmusim --list-unit-types."},
         {"serve", "  printf 'as cpu0 el1\\nread AMCNTENSET0_EL0\\n' | pmusim serve --platform arm-default\n"
                   "  pmusim serve --junit junit.xml --log-json log.jsonl --vcd wave.vcd --reference < session.seq\n"
                   "  pmusim serve -C dsu0.counters=4 < session.seq"},
@@ -354,7 +355,6 @@ void add_help_examples(CLI::App& app) {
                   "  pmusim sweep SWEEP.yaml -o out/sweep --no-progress --no-resume   # every point again, no progress line\n"
                   "  pmusim sweep SWEEP.yaml --list --shard 1/4                       # the points, nothing run"},
         {"plot", "  pmusim plot rates out/tour/samples.csv -o rates.svg --opt counters='dsu0.*'"},
-        {"imc-dt", "  pmusim imc-dt --platform power9-default --unit imc0 --avl-vector 0xff --linux-events"},
         {"completion", "  pmusim completion bash > ~/.local/share/bash-completion/completions/pmusim"},
     };
     for (const auto& [name, text] : examples) app.get_subcommand(name)->footer(std::string("Examples:\n") + text);
@@ -436,14 +436,8 @@ int main(int argc, char** argv) {
                      "c-header of this platform's units (built-in name or YAML): addresses, banks of its counter counts");
 
     whatif_commands whatif(app); // simulate, sweep, plot (docs/whatif.md)
-    std::string dt_platform = "power9-default", dt_unit;
-    bool dt_linux = false;
-    std::optional<uint64_t> dt_avl;
-    auto* imc_dt = app.add_subcommand("imc-dt", "print the imc-counters device-tree node skiboot hands to Linux");
-    imc_dt->add_option("--platform", dt_platform, "built-in platform name or YAML file")->default_val("power9-default");
-    imc_dt->add_option("--unit", dt_unit, "the power9_imc unit (default: the first)");
-    imc_dt->add_option("--avl-vector", dt_avl, "nest availability vector instead of the unit's avl_vector");
-    imc_dt->add_flag("--linux-events", dt_linux, "list the PMUs/events Linux creates from it instead");
+    register_all_units();
+    unit_tool_commands unit_tools(app); // the units' own subcommands (pmusim imc-dt)
 
     std::string completion_shell;
     auto* completion = app.add_subcommand("completion", "print a shell completion script for pmusim");
@@ -489,14 +483,7 @@ int main(int argc, char** argv) {
             return exit_ok;
         }
         if (whatif.selected()) return whatif.run();
-        if (*imc_dt) {
-            register_all_units();
-            const platform_config p = load_platform(dt_platform);
-            const unit_entry imc_entry = unit_entry_of(p, unit_of_type(p, "power9_imc", dt_unit));
-            std::cout << imc::imc_device_tree_text(imc::read_imc_options(imc_entry, platform_view_of(p)), dt_linux,
-                                                   dt_avl);
-            return exit_ok;
-        }
+        if (unit_tools.selected()) return unit_tools.run();
         // No subcommand: the built-in demo scenario.
         run_options demo;
         auto statements = seq::parse_sequence(demo_scenario(), "demo.seq");

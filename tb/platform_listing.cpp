@@ -152,6 +152,16 @@ std::vector<std::string> list_unit_types() {
             rows.push_back({"  " + s.name, describe_param_type(s), "default " + display_param_value(s, s.default_value),
                             s.meaning});
         for (auto& l : format_table(rows)) lines.push_back(std::move(l));
+        // Its verbs in the sequence language (`UNIT VERB ARGS`) and its pmusim subcommands.
+        for (const auto& c : info->commands) {
+            lines.push_back("  command: UNIT " + c.verb + " " + c.usage);
+            lines.push_back("           " + c.summary);
+        }
+        for (const auto& tool : info->tools) {
+            lines.push_back("  tool: pmusim " + tool.name + " [--platform P] [--unit U] ... (pmusim " + tool.name +
+                            " --help)");
+            lines.push_back("        " + tool.summary);
+        }
     }
     return lines;
 }

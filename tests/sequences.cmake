@@ -70,6 +70,11 @@ if(Python3_FOUND)
   set_tests_properties("cli: every help has examples and bash completion offers every option" PROPERTIES TIMEOUT 60)
 endif()
 if(Python3_FOUND)
+  add_test(NAME "docs: every unit command and unit tool is documented"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/docs/check_unit_commands_documented.py
+            $<TARGET_FILE:pmusim> ${CMAKE_SOURCE_DIR})
+endif()
+if(Python3_FOUND)
   add_test(NAME "cli: -C parameter overrides in every command, recorded, bad ones refused"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/check_overrides.py $<TARGET_FILE:pmusim>)
   set_tests_properties("cli: -C parameter overrides in every command, recorded, bad ones refused" PROPERTIES TIMEOUT 180)

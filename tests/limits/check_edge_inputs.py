@@ -70,6 +70,19 @@ with tempfile.TemporaryDirectory() as d:
     run(["imc-dt", "--platform", os.path.abspath(mambo)], 0, ["mcs01"], "an IMC catalog beside its platform, run from /",
         cwd="/")
 
+    # A unit tool's options are read with the one value grammar (docs/values.md): a leading zero is
+    # decimal, never octal, '_' separates digits, anything else is refused, exit 2. IBM bit 0 of the
+    # vector (2^63) is skiboot's nest_pmus_p9[0], powerbus0.
+    top = run(["imc-dt", "--avl-vector", "0x8000_0000_0000_0000"], 0, ["powerbus0@"], "imc-dt --avl-vector with '_'")
+    run(["imc-dt", "--avl-vector", "09223372036854775808"], 0, [top], "imc-dt --avl-vector 0922...808 is 2^63")
+    none = run(["imc-dt", "--avl-vector", "0"], 0, ["imc-counters"], "imc-dt --avl-vector 0")
+    if "powerbus0@" in none:
+        failures.append("imc-dt --avl-vector 0 still lists powerbus0")
+    run(["imc-dt", "--avl-vector", "0x1_0000_0000_0000_0000"], 2,
+        ["--avl-vector: expected an integer", "found '0x1_0000_0000_0000_0000'"], "imc-dt --avl-vector past 2^64")
+    run(["imc-dt", "--unit", "imc7"], 2, ["power9-default.yaml", "no power9_imc unit named 'imc7'"],
+        "imc-dt --unit naming no unit")
+
     # A JSON number beyond any type is an input error at its line, not a model error (exit 3).
     write("big.jsonl", '{"time_fs": 1e400, "unit": "dsu0", "event": "l3d_cache", "count": 1}\n')
     big = write("big.yaml", "name: big\nplatform: arm-default\nduration: 1ms\nevents:\n  - file: big.jsonl\n")

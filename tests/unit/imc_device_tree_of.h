@@ -1,6 +1,6 @@
 #pragma once
 // imc_device_tree_text for a platform's power9_imc unit (the first when `unit` is empty), with the
-// options its entry gives, as `pmusim imc-dt` computes them (tb/main.cpp).
+// options its entry gives, as `pmusim imc-dt` computes them (imc/device_tree_command.cpp).
 #include <optional>
 #include <string>
 
