@@ -311,6 +311,9 @@ register_table make_table(dsu_variant v) {
     add(mreg("CTL_PWRSTAT", 0x100C, 32, 1, {{"PU", 0, 1, fa::ro, "cluster powered (some core not off)"}},
              "Model status: cluster power"));
     cite_dsu_sources(t, v);
+    // PMEVCNTR<n> and PMEVTYPER<n> exist for n < PMCR.N (../shared/reference/dsu.md register map),
+    // PMEVCNTSR<n> is the snapshot of PMEVCNTR<n>.
+    t.per_counter_banks = {"PMEVCNTR<n>", "PMEVTYPER<n>", "PMEVCNTSR<n>"};
     return t;
 }
 

@@ -97,6 +97,9 @@ struct register_table {
     std::string title;   // human title for the docs
     std::string summary; // a paragraph for the docs
     std::vector<register_def> registers;
+    // The banks holding one register per event counter ("PMEVCNTR<n>"): a platform's instance has
+    // as many of them as its `counters` parameter says (`pmusim regs --platform`, docs/c-headers.md).
+    std::vector<std::string> per_counter_banks;
     const register_def* find(const std::string& name) const;
 };
 

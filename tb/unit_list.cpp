@@ -11,6 +11,7 @@ void register_all_units() {
     register_dsu_units();
     register_cmn_units();
     register_imc_units();
+    register_cspmu_units();
 }
 
 } // namespace pmusim

@@ -13,5 +13,6 @@ void register_amu_units();
 void register_dsu_units();
 void register_cmn_units();
 void register_imc_units();
+void register_cspmu_units();
 
 } // namespace pmusim

@@ -7,7 +7,7 @@
 #    must hold there too (same expected exit code).
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 if(Python3_FOUND)
-  foreach(unit amu dsu cmn)
+  foreach(unit amu dsu cmn cspmu)
     add_test(NAME "differential: ${unit} fast vs reference - seeds 1 to 6"
       COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/differential/differential.py
               $<TARGET_FILE:pmusim> --unit ${unit} --first 1 --count 6)
@@ -54,7 +54,8 @@ endif()
 # Every unit's sequences again in reference mode, less the two skip lists above.
 file(GLOB PMUSIM_REFERENCE_SEQUENCES CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/tests/sequences/amu/*.seq ${CMAKE_SOURCE_DIR}/tests/sequences/dsu/*.seq
-  ${CMAKE_SOURCE_DIR}/tests/sequences/cmn/*.seq ${CMAKE_SOURCE_DIR}/tests/sequences/imc/*.seq)
+  ${CMAKE_SOURCE_DIR}/tests/sequences/cmn/*.seq ${CMAKE_SOURCE_DIR}/tests/sequences/imc/*.seq
+  ${CMAKE_SOURCE_DIR}/tests/sequences/cspmu/*.seq)
 foreach(seq_file ${PMUSIM_REFERENCE_SEQUENCES})
   file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR}/tests/sequences ${seq_file})
   if(rel IN_LIST PMUSIM_REFERENCE_SKIP OR rel IN_LIST PMUSIM_IMC_REFERENCE_SKIP)

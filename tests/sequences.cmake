@@ -73,6 +73,7 @@ if(Python3_FOUND)
   add_test(NAME "docs: every unit command and unit tool is documented"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/docs/check_unit_commands_documented.py
             $<TARGET_FILE:pmusim> ${CMAKE_SOURCE_DIR})
+  set_tests_properties("docs: every unit command and unit tool is documented" PROPERTIES TIMEOUT 60)
 endif()
 if(Python3_FOUND)
   add_test(NAME "cli: -C parameter overrides in every command, recorded, bad ones refused"

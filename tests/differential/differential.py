@@ -9,7 +9,7 @@ exit codes must agree. The first divergence is printed with the seed, the statem
 instant (and the accessing CPU's cycle), the register and both values.
 
 Usage (docs/reference-mode.md):
-  differential.py PMUSIM --unit amu|dsu|cmn --seeds 1,2,3 [--steps N] [--keep DIR]
+  differential.py PMUSIM --unit amu|dsu|cmn|cspmu --seeds 1,2,3 [--steps N] [--keep DIR]
   differential.py PMUSIM --unit dsu --first 100 --count 500      # more seeds
 """
 import argparse
@@ -290,7 +290,59 @@ def cmn_scenario(rng, steps):
     return out
 
 
-SCENARIOS = {"amu": amu_scenario, "dsu": dsu_scenario, "cmn": cmn_scenario}
+CSPMU = {  # cspmu-diff.yaml: unit -> (cpus, counters, counter width, has cycle counter)
+    0: ([0, 1], 6, 48, True),
+    1: ([1, 2], 4, 32, False),
+}
+CSPMU_EVENTS = [0x1, 0x2, 0x3, 0x3, 0x4, 0x5, 0x7]  # 0x7: no such event, counts nothing
+
+
+def cspmu_scenario(rng, steps):
+    clocks = ["cpu0", "cpu1", "cpu2", "pmu0", "pmu1"]
+    out = ["platform " + os.path.join(HERE, "cspmu-diff.yaml"), "as cpu0 el1"]
+    for k, (cpus, counters, width, has_cc) in CSPMU.items():  # every counter counting, interrupts on
+        for n in range(counters):
+            out += [f"write cspmu{k}.PMEVTYPER{n} {rng.choice(CSPMU_EVENTS):#x}",
+                    f"write cspmu{k}.PMEVCNTR{n} {near_wrap(rng, width):#x}"]
+        everything = (1 << counters) - 1 | ((1 << 31) if has_cc else 0)
+        out += [f"write cspmu{k}.PMCNTENSET {everything:#x}", f"write cspmu{k}.PMINTENSET {everything:#x}",
+                f"write cspmu{k}.PMCR 1"]
+    for _ in range(steps):
+        k = rng.randrange(2)
+        cpus, counters, width, has_cc = CSPMU[k]
+        u, n, r = f"cspmu{k}", rng.randrange(counters), rng.random()
+        if r < 0.30:
+            out.append(run_statement(rng, clocks))
+        elif r < 0.45:
+            out.append(rng.choice([f"print {u}.PMEVCNTR{n}", f"print {u}.PMOVSSET", f"print {u}.PMCCNTR"]))
+        elif r < 0.52:
+            out.append(f"write {u}.PMEVTYPER{n} {rng.choice(CSPMU_EVENTS):#x}")
+        elif r < 0.60:
+            out.append(f"write {u}.PMEVCNTR{n} {near_wrap(rng, width):#x}")
+        elif r < 0.63 and has_cc:
+            out.append(f"write {u}.PMCCNTR {near_wrap(rng, width):#x}")
+        elif r < 0.71:
+            mask = rng.randrange(1 << counters) | (rng.choice([0, 1 << 31]) if has_cc else 0)
+            reg = rng.choice(["PMCNTENSET", "PMCNTENCLR", "PMINTENSET", "PMINTENCLR", "PMOVSCLR", "PMOVSCLR", "PMOVSSET"])
+            out.append(f"write {u}.{reg} {mask:#x}")
+        elif r < 0.75:
+            out.append(f"write {u}.PMCR {rng.choice([1, 1, 0, 3, 5, 7, 6]):#x}")  # E, P, C
+        elif r < 0.80:
+            out.append(f"workload cpu{rng.choice(cpus)} inst={pick_rate(rng)} mem_stall={pick_rate(rng)}")
+        elif r < 0.85:
+            out.append(freq_statement(rng, rng.choice([f"pmu{k}", f"cpu{rng.choice(cpus)}"])))
+        elif r < 0.89:
+            out.append(f"power cpu{rng.choice(cpus)} {rng.choice(['run', 'run', 'wfi', 'off'])}")
+        elif r < 0.96:
+            over = rng.choice(["", "", f" over {rng.randrange(1, 3000)}ps", f" over {rng.randrange(1, 100)}ns"])
+            event = rng.choice(["external", "inst_retired", "mem_stall"])
+            out.append(f"inject {u} {event} {rng.choice([1, 2, 17, 1000, 65536])}{over}")
+        else:
+            out.append(f"wait irq {u}_irq {rng.choice(['high', 'low'])} timeout {rng.randrange(1, 2000)}ns")
+    return out
+
+
+SCENARIOS = {"amu": amu_scenario, "dsu": dsu_scenario, "cmn": cmn_scenario, "cspmu": cspmu_scenario}
 
 # --------------------------------------------------------------------------- runs
 

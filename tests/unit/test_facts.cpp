@@ -47,7 +47,11 @@ const register_table* table_of(const std::string& unit) {
         return type == node_types.end() ? nullptr : &cmn600_node_table(type->second);
     }
     auto it = tables.find(unit);
-    return it == tables.end() ? nullptr : &it->second();
+    if (it != tables.end()) return &it->second();
+    // Any other table a unit registers, by its name (`pmusim regs`): a new unit's facts need no edit here.
+    for (const register_table* t : all_register_tables())
+        if (t->unit == unit) return t;
+    return nullptr;
 }
 
 // "PDBAR@5" -> the model's SCOM address of that register of core 5.

@@ -365,7 +365,7 @@ TEST_CASE("config: registered unit types validate every parameter type") {
 TEST_CASE("config: built-in unit types are registered by their folders") {
     register_all_units();
     auto types = registered_unit_types();
-    for (const char* t : {"cmn600", "dsu_clusterpmu", "power9_imc"})
+    for (const char* t : {"arm_cspmu", "cmn600", "dsu_clusterpmu", "power9_imc"})
         CHECK(std::find(types.begin(), types.end(), t) != types.end());
     auto dsu = find_unit_type("dsu_clusterpmu");
     REQUIRE(dsu);
@@ -509,8 +509,8 @@ TEST_CASE("config: duplicate YAML key") {
 TEST_CASE("config: unknown unit type") {
     const std::string path = source_tree + "/tests/platforms/unknown-unit-type.yaml";
     CHECK_ERROR_AT(load_error(path), 10,
-                   "units[0].type: unknown unit type 'dsu_clusterpm'; registered types: amu, cmn600, dsu_clusterpmu, "
-                   "power9_imc");
+                   "units[0].type: unknown unit type 'dsu_clusterpm'; registered types: amu, arm_cspmu, cmn600, "
+                   "dsu_clusterpmu, power9_imc");
 }
 
 TEST_CASE("config: unknown param") {

@@ -1,0 +1,233 @@
+#include "cspmu/arm_cspmu.h"
+
+#include <fmt/format.h>
+
+namespace pmusim {
+
+using namespace cspmu_field;
+
+arm_cspmu::arm_cspmu(const sc_core::sc_module_name& name, soc& system, cspmu_options options, const std::string& clock,
+                     std::vector<unsigned> cpus, const std::string& irq, uint64_t base, uint64_t size)
+    : unit(name, system), opt_(options), clock_(system.clock(clock)), cpus_(std::move(cpus)), base_(base), size_(size),
+      cycles_(clock_), cc_(options.counter_width) {
+    if (!irq.empty()) irq_ = &system.irq(irq);
+    bank_ = std::make_unique<register_bank>(basename(), table());
+    for (auto& c : ctr_) c.set_width(opt_.counter_width, 0);
+
+    // Each event: the unit's clock, or a CPU workload key summed over `cpus:`, plus injections.
+    auto listener = [this] { reschedule(); };
+    for (const auto& info : cspmu_events()) {
+        auto f = std::make_unique<event_feed>();
+        f->info = &info;
+        if (info.clock_event) f->all.add(cycles_);
+        if (info.cpu_key)
+            for (unsigned cpu : cpus_) {
+                const rate_stream& s = system.core(cpu).events(info.cpu_key);
+                f->all.add(s);
+                s.on_change(listener);
+            }
+        if (!info.clock_event) f->all.add(f->injected);
+        f->injected.on_change(listener);
+        feeds_.push_back(std::move(f));
+    }
+    // Any change of a source's future moves the next overflow instant.
+    clock_.on_change(listener);
+    for (unsigned cpu : cpus_) system.core(cpu).clock().on_change(listener);
+    for (unsigned n = 0; n < opt_.counters; ++n) overflows_.add(ctr_[n]);
+    if (opt_.cycle_counter) overflows_.add(cc_);
+    // Reference mode (docs/reference-mode.md): a counter announces its wrap from the edge's process.
+    overflows_.on_reference_wrap([this] { on_overflow(); });
+
+    bind_hooks();
+    state_reset();
+
+    SC_METHOD(on_overflow);
+    sensitive << overflows_.event();
+    dont_initialize();
+}
+
+arm_cspmu::event_feed* arm_cspmu::feed(uint32_t code) const {
+    for (const auto& f : feeds_)
+        if (f->info->code == code) return f.get();
+    return nullptr;
+}
+
+uint32_t arm_cspmu::implemented() const {
+    const uint32_t events = opt_.counters >= 31 ? 0x7fffffffu : (1u << opt_.counters) - 1;
+    return events | (opt_.cycle_counter ? bit(cycle_counter) : 0);
+}
+
+uint64_t arm_cspmu::pmcfgr_value() const {
+    // N counts every counter, the cycle counter included, minus one (Linux: N + 1 logical counters).
+    const uint64_t n = opt_.counters + (opt_.cycle_counter ? 1 : 0) - 1;
+    return n << pmcfgr_n | uint64_t(opt_.counter_width - 1) << pmcfgr_size | uint64_t(opt_.cycle_counter) << pmcfgr_cc;
+}
+
+void arm_cspmu::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
+    collect();
+    if (ctx.path != access_path::memory_mapped) return serve_from_bank(*bank_, trans, ctx, base_);
+    const uint64_t offset = trans.get_address() - base_;
+    serve_mmio(*bank_, bank_->find_offset(offset), offset, trans, ctx);
+}
+
+void arm_cspmu::bind_hooks() {
+    register_bank& b = *bank_;
+    auto hook = [&](const std::string& name, std::function<uint64_t()> rd, std::function<void(uint64_t)> wr) {
+        register_bank::reg& r = b[name];
+        if (rd) r.on_read(std::move(rd));
+        if (wr) r.on_write([this, wr](const write_event& e) { wr(e.written); changed(); });
+        else r.on_write([](const write_event&) {});
+    };
+    auto ro = std::function<void(uint64_t)>();
+    auto zero = [] { return uint64_t(0); };
+
+    hook("PMCR", [this] { return uint64_t(e_) << pmcr_e; }, [this](uint64_t v) {
+        e_ = v & bit(pmcr_e);
+        if (v & bit(pmcr_p))
+            for (unsigned n = 0; n < opt_.counters; ++n) ctr_[n].write(0, now_fs());
+        if ((v & bit(pmcr_c)) && opt_.cycle_counter) cc_.write(0, now_fs());
+    });
+    struct pair {
+        const char *set, *clr;
+        uint32_t arm_cspmu::*field;
+    };
+    for (const pair& p : {pair{"PMCNTENSET", "PMCNTENCLR", &arm_cspmu::cnten_},
+                          pair{"PMINTENSET", "PMINTENCLR", &arm_cspmu::inten_},
+                          pair{"PMOVSSET", "PMOVSCLR", &arm_cspmu::ovs_}}) {
+        auto f = p.field;
+        hook(p.set, [this, f] { return uint64_t(this->*f); }, [this, f](uint64_t v) { this->*f |= uint32_t(v) & implemented(); });
+        hook(p.clr, [this, f] { return uint64_t(this->*f); }, [this, f](uint64_t v) { this->*f &= ~(uint32_t(v) & implemented()); });
+    }
+    // A counter register reads its lazy counter directly when the counter is implemented (no read
+    // hook), and as zero when it is not; the filters of an unimplemented counter are RAZ/WI too.
+    auto counter_register = [&](const std::string& name, lazy_counter* counter) {
+        hook(name, counter ? std::function<uint64_t()>() : zero,
+             [this, counter](uint64_t v) { if (counter) counter->write(v, now_fs()); });
+        if (counter) b[name].reads_counter(*counter);
+    };
+    for (unsigned n = 0; n < 31; ++n) {
+        const bool present = n < opt_.counters;
+        counter_register(fmt::format("PMEVCNTR{}", n), present ? &ctr_[n] : nullptr);
+        hook(fmt::format("PMEVTYPER{}", n), [this, n]() -> uint64_t { return evtype_[n]; },
+             [this, n, present](uint64_t v) { if (present) evtype_[n] = uint32_t(v); });
+        for (const char* filter : {"PMEVFILTR", "PMEVFILT2R"})
+            if (!present) hook(fmt::format("{}{}", filter, n), zero, ro);
+    }
+    counter_register("PMCCNTR", opt_.cycle_counter ? &cc_ : nullptr);
+    if (!opt_.cycle_counter) hook("PMCCFILTR", zero, ro);
+    hook("PMCFGR", [this] { return pmcfgr_value(); }, ro);
+    hook("PMIIDR", [this] { return uint64_t(opt_.pmiidr); }, ro);
+    for (unsigned n = 0; n < 5; ++n)
+        hook(fmt::format("PMPIDR{}", n), [this, n] { return uint64_t(cspmu_pidr(n, opt_.pmiidr)); }, ro);
+}
+
+void arm_cspmu::collect_wraps() {
+    overflows_.collect(now_fs(), [this](size_t slot, uint64_t) {
+        ovs_ |= slot < opt_.counters ? bit(unsigned(slot)) : bit(cycle_counter); // the slot after the event counters: PMCCNTR
+    });
+}
+
+void arm_cspmu::apply() {
+    const fs_t now = now_fs();
+    for (unsigned n = 0; n < opt_.counters; ++n) {
+        const event_feed* f = feed(evtype_[n]);
+        const event_source* src = f ? &f->all : nullptr;
+        if (ctr_[n].source() != src) ctr_[n].set_source(src, now);
+        ctr_[n].set_enabled(e_ && (cnten_ >> n & 1), now);
+    }
+    if (cc_.source() != &cycles_) cc_.set_source(&cycles_, now);
+    cc_.set_enabled(opt_.cycle_counter && e_ && (cnten_ >> cycle_counter & 1), now);
+}
+
+void arm_cspmu::update_irq() {
+    irq_level_ = (ovs_ & inten_) != 0;
+    if (irq_) irq_->set(irq_level_);
+}
+
+uint32_t arm_cspmu::overflow_flags() {
+    collect();
+    return ovs_;
+}
+
+void arm_cspmu::state_reset() {
+    const fs_t now = now_fs();
+    bank_->reset();
+    for (auto& c : ctr_) c.write(0, now), c.take_overflows(now);
+    cc_.write(0, now);
+    cc_.take_overflows(now);
+    evtype_.fill(0);
+    e_ = false;
+    cnten_ = inten_ = ovs_ = 0;
+    apply();
+    update_irq();
+    reschedule();
+}
+
+void arm_cspmu::reset(bool cold) {
+    (void)cold;
+    state_reset();
+}
+
+bool arm_cspmu::inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
+                       std::string& error) {
+    if (!node.empty()) {
+        error = fmt::format("{} has no nodes (inject {} EVENT COUNT)", basename(), basename());
+        return false;
+    }
+    const int code = cspmu_event_code(event);
+    if (code < 0) {
+        std::string names;
+        for (const auto& e : cspmu_events()) names += fmt::format("{}{} ({:#x})", names.empty() ? "" : ", ", e.name, e.code);
+        error = fmt::format("{}: unknown event '{}': expected one of {}", basename(), event, names);
+        return false;
+    }
+    event_feed* f = feed(uint32_t(code));
+    if (f->info->clock_event) {
+        error = fmt::format("{}: {} counts the unit's clock and cannot be injected", basename(), f->info->name);
+        return false;
+    }
+    collect();
+    f->injected.add(count, now_fs(), over);
+    changed();
+    return true;
+}
+
+void arm_cspmu::report(std::ostream& out) {
+    collect();
+    const fs_t now = now_fs();
+    out << fmt::format("{} ({}, {} counters of {} bits{}): PMCR.E={} CNTEN={:#x} INTEN={:#x} OVS={:#x} irq={}\n",
+                       basename(), type(), opt_.counters, opt_.counter_width,
+                       opt_.cycle_counter ? " and a cycle counter" : "", e_, cnten_, inten_, ovs_,
+                       irq_level_ ? "high" : "low");
+    for (unsigned n = 0; n < opt_.counters; ++n)
+        out << fmt::format("  counter {}: event {:#x} value {:#x}\n", n, evtype_[n], ctr_[n].read(now));
+    if (opt_.cycle_counter) out << fmt::format("  cycle counter: {:#x}\n", cc_.read(now));
+}
+
+void arm_cspmu::observables(std::vector<observable>& out) {
+    for (unsigned n = 0; n < opt_.counters; ++n)
+        out.push_back({fmt::format("{}.PMEVCNTR{}", basename(), n), opt_.counter_width,
+                       [this, n] { return ctr_[n].read(now_fs()); },
+                       [this, n] {
+                           const event_feed* f = feed(evtype_[n]);
+                           return fmt::format("{:#x} {}", evtype_[n], f ? f->info->name : "unimplemented");
+                       }});
+    if (opt_.cycle_counter)
+        out.push_back({std::string(basename()) + ".PMCCNTR", opt_.counter_width, [this] { return cc_.read(now_fs()); },
+                       [] { return std::string("cycles"); }});
+    out.push_back({std::string(basename()) + ".PMOVS", 32, [this] { return uint64_t(overflow_flags()); }});
+}
+
+void arm_cspmu::control_registers(std::vector<observable>& out) {
+    const std::string p = std::string(basename()) + ".";
+    out.push_back({p + "PMCR", 32, [this] { return uint64_t(e_) << pmcr_e; }});
+    out.push_back({p + "PMCNTENSET", 32, [this] { return uint64_t(cnten_); }});
+    out.push_back({p + "PMINTENSET", 32, [this] { return uint64_t(inten_); }});
+}
+
+void arm_cspmu::event_totals(std::vector<event_total>& out) {
+    const fs_t now = now_fs();
+    for (const auto& f : feeds_) out.push_back({basename(), f->info->name, f->info->code, f->all.count_at(now)});
+}
+
+} // namespace pmusim
