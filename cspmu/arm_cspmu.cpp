@@ -171,19 +171,19 @@ void arm_cspmu::reset(bool cold) {
 bool arm_cspmu::inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                        std::string& error) {
     if (!node.empty()) {
-        error = fmt::format("{} has no nodes (inject {} EVENT COUNT)", basename(), basename());
+        error = inject_node_refused();
         return false;
     }
     const int code = cspmu_event_code(event);
     if (code < 0) {
-        std::string names;
-        for (const auto& e : cspmu_events()) names += fmt::format("{}{} ({:#x})", names.empty() ? "" : ", ", e.name, e.code);
-        error = fmt::format("{}: unknown event '{}': expected one of {}", basename(), event, names);
+        std::vector<named_event> events;
+        for (const auto& e : cspmu_events()) events.push_back({e.name, e.code});
+        error = inject_unknown_event(event, events);
         return false;
     }
     event_feed* f = feed(uint32_t(code));
     if (f->info->clock_event) {
-        error = fmt::format("{}: {} counts the unit's clock and cannot be injected", basename(), f->info->name);
+        error = inject_clock_event(f->info->name, "the unit's clock");
         return false;
     }
     collect();

@@ -429,19 +429,19 @@ void dsu_clusterpmu::reset(bool cold) {
 bool dsu_clusterpmu::inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                             std::string& error) {
     if (!node.empty()) {
-        error = fmt::format("{} has no nodes (inject {} EVENT COUNT)", basename(), basename());
+        error = inject_node_refused();
         return false;
     }
     int code = dsu_event_code(event);
     if (code < 0) {
-        std::string names;
-        for (const auto& e : dsu_events()) names += fmt::format("{}{} (0x{:x})", names.empty() ? "" : ", ", e.perf_name, e.code);
-        error = fmt::format("{}: unknown event '{}': expected one of {}", basename(), event, names);
+        std::vector<named_event> events;
+        for (const auto& e : dsu_events()) events.push_back({e.perf_name, e.code});
+        error = inject_unknown_event(event, events);
         return false;
     }
     event_feed* f = feed(uint16_t(code));
     if (f->info->clock_event) {
-        error = fmt::format("{}: {} counts the DSU clock and cannot be injected", basename(), f->info->mnemonic);
+        error = inject_clock_event(f->info->mnemonic, "the DSU clock");
         return false;
     }
     collect();

@@ -121,4 +121,18 @@ access_outcome refuse(access_context& ctx, access_outcome outcome, const registe
     return outcome;
 }
 
+std::string unit::inject_node_refused() const {
+    return fmt::format("{} has no nodes (inject {} EVENT COUNT)", basename(), basename());
+}
+
+std::string unit::inject_unknown_event(const std::string& event, const std::vector<named_event>& events) const {
+    std::string names;
+    for (const auto& e : events) names += fmt::format("{}{} (0x{:x})", names.empty() ? "" : ", ", e.name, e.code);
+    return fmt::format("{}: unknown event '{}': expected one of {}", basename(), event, names);
+}
+
+std::string unit::inject_clock_event(const std::string& event_name, const std::string& clock) const {
+    return fmt::format("{}: {} counts {} and cannot be injected", basename(), event_name, clock);
+}
+
 } // namespace pmusim

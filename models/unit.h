@@ -102,6 +102,15 @@ public:
     // rather than a unit command: every counting unit has event inputs to inject into.
     virtual bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                         std::string& error);
+    // The refusals of `inject` for a unit whose events have no nodes and are known by name and
+    // code (the DSU, the CoreSight PMU), worded once.
+    struct named_event {
+        std::string name;
+        uint32_t code;
+    };
+    std::string inject_node_refused() const; // "dsu0 has no nodes (inject dsu0 EVENT COUNT)"
+    std::string inject_unknown_event(const std::string& event, const std::vector<named_event>& events) const;
+    std::string inject_clock_event(const std::string& event_name, const std::string& clock) const;
     // Register accesses the firmware profile performs at boot on this unit, as typed steps
     // (models/firmware_access.h) the runner performs at time 0 before the user's sequence.
     virtual firmware_code firmware_boot(const std::string& profile) { (void)profile; return {}; }
