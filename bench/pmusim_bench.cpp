@@ -854,8 +854,8 @@ void scenario_firmware(bool quick) {
                              load_instructions, bare_load_s, iss_load_s, iss_load_s / bare_load_s);
     const double two_instructions = 5.0 * (loop_iterations / 2);
     std::cout << fmt::format("  the loop with two loads through a register (ADR X5, LDR X4 [X5] twice, SUBS, B.NE; the second "
-                             "load has a code hook, an access point), {} instructions: bare Unicorn {:.3f} host s, ISS {:.3f} "
-                             "host s: {:.2f}x\n",
+                             "load joins the first's access group: no code hook), {} instructions: bare Unicorn {:.3f} host s, "
+                             "ISS {:.3f} host s: {:.2f}x (target: within 2x)\n",
                              two_instructions, bare_two_s, iss_two_s, iss_two_s / bare_two_s);
     const double per_amu = 1e9 * amu_s / mrs_iterations, per_exit = 1e9 * exit_s / mrs_iterations,
                  per_cpp = 1e9 * cpp_s / mrs_iterations, per_logged = 1e9 * amu_logged_s / mrs_iterations;

@@ -1,4 +1,5 @@
 #include "iss/aarch64_iss.h"
+#include "iss/access_groups.h"
 
 #include <algorithm>
 #include <cstring>
@@ -131,15 +132,18 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
     // address of an executable segment that holds one (ERET, WFI, HLT #0xF000, and MRS/MSR of a
     // register the gate or the ISS holds). The engine stops with the PC on it, not executed.
     // The loads and stores after the first in each straight-line run of code are access points
-    // (see faulting_access). Executable segments in address order; a run goes on across
-    // segments that touch.
+    // (see faulting_access), except those that join the group of an earlier one: the same base
+    // register plus an immediate, not written in between. Executable segments in address order;
+    // a run goes on across segments that touch.
     exits_.clear();
     access_points_.clear();
+    group_members_.clear();
     std::vector<const elf_segment*> code;
     for (const auto& s : image_.segments)
         if (s.executable) code.push_back(&s);
     std::sort(code.begin(), code.end(), [](const elf_segment* a, const elf_segment* b) { return a->address < b->address; });
     bool access_in_run = false;
+    std::optional<unsigned> group_base; // the base register of the open group, if one is open
     uint64_t run_end = 0;
     for (const elf_segment* s : code) {
         if (s->address != run_end) access_in_run = false;
@@ -149,9 +153,15 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
             if (w == insn_eret || w == insn_wfi || w == insn_hlt_semihosting || sysreg) exits_.push_back(a);
             if (ends_block(w)) access_in_run = false;
             else if (may_access_window(a, w)) {
-                if (access_in_run) access_points_.push_back(a);
+                const auto form = decode_base_offset(w);
+                if (access_in_run && form && group_base == form->base) group_members_.push_back(a);
+                else {
+                    if (access_in_run) access_points_.push_back(a);
+                    group_base = form ? std::optional<unsigned>(form->base) : std::nullopt; // it anchors a group
+                }
                 access_in_run = true;
             }
+            if (!access_in_run || (group_base && may_write_register(w, *group_base))) group_base.reset();
         }
         run_end = s->address + s->file_size;
     }
@@ -297,12 +307,16 @@ uint64_t aarch64_iss::retired_in_run() const {
 // Unicorn 2.0.1 reports a load or store outside plain memory with a stale PC (it stores the PC
 // before a load or store only while a memory read/write hook exists, and such a hook sends every
 // load and store through its slow path), after the instructions before it in the translation
-// block have run. The access is the first load or store at or after the last point whose
-// address a callback saw: the start of the block (the block hook) or an access point (a code
-// hook on every load and store after the first in a straight-line run, set when the ELF is
-// loaded). A block ends at every branch, so no second load or store without a code hook can
-// follow that point inside the block. Code outside the ELF's executable segments has no access
-// points: a second load or store after the point there makes the access ambiguous.
+// block have run. The access is at or after the last point whose address a callback saw: the
+// start of the block (the block hook) or an access point (a code hook on every load and store
+// after the first in a straight-line run, set when the ELF is loaded), and before the next access
+// point (a block ends at every branch). Between them, the loads and stores after the first are
+// members of one group (see start): the same base register Rn plus an immediate, Rn written by
+// nothing from the group's first access up to them. So each member's address, computed from the
+// registers now, is the address it used (or, the faulting one, is about to use); those before the
+// faulting one accessed plain memory without fault, so the first whose bytes hold the faulting
+// address is the one. Code outside the ELF's executable segments has no access points: a second
+// load or store after the point there makes the access ambiguous.
 uint64_t aarch64_iss::faulting_access() {
     const uint64_t block_end = block_start_ + 4 * (counted_ - before_block_);
     uint64_t at = access_from_;
@@ -310,12 +324,30 @@ uint64_t aarch64_iss::faulting_access() {
     if (at >= block_end)
         fail(3, fmt::format("{}: an access to {:#x} outside plain memory from no load or store of the block at {:#x}",
                             where(access_from_), stop_.address, block_start_));
-    for (uint64_t later = at + 4; later < block_end; later += 4)
-        if (may_access_window(later, fetch_word(later)) && !std::binary_search(access_points_.begin(), access_points_.end(), later))
+    std::vector<uint64_t> candidates{at};
+    for (uint64_t later = at + 4; later < block_end; later += 4) {
+        if (!may_access_window(later, fetch_word(later))) continue;
+        if (std::binary_search(access_points_.begin(), access_points_.end(), later)) break; // its hook did not run
+        if (!std::binary_search(group_members_.begin(), group_members_.end(), later))
             fail(3, fmt::format("{}: an access to {:#x} outside plain memory in code outside the ELF's executable segments, "
                                 "from one of several loads and stores of the block at {:#x}: not modelled",
                                 where(at), stop_.address, block_start_));
-    return at;
+        candidates.push_back(later);
+    }
+    if (candidates.size() == 1) return at;
+    for (uint64_t c : candidates)
+        if (reaches_fault(c)) return c;
+    fail(3, fmt::format("{}: an access to {:#x} outside plain memory from none of the loads and stores of its group: not modelled",
+                        where(at), stop_.address));
+}
+
+bool aarch64_iss::reaches_fault(uint64_t pc) const {
+    const auto form = decode_base_offset(fetch_word(pc));
+    if (!form || form->is_load == stop_.is_write) return false;
+    uint64_t base = 0;
+    if (form->base == 31) uc_reg_read(uc_, UC_ARM64_REG_SP, &base);
+    else base = read_x(form->base);
+    return stop_.address - (base + uint64_t(form->offset)) < form->bytes;
 }
 
 void aarch64_iss::on_interrupt(uc_struct* uc, uint32_t intno, void* self_ptr) {

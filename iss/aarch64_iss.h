@@ -167,6 +167,9 @@ private:
     void set_stop_points();
     // The load or store a memory stop came from (the engine's PC is stale there).
     uint64_t faulting_access();
+    // The load or store at `pc` (of base-plus-immediate form) accesses the faulting address in the
+    // fault's direction, computed from the current registers.
+    bool reaches_fault(uint64_t pc) const;
     // Runs from `from` until the PC reaches `exit_address` (inside a straight-line block), or
     // another stop; returns the instructions retired.
     uint64_t run_until(uint64_t from, uint64_t exit_address);
@@ -194,6 +197,7 @@ private:
     stop_info stop_;
     std::vector<uint64_t> exits_;      // sorted
     std::vector<uint64_t> access_points_; // sorted: loads and stores after the first in a straight-line run
+    std::vector<uint64_t> group_members_; // sorted: those of them in an earlier one's group, without a hook
     std::vector<uint64_t> stop_hooks_; // the code hooks of both
     uint64_t access_from_ = 0;         // the last block start or access point the engine passed
     uint64_t no_until_ = 0;            // the engine's "until" address: one no instruction has

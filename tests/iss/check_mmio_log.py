@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Runs mmio_in_block.elf or mmio_first_access.elf (fast, then --reference) and checks its access
+"""Runs mmio_in_block.elf, mmio_first_access.elf or mmio_group.elf (fast, then --reference) and checks its access
 log: exactly the memory-mapped accesses the program makes, each once, at the PC of its instruction
 and at the CPU cycle of that instruction (code from 0x80000000, one cycle per instruction; in
 straight-line code the instruction at PC p starts at cycle (p - 0x80000000) / 4), and the 64-bit LDRs and STR as one access each
 (size 8 in the log) with the whole 64-bit value (CMN-600 periph_id_0/1: part_0 0x34 [7:0], part_1 4 [35:32] and the
-JEP106 bits [39:36] 0xB, Arm ARM/CMN-600 TRM via /work/shared/reference/cmn.md 1.2-1.4)."""
+JEP106 bits [39:36] 0xB, Arm ARM/CMN-600 TRM via /work/shared/reference/cmn.md 1.2-1.4).
+mmio_group.elf runs on arm-default with plain memory added just below the dsu0 frame and cmn0
+(group_platform below)."""
 import json, subprocess, sys, tempfile, os
 
 pmusim, elf = sys.argv[1], sys.argv[2]
@@ -29,13 +31,35 @@ expected_by_program = {
         straight("read", 0x2A000C00, 8, 0x3, 4),          # ldr w5, [x3, #0xC00]: an access point
         ("read", 0x2A000C00, base + 14 * 4, 0x3, 4, 14 + 7 * 2),  # ldr w7, [x6] in the third iteration
     ],
+    "mmio_group": [
+        straight("write", 0x2A000C00, 8, 0x3, 4),         # str w4, [x5, #0xC10]: third of its group
+        straight("read", 0x2A000C00, 10, 0x3, 4),         # ldr w6, [x5, #0xC10]: fourth
+        straight("read", 0x2A000C00, 15, 0x3, 4),         # ldr w8, [x5, #0xC00]: after the base was written
+        straight("read", 0x50000000, 20, None, 8),        # ldp x16, x17, [x5, #8]: second of its group
+        straight("read", 0x50000008, 20, 0xB400000034, 8),
+    ],
 }
-expected = expected_by_program[os.path.splitext(os.path.basename(elf))[0]]
+
+def group_platform(directory):
+    """arm-default with 64 KiB of plain memory ending where the dsu0 frame and cmn0 begin."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "platforms", "arm-default.yaml")
+    dram = "  - { name: dram, base: 0x80000000, size: 16MiB, endianness: little }\n"
+    text = open(source).read()
+    assert dram in text, "platforms/arm-default.yaml: its dram line changed"
+    text = text.replace(dram, dram + "  - { name: below_dsu0, base: 0x29FF0000, size: 64KiB, endianness: little }\n"
+                              "  - { name: below_cmn0, base: 0x4FFF0000, size: 64KiB, endianness: little }\n")
+    path = os.path.join(directory, "mmio_group.yaml")
+    open(path, "w").write(text)
+    return ["--platform", path]
+
+program = os.path.splitext(os.path.basename(elf))[0]
+expected = expected_by_program[program]
 failures = 0
 for mode in ([], ["--reference"]):
     with tempfile.TemporaryDirectory() as d:
         log = os.path.join(d, "log.jsonl")
-        r = subprocess.run([pmusim, "firmware", "-q", elf, "--log-json", log] + mode)
+        platform = group_platform(d) if program == "mmio_group" else []
+        r = subprocess.run([pmusim, "firmware", "-q", elf, "--log-json", log] + platform + mode)
         if r.returncode != 0:
             print(f"{mode}: pmusim exited {r.returncode} (the program's own checks failed: see its exit status)")
             failures += 1

@@ -6,7 +6,7 @@ if(NOT AARCH64_GCC OR NOT AARCH64_LD)
   message(FATAL_ERROR "aarch64-linux-gnu-gcc/ld not found: run scripts/install-deps.sh (gcc-aarch64-linux-gnu, binutils-aarch64-linux-gnu)")
 endif()
 set(ISS_ELF_DIR ${CMAKE_BINARY_DIR}/tests/iss)
-set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi exception_loop svc_hvc mmio_in_block mmio_first_access branch_loop)
+set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop)
 set(ISS_ELFS)
 foreach(prog ${ISS_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/tests/iss/${prog}.S)
@@ -58,5 +58,10 @@ if(Python3_FOUND)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/iss/check_mmio_log.py $<TARGET_FILE:pmusim>
             ${ISS_ELF_DIR}/mmio_first_access.elf)
   set_tests_properties("iss: a window access first in its run, and in a loop after an access point, runs once"
+    PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
+  add_test(NAME "iss: a window access later in an access group, after its base was written, and by LDP runs once"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/iss/check_mmio_log.py $<TARGET_FILE:pmusim>
+            ${ISS_ELF_DIR}/mmio_group.elf)
+  set_tests_properties("iss: a window access later in an access group, after its base was written, and by LDP runs once"
     PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 endif()
