@@ -143,7 +143,10 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
         if (s.executable) code.push_back(&s);
     std::sort(code.begin(), code.end(), [](const elf_segment* a, const elf_segment* b) { return a->address < b->address; });
     bool access_in_run = false;
-    std::optional<unsigned> group_base; // the base register of the open group, if one is open
+    // The base register of the open group; no_group when none is open (a plain sentinel, not
+    // std::optional, which GCC 12 warns about here as maybe-uninitialized).
+    constexpr unsigned no_group = ~0u;
+    unsigned group_base = no_group;
     uint64_t run_end = 0;
     for (const elf_segment* s : code) {
         if (s->address != run_end) access_in_run = false;
@@ -154,14 +157,14 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
             if (ends_block(w)) access_in_run = false;
             else if (may_access_window(a, w)) {
                 const auto form = decode_base_offset(w);
-                if (access_in_run && form && group_base == form->base) group_members_.push_back(a);
+                if (access_in_run && form && group_base == unsigned(form->base)) group_members_.push_back(a);
                 else {
                     if (access_in_run) access_points_.push_back(a);
-                    group_base = form ? std::optional<unsigned>(form->base) : std::nullopt; // it anchors a group
+                    group_base = form ? unsigned(form->base) : no_group; // it anchors a group
                 }
                 access_in_run = true;
             }
-            if (!access_in_run || (group_base && may_write_register(w, *group_base))) group_base.reset();
+            if (!access_in_run || (group_base != no_group && may_write_register(w, group_base))) group_base = no_group;
         }
         run_end = s->address + s->file_size;
     }
