@@ -144,6 +144,9 @@ register_table make_cpu_interface() {
              "Deactivate Interrupt Register"),
     };
     for (auto& r : t.registers) cite(r, std::string(cpu_spec) + "; offsets as " + linux_header);
+    for (const char* aliased : {"GICC_AIAR", "GICC_AEOIR", "GICC_AHPPIR"})
+        cite(t, std::string(aliased) + "$", "UNVERIFIED: offset from Arm IHI 0048B 4.4 Table 4-2 alone (Linux names no "
+                                            "aliased register); the model does not implement them");
     cite(t, "GICC_IIDR", "Linux drivers/irqchip/irq-gic.c@v6.1.192 gic_check_gicv2 (the value: UNVERIFIED GIC-400 r0p1, DDI 0471B 3.3)");
     return t;
 }

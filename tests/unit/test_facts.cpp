@@ -5,6 +5,10 @@
 // is not modelled still fails when a modelled field of another name holds its bits (the way
 // HCR_EL2.TIDCP once sat on EnSCXT's bit).
 #include <catch2/catch.hpp>
+
+#include "devices/generic_timer/generic_timer.h"
+#include "devices/gic/gic.h"
+#include "devices/pl011/pl011.h"
 #include <fmt/format.h>
 #include <algorithm>
 #include <functional>
@@ -26,6 +30,10 @@ namespace {
 const register_table* table_of(const std::string& unit) {
     static const std::map<std::string, std::function<const register_table&()>> tables = {
         {"cpu_controls", [] () -> const register_table& { return cpu_controls_table(); }},
+        {"gicv2_distributor", [] () -> const register_table& { return gic_distributor_table(); }},
+        {"gicv2_cpu_interface", [] () -> const register_table& { return gic_cpu_interface_table(); }},
+        {"generic_timer", [] () -> const register_table& { return generic_timer_table(); }},
+        {"pl011", [] () -> const register_table& { return pl011_table(); }},
         {"amu", [] () -> const register_table& { return amu_table(); }},
         {"amu_ext32", [] () -> const register_table& { return amu_external_table(amu_ext_format::ext32); }},
         {"amu_ext64", [] () -> const register_table& { return amu_external_table(amu_ext_format::ext64); }},
