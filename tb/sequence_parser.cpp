@@ -590,7 +590,8 @@ std::optional<statement> parse_line(std::string_view line, const std::string& fi
 }
 
 std::string location(const statement& s) {
-    return s.file + ":" + std::to_string(s.line) + (s.origin ? *s.origin : std::string());
+    // Line 0: a statement made from the command line (`pmusim firmware FILE`), named by its file alone.
+    return s.file + (s.line ? ":" + std::to_string(s.line) : std::string()) + (s.origin ? *s.origin : std::string());
 }
 
 // ---------------------------------------------------------------------------

@@ -223,6 +223,9 @@ struct statement {
     // otherwise. Messages name a statement as file:line + origin. Shared by the statements of
     // one included file or repeat iteration (a repeat may expand to a million statements).
     std::shared_ptr<const std::string> origin = nullptr; // (initialized: aggregates may omit it)
+    // The JUnit label of the expectation: the text of the last `# test: LABEL` comment line above
+    // it (docs/sequence-language.md, "JUnit"); null when none.
+    std::shared_ptr<const std::string> label = nullptr;
 };
 
 // "file:line" plus the statement's origin: how every message names a statement.
