@@ -369,7 +369,9 @@ void add_help_examples(CLI::App& app) {
     const std::pair<const char*, const char*> examples[] = {
         {"run", "  pmusim run tests/sequences/dsu/overflow_irq.seq\n"
                 "  pmusim run my.seq --platform my.yaml --log-json log.jsonl --junit junit.xml --vcd wave.vcd\n"
-                "  pmusim run a.seq b.seq tests/sequences -j 2 --junit junit.xml --quiet\n"
+                "  pmusim run a.seq b.seq tests/sequences -j 2 --junit reports/junit.xml --quiet\n"
+                "  pmusim run tests/sequences --junit junit.xml --junit-testcases file   # one testcase per file\n"
+                "  pmusim run my.seq --summary                      # every unit's counters at the end\n"
                 "  pmusim run my.seq --reference\n"
                 "  pmusim run my.seq -C dsu0.counters=4 -C cpu0.features.fgt=true   # parameter overrides\n"
                 "Reports (JUnit, JSON-lines log, VCD): docs/logs.md.\n"
