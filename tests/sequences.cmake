@@ -123,3 +123,14 @@ if(Python3_FOUND)
   set_tests_properties("outputs: firmware output on stdout with -q, summary on request, exec times, exited CPU off"
     PROPERTIES TIMEOUT 120 ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE")
 endif()
+if(Python3_FOUND AND HELP2MAN)
+  add_test(NAME "cli: a manual page per subcommand, examples one a line"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/check_man_pages.py $<TARGET_FILE:pmusim>
+            ${CMAKE_BINARY_DIR}/man)
+  set_tests_properties("cli: a manual page per subcommand, examples one a line" PROPERTIES TIMEOUT 60)
+endif()
+if(Python3_FOUND)
+  add_test(NAME "cli: bash completion of values: platforms, parameter keys, choices"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/check_completion_values.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("cli: bash completion of values: platforms, parameter keys, choices" PROPERTIES TIMEOUT 60)
+endif()
