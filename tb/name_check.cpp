@@ -130,7 +130,22 @@ std::optional<std::string> unknown_name(const seq::statement& s, const platform&
     return std::visit(
         overloaded{
             [&](const seq::reg_read& r) { return reg(r.reg); },
-            [&](const seq::reg_write& r) { return reg(r.reg); },
+            [&](const seq::reg_write& r) -> std::optional<std::string> {
+                if (auto problem = reg(r.reg); problem || r.event.empty()) return problem;
+                // An event name: in the event list of the unit that owns the register.
+                const auto resolved = p.resolve_register(r.reg, cpu);
+                const unit* owner = resolved->owner;
+                if (owner && owner->table().find_event(r.event)) return std::nullopt;
+                std::vector<std::string> names;
+                if (owner)
+                    for (const auto& e : owner->table().events) names.push_back(e.name);
+                if (names.empty())
+                    return fmt::format("'{}' is no number, and {} has no event names: expected an event number", r.event,
+                                       resolved->display);
+                return fmt::format("unknown event '{}' for {}{}; its events: {} (their numbers: pmusim regs --unit {})",
+                                   r.event, resolved->display, did_you_mean(r.event, names), joined(names),
+                                   owner->table().unit);
+            },
             [&](const seq::print_reg& r) { return reg(r.reg); },
             [&](const seq::run_cycles& r) -> std::optional<std::string> {
                 return r.clock ? clock(*r.clock) : std::nullopt;

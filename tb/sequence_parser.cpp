@@ -361,7 +361,12 @@ private:
     reg_write parse_reg_write() {
         reg_write s;
         s.reg = reg();
-        s.value = number();
+        // An event name for an event-type register (the runner looks it up in the unit's event list).
+        if (s.reg.find("EVTYPER") != std::string::npos && is_value_name(peek()) && !(names_ && names_->count(peek())) &&
+            !std::isdigit(static_cast<unsigned char>(peek().front())))
+            s.event = take();
+        else
+            s.value = number();
         if (accept("mask")) {
             std::string ctx = context();
             std::string_view tok = peek();
@@ -628,7 +633,7 @@ struct printer {
     }
     std::string operator()(const reg_read& s) const { return "read " + s.reg + check_text(s.check) + outcome_suffix(s.outcome); }
     std::string operator()(const reg_write& s) const {
-        return "write " + s.reg + " " + hex(s.value) + (s.mask ? " mask " + hex(*s.mask) : "") +
+        return "write " + s.reg + " " + (s.event.empty() ? hex(s.value) : s.event) + (s.mask ? " mask " + hex(*s.mask) : "") +
                outcome_suffix(s.outcome);
     }
     std::string operator()(const mem_read& s) const {

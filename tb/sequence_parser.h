@@ -76,12 +76,16 @@ struct reg_read {
     std::optional<access_outcome> outcome;
 };
 
-// write REG VALUE [mask M] [-> OUTCOME]
+// write REG VALUE|EVENT [mask M] [-> OUTCOME]
 // With `mask M` the write is a read-modify-write, as firmware's mrs/bic/orr/msr:
 // the register is read, and (old & ~M) | VALUE is written. VALUE must lie within M.
 struct reg_write {
     std::string reg;
     uint64_t value = 0;
+    // `write CLUSTERPMXEVTYPER_EL1 L3D_CACHE`: an event name where an event number goes (a register
+    // whose name holds EVTYPER, a name no `let` bound). The runner gives `value` the number from the
+    // register's unit's event list (docs/sequence-language.md, "Event names"); empty otherwise.
+    std::string event;
     std::optional<uint64_t> mask;
     std::optional<access_outcome> outcome;
 };

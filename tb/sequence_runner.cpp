@@ -583,6 +583,31 @@ sequence_runner::result sequence_runner::run_command(const seq::statement& s, co
     return perform(r.accesses, fmt::format("{}:{} ({})", s.file, s.line, r.source));
 }
 
+// `write REG VALUE [mask M]` once REG is resolved (and an event name replaced by its number).
+sequence_runner::result sequence_runner::execute_write(const seq::statement& s, const seq::reg_write& w,
+                                                       const resolved_register& resolved) {
+    auto bad = [&](std::string msg) { return result{verdict::bad_input, "ERR " + msg, fmt::format("{}: {}", where(s), msg)}; };
+    const resolved_register* reg = &resolved;
+    if (ctx_.initiator != initiator_kind::cpu && reg->system_register)
+        return bad(fmt::format("{} is a system register; only `as cpuN` can access it", w.reg));
+    if (reg->width < 64 && (w.value >> reg->width) != 0)
+        return bad(fmt::format("value {:#x} does not fit the {}-bit register {}", w.value, reg->width,
+                               reg->display));
+    uint64_t value = w.value;
+    std::string what = fmt::format("write {} {:#x}", reg->display, w.value);
+    if (w.mask) {
+        // Read-modify-write, two real accesses: the read's refusal ends the statement.
+        what += fmt::format(" mask {:#x}", *w.mask);
+        access_result old = register_access(false, *reg, 0, s);
+        if (old.outcome != access_outcome::ok)
+            return check_outcome(s, what + " (its read)", w.outcome.value_or(access_outcome::ok), old,
+                                 w.outcome.has_value());
+        value = (old.value & ~*w.mask) | w.value;
+    }
+    access_result r = register_access(true, *reg, value, s);
+    return check_outcome(s, what, w.outcome.value_or(access_outcome::ok), r, w.outcome.has_value());
+}
+
 sequence_runner::result sequence_runner::execute(const seq::statement& s) {
     ++executed_;
     sample();
@@ -648,24 +673,19 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
             [&](const seq::reg_write& w) -> result {
                 auto reg = platform_.resolve_register(w.reg, ctx_.cpu);
                 if (!reg) return bad(fmt::format("unknown register '{}' for {}", w.reg, ctx_.describe()));
-                if (ctx_.initiator != initiator_kind::cpu && reg->system_register)
-                    return bad(fmt::format("{} is a system register; only `as cpuN` can access it", w.reg));
-                if (reg->width < 64 && (w.value >> reg->width) != 0)
-                    return bad(fmt::format("value {:#x} does not fit the {}-bit register {}", w.value, reg->width,
-                                           reg->display));
-                uint64_t value = w.value;
-                std::string what = fmt::format("write {} {:#x}", reg->display, w.value);
-                if (w.mask) {
-                    // Read-modify-write, two real accesses: the read's refusal ends the statement.
-                    what += fmt::format(" mask {:#x}", *w.mask);
-                    access_result old = register_access(false, *reg, 0, s);
-                    if (old.outcome != access_outcome::ok)
-                        return check_outcome(s, what + " (its read)", w.outcome.value_or(access_outcome::ok), old,
-                                             w.outcome.has_value());
-                    value = (old.value & ~*w.mask) | w.value;
+                if (!w.event.empty()) { // an event name: its number from the register's unit (tb/name_check.h)
+                    const register_table::named_event* e = reg->owner ? reg->owner->table().find_event(w.event) : nullptr;
+                    if (!e) {
+                        auto why = unknown_name(s, platform_, ctx_.cpu, ctx_.initiator != initiator_kind::cpu);
+                        return bad(why ? *why : fmt::format("{} has no event named {}", w.reg, w.event));
+                    }
+                    seq::statement numbered = s;
+                    auto& nw = std::get<seq::reg_write>(numbered.body);
+                    nw.value = e->code;
+                    nw.event.clear();
+                    return execute_write(numbered, nw, *reg);
                 }
-                access_result r = register_access(true, *reg, value, s);
-                return check_outcome(s, what, w.outcome.value_or(access_outcome::ok), r, w.outcome.has_value());
+                return execute_write(s, w, *reg);
             },
             [&](const seq::mem_read& m) -> result {
                 unsigned bytes = m.width / 8;

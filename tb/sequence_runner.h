@@ -103,6 +103,7 @@ private:
                          const access_result& r, bool explicit_expectation);
     result read_register(const seq::statement& s, const std::string& reg, const std::optional<seq::value_check>& check,
                          const std::optional<access_outcome>& expected, bool print);
+    result execute_write(const seq::statement& s, const seq::reg_write& w, const resolved_register& reg);
     // A unit command (`UNIT VERB ARGS`, models/unit_command.h).
     result run_command(const seq::statement& s, const seq::command_call& c);
     std::string where(const seq::statement& s) const;
