@@ -134,7 +134,7 @@ std::optional<std::string> unknown_name(const seq::statement& s, const platform&
                 if (auto problem = reg(r.reg); problem || r.event.empty()) return problem;
                 // An event name: in the event list of the unit that owns the register.
                 const auto resolved = p.resolve_register(r.reg, cpu);
-                const unit* owner = resolved->owner;
+                const pmusim::unit* owner = resolved->owner;
                 if (owner && owner->table().find_event(r.event)) return std::nullopt;
                 std::vector<std::string> names;
                 if (owner)

@@ -82,12 +82,12 @@ struct reg_read {
 struct reg_write {
     std::string reg;
     uint64_t value = 0;
+    std::optional<uint64_t> mask;
+    std::optional<access_outcome> outcome;
     // `write CLUSTERPMXEVTYPER_EL1 L3D_CACHE`: an event name where an event number goes (a register
     // whose name holds EVTYPER, a name no `let` bound). The runner gives `value` the number from the
     // register's unit's event list (docs/sequence-language.md, "Event names"); empty otherwise.
     std::string event;
-    std::optional<uint64_t> mask;
-    std::optional<access_outcome> outcome;
 };
 
 // read32|read64 ADDR [== VALUE [mask M]] [-> OUTCOME]. For width 32, value and
