@@ -38,7 +38,8 @@ def main():
         if not rendered.startswith(title + "(1)"):
             problems.append(f"{os.path.basename(page)}: title {rendered.splitlines()[0] if rendered else ''!r}, expected {title}(1)")
         for ex in examples(help_text(exe, *([sub] if sub else []))):
-            if " ".join(ex.split()) not in [" ".join(l.split()) for l in lines]:
+            plain = (lambda t: " ".join(re.sub(r"[`'\u2018\u2019]", "", t).split()))  # roff turns ` into quotes
+            if plain(ex) not in [plain(l) for l in lines]:
                 problems.append(f"{os.path.basename(page)}: the example {ex!r} is not a line of its own")
     for p in problems:
         print("FAIL:", p)
