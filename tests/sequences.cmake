@@ -127,7 +127,7 @@ if(Python3_FOUND AND HELP2MAN)
   add_test(NAME "cli: a manual page per subcommand, examples one a line"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/check_man_pages.py $<TARGET_FILE:pmusim>
             ${CMAKE_BINARY_DIR}/man)
-  set_tests_properties("cli: a manual page per subcommand, examples one a line" PROPERTIES TIMEOUT 60)
+  set_tests_properties("cli: a manual page per subcommand, examples one a line" PROPERTIES TIMEOUT 240)
 endif()
 if(Python3_FOUND)
   add_test(NAME "cli: bash completion of values: platforms, parameter keys, choices"
