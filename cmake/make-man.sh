@@ -16,4 +16,13 @@ else
   help2man --no-info --version-string="pmusim $version" --name="$name" "$pmusim $sub" |
     sed -e "s/^\.TH PMUSIM /.TH $title /" -e "s/^pmusim \\\\- /pmusim-$sub \\\\- /" > "$out.tmp"
 fi
+# help2man fills the indented example lines into one paragraph: keep them one command a line
+# (no-fill from each .IP block of EXAMPLES to the next paragraph or section).
+awk '
+  /^\.SH / { if (nofill) print ".fi"; nofill = 0; examples = ($2 == "EXAMPLES") }
+  /^\.(PP|TP|SS)/ && nofill { print ".fi"; nofill = 0 }
+  { print }
+  /^\.IP$/ && examples { print ".nf"; nofill = 1 }
+  END { if (nofill) print ".fi" }
+' "$out.tmp" > "$out.nf" && mv "$out.nf" "$out.tmp"
 mv "$out.tmp" "$out"

@@ -13,7 +13,9 @@ set(PMUSIM_SUBCOMMANDS
   "simulate|run a what-if scenario"
   "sweep|run a scenario over a grid of parameter values"
   "plot|draw a figure from what-if CSV files"
-  "imc-dt|print the POWER9 IMC device-tree node")
+  "imc-dt|print the POWER9 IMC device-tree node"
+  "firmware|run an AArch64 ELF on a CPU's instruction-set simulator"
+  "completion|print a shell completion script for pmusim")
 foreach(entry "|" ${PMUSIM_SUBCOMMANDS})
   string(REPLACE "|" ";" parts "${entry}")
   list(LENGTH parts n)

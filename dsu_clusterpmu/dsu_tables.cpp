@@ -314,6 +314,14 @@ register_table make_table(dsu_variant v) {
     // PMEVCNTR<n> and PMEVTYPER<n> exist for n < PMCR.N (../shared/reference/dsu.md register map),
     // PMEVCNTSR<n> is the snapshot of PMEVCNTR<n>.
     t.per_counter_banks = {"PMEVCNTR<n>", "PMEVTYPER<n>", "PMEVCNTSR<n>"};
+    // Event names for XEVTYPER/PMEVTYPER writes, the C header and `pmusim regs`: exactly the events
+    // Linux's perf driver names (drivers/perf/arm_dsu_pmu.c, dsu_pmu_event_attrs), with its numbers;
+    // tests/facts/dsu.tsv transcribes them from that file. The TRM's read/write splits (0x60, 0x61,
+    // 0xA0-0xA3) are counted by number but not named here: no public list they are checked against.
+    for (const auto& e : dsu_events())
+        if (e.code < 0x40)
+            t.events.push_back({e.mnemonic, e.code,
+                                fmt::format("Linux drivers/perf/arm_dsu_pmu.c DSU_EVENT_ATTR({}, {:#x})", e.perf_name, e.code)});
     return t;
 }
 

@@ -491,7 +491,7 @@ void aarch64_iss::thread() {
             finish(firmware_result::state::error, 3, 0, std::string("model error: ") + e.what());
         }
         if (!stdout_line_.empty()) {
-            rec_.line(fmt::format("cpu{}: {}", cpu_, stdout_line_));
+            rec_.program_output(fmt::format("cpu{}: {}", cpu_, stdout_line_));
             stdout_line_.clear();
         }
     }
@@ -548,6 +548,7 @@ void aarch64_iss::finish(firmware_result::state s, int exit_code, uint64_t statu
     for (const auto& k : core_.event_keys())
         if (!core_model::is_fixed_key(k)) back[k] = rational(k == "inst" ? 1 : 0);
     core_.set_workload(back, t);
+    platform_.firmware_exited(cpu_, t);
     rec_.line(fmt::format("[{}] cpu{}: firmware {} {} after {} instructions{}", format_time(t), cpu_, image_.path,
                           s == firmware_result::state::passed ? "passed" : s == firmware_result::state::failed ? "failed" : "stopped",
                           retired_, message.empty() ? "" : ": " + message));

@@ -50,7 +50,7 @@ void aarch64_iss::semihosting_call(uint64_t pc) {
         // stdout: whole lines into the run's log, so they sit in order with its other lines.
         for (char c : text) {
             if (c == '\n') {
-                rec_.line(stdout_line_);
+                rec_.program_output(stdout_line_);
                 stdout_line_.clear();
             } else {
                 stdout_line_ += c;

@@ -1,4 +1,6 @@
 #include "models/register_bank.h"
+#include <algorithm>
+#include <cctype>
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -49,6 +51,17 @@ std::vector<std::string> uncited(const register_table& table) {
             if (f.source.empty()) out.push_back(r.name + "." + f.name);
     }
     return out;
+}
+
+const register_table::named_event* register_table::find_event(const std::string& name) const {
+    auto same = [](const std::string& a, const std::string& b) {
+        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+                   return std::toupper(static_cast<unsigned char>(x)) == std::toupper(static_cast<unsigned char>(y));
+               });
+    };
+    for (const auto& e : events)
+        if (same(e.name, name)) return &e;
+    return nullptr;
 }
 
 const register_def* register_table::find(const std::string& name) const {

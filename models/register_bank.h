@@ -100,6 +100,15 @@ struct register_table {
     // The banks holding one register per event counter ("PMEVCNTR<n>"): a platform's instance has
     // as many of them as its `counters` parameter says (`pmusim regs --platform`, docs/c-headers.md).
     std::vector<std::string> per_counter_banks;
+    // The event numbers software writes to the table's event-type registers, by name, each with its
+    // source: `write ...EVTYPER... NAME` in a sequence, #defines in the C header, `pmusim regs`.
+    struct named_event {
+        std::string name;   // as Linux's perf driver or the TRM names it, upper case
+        uint64_t code = 0;
+        std::string source;
+    };
+    std::vector<named_event> events;
+    const named_event* find_event(const std::string& name) const; // any case; null if none
     const register_def* find(const std::string& name) const;
 };
 

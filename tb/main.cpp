@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <unistd.h>
 #include <systemc>
 
 #include "models/input_error.h"
@@ -47,8 +48,10 @@ struct run_options {
     std::string platform;
     std::string log_json;
     std::string junit;
+    std::string junit_testcases = "expectation"; // or "file" (docs/sequence-language.md, "JUnit")
     std::string vcd;
     bool quiet = false;
+    bool summary = false;   // --summary: every unit's counters at the end (also printed after a failure)
     bool reference = false; // per-cycle reference mode (docs/reference-mode.md)
     std::vector<std::string> overrides; // -C KEY=VALUE (tb/param_overrides.h)
     // Firmware (docs/firmware.md)
@@ -73,7 +76,10 @@ int simulate(std::vector<seq::statement> statements, const std::string& source_n
     std::vector<param_override> overrides = parse_override_arguments(opt.overrides);
     platform_config cfg = load_platform_with_overrides(platform_name, overrides);
     rec.log = opt.quiet || serve ? nullptr : &std::cout;
+    // The program's own output is the run's product: on stdout even with -q (serve: stdout is the protocol).
+    rec.program_out = serve ? &std::cerr : &std::cout;
     rec.keep_passed_testcases(!opt.junit.empty());
+    rec.one_testcase_per_file(opt.junit_testcases == "file");
     // Outputs appear under their names only once complete (tb/atomic_output.h).
     std::unique_ptr<atomic_output> json_out;
     if (!opt.log_json.empty()) {
@@ -108,25 +114,32 @@ int simulate(std::vector<seq::statement> statements, const std::string& source_n
     }
     runner.set_firmware_time_limit(opt.firmware_time_limit);
     if (opt.skip_firmware_boot) runner.skip_firmware_boot();
+    // A bar on stderr when it is a terminal (never in a log file or a CI job's output).
+    if (!serve && !opt.quiet && isatty(STDERR_FILENO)) runner.show_progress(true);
     if (serve) runner.serve(std::cin, std::cout);
     else runner.load(std::move(statements));
     if (!serve) {
         rec.line(fmt::format("pmusim: {} on platform {} (firmware profile {})", source_name, cfg.name,
                              opt.skip_firmware_boot ? std::string("not run: the ELF is the firmware")
                                                     : std::string(to_string(cfg.firmware.profile))));
-        for (const auto& u : p.unmodelled_units()) rec.line("  note: unit " + u + " is not modelled yet");
+        // Diagnostics go to stderr: stdout holds the run's log and the program's output.
+        if (!opt.quiet)
+            for (const auto& u : p.unmodelled_units()) std::cerr << "pmusim: note: unit " << u << " is not modelled yet\n";
     }
     const auto host_start = std::chrono::steady_clock::now();
     sc_core::sc_start();
     const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
     int status = runner.exit_status();
     if (!runner.error_message().empty()) std::cerr << runner.error_message() << '\n';
-    if (!serve && rec.log) {
-        std::ostringstream report;
-        for (unit* u : p.units()) u->report(report);
-        std::string text = report.str();
-        while (!text.empty() && text.back() == '\n') text.pop_back();
-        if (!text.empty()) rec.line(text);
+    if (!serve && (rec.log || opt.summary)) {
+        // Every unit's counters: on request, or when an expectation failed (what the counters were then).
+        if (opt.summary || status == exit_failed) {
+            std::ostringstream report;
+            for (unit* u : p.units()) u->report(report);
+            std::string text = report.str();
+            while (!text.empty() && text.back() == '\n') text.pop_back();
+            if (!text.empty()) (rec.log ? *rec.log : std::cout) << text << '\n';
+        }
         const unsigned passed = rec.passed_expectations(), failed = rec.failed_expectations();
         // `pmusim firmware` runs no boot statements (the ELF is the firmware): the line says so.
         rec.line(fmt::format("== {} statements ({}), simulated {}, expectations: {} passed, {} failed ==",
@@ -194,11 +207,12 @@ int firmware_command(const firmware_options& f, run_options opt, run_recorder& r
     auto parsed = seq::parse_line("exec " + cpu_text + " el" + std::to_string(f.el) +
                                       (f.el == 3 ? "" : f.secure ? " secure" : " nonsecure") + " x",
                                   "--cpu", 0);
+    if (!parsed) throw input_error("--cpu", 0, "expected cpuN");
     e = std::get<seq::exec_firmware>(parsed->body);
     e.file = f.file;
     opt.firmware_time_limit = values::parse_duration_fs(f.time_limit, "--time-limit", 0);
     opt.skip_firmware_boot = true;
-    seq::statement st{"<command line>", 1, e};
+    seq::statement st{f.file, 0, e}; // messages name the ELF (line 0: no line number)
     refuse_junit_over_inputs(opt, {f.file, opt.platform});
     refuse_inputs_as_outputs({opt.log_json, opt.vcd}, {f.file, opt.platform});
     return simulate({st}, f.file, opt.platform.empty() ? "arm-default" : opt.platform, opt, false, rec);
@@ -208,6 +222,7 @@ int firmware_command(const firmware_options& f, run_options opt, run_recorder& r
 // a JUnit error testcase, so that a report exists for every ending (docs/sequence-language.md).
 junit_suite run_reported(const std::string& suite_name, const std::function<int(run_recorder&)>& body, int& status) {
     run_recorder rec;
+    // The error's testcase is named by where it stopped, without a line number (stable names).
     auto stopped = [&](int code, const std::string& where, const char* type, const std::string& message) {
         std::cerr << "pmusim: " << message << '\n';
         rec.error(where, type, message, now_fs());
@@ -216,10 +231,7 @@ junit_suite run_reported(const std::string& suite_name, const std::function<int(
     try {
         status = body(rec);
     } catch (const input_error& e) {
-        std::string where = e.file().empty() ? "command line" : e.file();
-        if (!e.file().empty() && e.line()) where += ":" + std::to_string(e.line());
-        if (!e.file().empty()) where += e.origin(); // "(included from a.seq:7)"
-        stopped(exit_bad_input, where, "input error", e.what());
+        stopped(exit_bad_input, e.file().empty() ? "command line" : e.file(), "input error", e.what());
     } catch (const sc_core::sc_report& e) {
         stopped(exit_model_error, "simulation", "model error", std::string("model error: ") + e.what());
     } catch (const std::exception& e) {
@@ -234,9 +246,25 @@ void write_junit_file(const std::string& path, const std::vector<junit_suite>& s
     j.commit();
 }
 
+// The JUnit report's folder is created (or found unusable) before anything runs: a report that
+// cannot be written is bad input at once, not after the whole run.
+void prepare_junit_folder(const run_options& opt) {
+    if (opt.junit.empty() || opt.junit == "-") return;
+    const std::filesystem::path folder = std::filesystem::path(opt.junit).parent_path();
+    if (folder.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    if (ec || !std::filesystem::is_directory(folder))
+        throw input_error("", 0, fmt::format("--junit {}: cannot create its folder {}: {}", opt.junit, folder.string(),
+                                             ec ? ec.message() : "a file of that name exists"));
+    if (access(folder.c_str(), W_OK) != 0)
+        throw input_error("", 0, fmt::format("--junit {}: its folder {} is not writable", opt.junit, folder.string()));
+}
+
 // `pmusim run FILE` and `pmusim serve`: in this process, JUnit with one testsuite.
 int run_single(const std::string& suite_name, const run_options& opt,
                const std::function<int(run_recorder&)>& body) {
+    prepare_junit_folder(opt);
     int status = exit_ok;
     junit_suite suite = run_reported(suite_name, body, status);
     if (!opt.junit.empty() && !junit_is_an_input) write_junit_file(opt.junit, {suite});
@@ -251,7 +279,16 @@ int run_command(const run_options& opt) {
         return run_single(opt.files.front(), opt, [&](run_recorder& rec) { return run_file(opt.files.front(), opt, rec); });
     if (!opt.log_json.empty() || !opt.vcd.empty())
         throw input_error("", 0, "--log-json and --vcd describe one run: give them with a single sequence file");
-    const std::vector<std::string> files = sequence_files(opt.files);
+    prepare_junit_folder(opt);
+    std::vector<std::string> files;
+    try {
+        files = sequence_files(opt.files);
+    } catch (const input_error& e) { // e.g. a folder without .seq files: still a report, with the error
+        int status = exit_ok;
+        junit_suite suite = run_reported(opt.files.front(), [&](run_recorder&) -> int { throw e; }, status);
+        if (!opt.junit.empty()) write_junit_file(opt.junit, {suite});
+        return status;
+    }
     refuse_inputs_as_outputs({opt.junit}, files); // before any work (docs/reliability.md)
     multi_run_result r = run_files_in_children(files, opt.jobs, [&](const std::string& file, int& status) {
         return run_reported(file, [&](run_recorder& rec) { return run_file(file, opt, rec); }, status);
@@ -332,7 +369,9 @@ void add_help_examples(CLI::App& app) {
     const std::pair<const char*, const char*> examples[] = {
         {"run", "  pmusim run tests/sequences/dsu/overflow_irq.seq\n"
                 "  pmusim run my.seq --platform my.yaml --log-json log.jsonl --junit junit.xml --vcd wave.vcd\n"
-                "  pmusim run a.seq b.seq tests/sequences -j 2 --junit junit.xml --quiet\n"
+                "  pmusim run a.seq b.seq tests/sequences -j 2 --junit reports/junit.xml --quiet\n"
+                "  pmusim run tests/sequences --junit junit.xml --junit-testcases file   # one testcase per file\n"
+                "  pmusim run my.seq --summary                      # every unit's counters at the end\n"
                 "  pmusim run my.seq --reference\n"
                 "  pmusim run my.seq -C dsu0.counters=4 -C cpu0.features.fgt=true   # parameter overrides\n"
                 "Reports (JUnit, JSON-lines log, VCD): docs/logs.md.\n"
@@ -390,10 +429,14 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1u, 256u));
     run->add_option("--platform", ropt.platform, "built-in platform name or YAML file (overrides the file's `platform`)");
     run->add_option("--log-json", ropt.log_json, "write one JSON object per access to this file");
-    run->add_option("--junit", ropt.junit, "write JUnit XML to this file");
+    run->add_option("--junit", ropt.junit, "write JUnit XML to this file (its folder is created first)");
+    run->add_option("--junit-testcases", ropt.junit_testcases,
+                    "expectation: a testcase per expectation, named [LABEL: ]STATEMENT; file: one per sequence file")
+        ->check(CLI::IsMember({"expectation", "file"}));
     run->add_option("--vcd", ropt.vcd, "write counters, enables and interrupt lines as a VCD waveform");
     run->add_option("-C,--param", ropt.overrides, override_option_help)->allow_extra_args(false);
     run->add_flag("--quiet,-q", ropt.quiet, "print only failures and errors");
+    run->add_flag("--summary", ropt.summary, "print every unit's counters at the end (they are also printed after a failed expectation)");
     run->add_flag("--reference", ropt.reference,
                   "per-cycle reference mode: every counter advanced on every clock edge (slow; docs/reference-mode.md)");
 
@@ -418,9 +461,10 @@ int main(int argc, char** argv) {
     firmware->add_option("--time-limit", fw.time_limit, "simulated time after which a firmware that has not exited stops (exit 2)")
         ->default_val("1s");
     firmware->add_option("--log-json", fwopt.log_json, "write one JSON object per access to this file");
-    firmware->add_option("--junit", fwopt.junit, "write JUnit XML to this file");
+    firmware->add_option("--junit", fwopt.junit, "write JUnit XML to this file (its folder is created first)");
     firmware->add_option("--vcd", fwopt.vcd, "write counters, enables and interrupt lines as a VCD waveform");
-    firmware->add_flag("--quiet,-q", fwopt.quiet, "print only failures and errors");
+    firmware->add_flag("--quiet,-q", fwopt.quiet, "print only the firmware's own output, failures and errors");
+    firmware->add_flag("--summary", fwopt.summary, "print every unit's counters at the end (they are also printed after a failure)");
     firmware->add_option("-C,--param", fwopt.overrides, override_option_help)->allow_extra_args(false);
     firmware->add_flag("--reference", fwopt.reference, "per-cycle reference mode (docs/reference-mode.md)");
 

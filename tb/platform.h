@@ -3,6 +3,7 @@
 // (clock domains, CPU activity models, the firmware gate, the system bus, the
 // CPU control registers, memories and units) and answers the testbench's
 // questions about it (register names, clocks, interrupt lines).
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -66,6 +67,13 @@ public:
     firmware_code firmware_power_down(unsigned cpu) const;
     firmware_code firmware_power_up(unsigned cpu) const;
     void reset(bool cold);
+
+    // A CPU's firmware (`exec`, `pmusim firmware`) ended, its last instruction retiring at `t`
+    // (t >= now). The sequence runner listens: the CPU is off from t, as after PSCI CPU_OFF.
+    void firmware_exited(unsigned cpu, fs_t t) {
+        if (on_firmware_exit) on_firmware_exit(cpu, t);
+    }
+    std::function<void(unsigned cpu, fs_t t)> on_firmware_exit;
 
 private:
     platform_config config_;

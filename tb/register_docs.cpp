@@ -50,6 +50,11 @@ std::string registers_markdown(const register_table& t) {
                              f.name, to_string(f.access), md_cell(f.description),
                              f.source == r.source ? std::string("as the register") : md_cell(f.source));
     }
+    if (!t.events.empty()) {
+        // The names a sequence may write to an event-type register (docs/sequence-language.md, "Event names").
+        o += "\n## Events\n\n| Event | Number | Source |\n|---|---|---|\n";
+        for (const auto& e : t.events) o += fmt::format("| {} | {:#x} | {} |\n", e.name, e.code, md_cell(e.source));
+    }
     return o;
 }
 
@@ -150,6 +155,8 @@ std::string registers_c_header(const std::vector<const register_table*>& tables)
             o += fmt::format("#define {}_OFFSET(n) (0x{:x}u + 0x{:x}u * (n))\n", name, f.first_offset, f.stride);
             o += fmt::format("#define {}_COUNT {}u\n", name, f.members.size());
         }
+        for (const auto& e : t->events) // event numbers for the event-type registers, with their source
+            o += fmt::format("#define {}_EVENT_{} 0x{:x}u /* {} */\n", prefix, c_ident(e.name), e.code, e.source);
         o += fmt::format("#endif /* {} */\n", guard);
     }
     return o;
@@ -231,6 +238,12 @@ std::string registers_json(const std::vector<const register_table*>& tables) {
                               {"description", f.description}, {"source", f.source}});
             jr["fields"] = fs;
             jt["registers"].push_back(jr);
+        }
+        if (!t->events.empty()) {
+            nlohmann::ordered_json es = nlohmann::ordered_json::array();
+            for (const auto& e : t->events)
+                es.push_back({{"name", e.name}, {"code", fmt::format("{:#x}", e.code)}, {"source", e.source}});
+            jt["events"] = es;
         }
         all.push_back(jt);
     }

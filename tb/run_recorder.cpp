@@ -199,17 +199,40 @@ void run_recorder::line(const std::string& text) {
     if (log) *log << text << '\n';
 }
 
-void run_recorder::expectation(const std::string& file, unsigned line, const std::string& statement, bool passed,
-                               const std::string& message, fs_t now) {
-    using v = junit_testcase::verdict;
-    ++(passed ? passed_ : failed_);
-    if (passed && !keep_passed_) return;
-    testcases_.push_back({fmt::format("{}:{} {}", file, line, statement), passed ? v::passed : v::failed,
-                          passed ? "" : "expectation", message, now - std::min(statement_start_, now)});
+void run_recorder::program_output(const std::string& text) {
+    if (program_out) *program_out << text << '\n';
+    else line(text);
 }
 
-void run_recorder::error(const std::string& where, const std::string& type, const std::string& message, fs_t now) {
-    testcases_.push_back({where, junit_testcase::verdict::error, type, message, now - std::min(statement_start_, now)});
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+} // namespace
+
+std::string run_recorder::unique_name(const std::string& name) {
+    const unsigned n = ++names_seen_[name];
+    return n == 1 ? name : fmt::format("{} ({})", name, n);
+}
+
+void run_recorder::expectation(const std::string& name, bool passed, const std::string& message, fs_t now) {
+    using v = junit_testcase::verdict;
+    ++(passed ? passed_ : failed_);
+    const std::string unique = unique_name(name); // counted even when not kept: names stay the same with or without --junit
+    if (passed && !keep_passed_) return;
+    testcases_.push_back({unique, passed ? v::passed : v::failed, passed ? "" : "expectation", message,
+                          now - std::min(statement_start_, now), seconds_since(statement_wall_start_)});
+}
+
+void run_recorder::error(const std::string& name, const std::string& type, const std::string& message, fs_t now) {
+    testcases_.push_back({unique_name(name), junit_testcase::verdict::error, type, message,
+                          now - std::min(statement_start_, now), seconds_since(statement_wall_start_)});
+}
+
+junit_suite run_recorder::suite(const std::string& name, fs_t time) const {
+    junit_suite s{name, testcases_, time, seconds_since(created_), properties_};
+    if (per_file_) return pmusim::one_testcase_per_file(std::move(s));
+    return s;
 }
 
 } // namespace pmusim

@@ -1,6 +1,7 @@
 #pragma once
 // What a run leaves behind besides its exit code: the human log, the JSON-lines
 // access log (--log-json), JUnit XML (--junit) and a VCD waveform (--vcd).
+#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <functional>
@@ -59,6 +60,9 @@ struct access_record {
 class run_recorder {
 public:
     std::ostream* log = nullptr;          // human-readable lines (stdout), may be null
+    // The simulated program's own output (semihosting SYS_WRITE0/WRITEC/WRITE to stdout, a UART):
+    // stdout even with -q, as QEMU and FVP print a guest's console (docs/firmware.md). Null: `log`.
+    std::ostream* program_out = nullptr;
     std::ostream* json = nullptr;         // --log-json (an atomic_output's stream), may be null
     std::unique_ptr<vcd_writer> vcd;
 
@@ -68,13 +72,19 @@ public:
     void access(const access_record& record);
     void irq_edge(const nlohmann::json& record);
     void line(const std::string& text); // human log
+    void program_output(const std::string& text); // one line the simulated program printed
 
     // JUnit testcases (tb/junit.h): one per expectation statement, one per error that stopped
     // a file or refused a served line. A testcase's time runs from statement_started().
-    void statement_started(fs_t t) { statement_start_ = t; }
-    void expectation(const std::string& file, unsigned line, const std::string& statement, bool passed,
-                     const std::string& message, fs_t now);
-    void error(const std::string& where, const std::string& type, const std::string& message, fs_t now);
+    // Names carry no line number: a name met again in the suite gets " (2)", " (3)", ...
+    void statement_started(fs_t t) {
+        statement_start_ = t;
+        statement_wall_start_ = std::chrono::steady_clock::now();
+    }
+    void expectation(const std::string& name, bool passed, const std::string& message, fs_t now);
+    void error(const std::string& name, const std::string& type, const std::string& message, fs_t now);
+    // --junit-testcases file: suite() folds the testcases into one named after the file.
+    void one_testcase_per_file(bool on) { per_file_ = on; }
 
     // A JUnit <property> of the run (a -C override), in the order recorded.
     void property(const std::string& name, const std::string& value) { properties_.emplace_back(name, value); }
@@ -86,9 +96,14 @@ public:
     unsigned failed_expectations() const { return failed_; }
 
     const std::vector<junit_testcase>& testcases() const { return testcases_; }
-    junit_suite suite(const std::string& name, fs_t time) const { return {name, testcases_, time, properties_}; }
+    junit_suite suite(const std::string& name, fs_t time) const;
 
 private:
+    std::string unique_name(const std::string& name);
+    std::map<std::string, unsigned> names_seen_;
+    std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point statement_wall_start_ = created_;
+    bool per_file_ = false;
     std::vector<junit_testcase> testcases_;
     std::vector<std::pair<std::string, std::string>> properties_;
     fs_t statement_start_ = 0;

@@ -110,6 +110,11 @@ private:
             const source_line& l = lines[i];
             if (!frames.empty()) spend(file, l.number, frames);
             auto [word, rest] = directive_parts(l.text);
+            if (std::string_view t = trim(l.text); word.empty() && t.rfind("# test:", 0) == 0) {
+                std::string_view name = trim(t.substr(7));
+                label_ = name.empty() ? nullptr : std::make_shared<const std::string>(name);
+                continue;
+            }
             if (word == "let") {
                 let(rest, file, l.number, frames);
             } else if (word == "include") {
@@ -138,6 +143,7 @@ private:
                 }
                 if (!frames.empty() && !origin) origin = std::make_shared<const std::string>(render_origin(frames));
                 s->origin = origin;
+                s->label = label_;
                 // Every statement is held until the run ends (about 300 bytes each): a bound on their
                 // number bounds the memory whatever the lines' length (6-byte lines filling 256 MiB
                 // would be 44 million statements, about 10 GB).
@@ -263,6 +269,7 @@ private:
 
     std::vector<statement>& out_;
     name_table names_;
+    std::shared_ptr<const std::string> label_; // the last `# test: LABEL` line's label
     std::vector<open_file> include_stack_;
     std::unordered_map<std::string, std::string> cache_;
     uint64_t read_bytes_ = 0;

@@ -361,7 +361,12 @@ private:
     reg_write parse_reg_write() {
         reg_write s;
         s.reg = reg();
-        s.value = number();
+        // An event name for an event-type register (the runner looks it up in the unit's event list).
+        if (s.reg.find("EVTYPER") != std::string::npos && is_value_name(peek()) && !(names_ && names_->count(peek())) &&
+            !std::isdigit(static_cast<unsigned char>(peek().front())))
+            s.event = take();
+        else
+            s.value = number();
         if (accept("mask")) {
             std::string ctx = context();
             std::string_view tok = peek();
@@ -590,7 +595,8 @@ std::optional<statement> parse_line(std::string_view line, const std::string& fi
 }
 
 std::string location(const statement& s) {
-    return s.file + ":" + std::to_string(s.line) + (s.origin ? *s.origin : std::string());
+    // Line 0: a statement made from the command line (`pmusim firmware FILE`), named by its file alone.
+    return s.file + (s.line ? ":" + std::to_string(s.line) : std::string()) + (s.origin ? *s.origin : std::string());
 }
 
 // ---------------------------------------------------------------------------
@@ -627,7 +633,7 @@ struct printer {
     }
     std::string operator()(const reg_read& s) const { return "read " + s.reg + check_text(s.check) + outcome_suffix(s.outcome); }
     std::string operator()(const reg_write& s) const {
-        return "write " + s.reg + " " + hex(s.value) + (s.mask ? " mask " + hex(*s.mask) : "") +
+        return "write " + s.reg + " " + (s.event.empty() ? hex(s.value) : s.event) + (s.mask ? " mask " + hex(*s.mask) : "") +
                outcome_suffix(s.outcome);
     }
     std::string operator()(const mem_read& s) const {

@@ -76,7 +76,7 @@ struct reg_read {
     std::optional<access_outcome> outcome;
 };
 
-// write REG VALUE [mask M] [-> OUTCOME]
+// write REG VALUE|EVENT [mask M] [-> OUTCOME]
 // With `mask M` the write is a read-modify-write, as firmware's mrs/bic/orr/msr:
 // the register is read, and (old & ~M) | VALUE is written. VALUE must lie within M.
 struct reg_write {
@@ -84,6 +84,10 @@ struct reg_write {
     uint64_t value = 0;
     std::optional<uint64_t> mask;
     std::optional<access_outcome> outcome;
+    // `write CLUSTERPMXEVTYPER_EL1 L3D_CACHE`: an event name where an event number goes (a register
+    // whose name holds EVTYPER, a name no `let` bound). The runner gives `value` the number from the
+    // register's unit's event list (docs/sequence-language.md, "Event names"); empty otherwise.
+    std::string event;
 };
 
 // read32|read64 ADDR [== VALUE [mask M]] [-> OUTCOME]. For width 32, value and
@@ -223,6 +227,9 @@ struct statement {
     // otherwise. Messages name a statement as file:line + origin. Shared by the statements of
     // one included file or repeat iteration (a repeat may expand to a million statements).
     std::shared_ptr<const std::string> origin = nullptr; // (initialized: aggregates may omit it)
+    // The JUnit label of the expectation: the text of the last `# test: LABEL` comment line above
+    // it (docs/sequence-language.md, "JUnit"); null when none.
+    std::shared_ptr<const std::string> label = nullptr;
 };
 
 // "file:line" plus the statement's origin: how every message names a statement.

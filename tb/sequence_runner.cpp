@@ -13,6 +13,7 @@
 #include "models/input_file.h"
 #include "models/limits.h"
 #include "models/unit_command.h"
+#include "tb/name_check.h"
 
 namespace pmusim {
 
@@ -81,8 +82,28 @@ sequence_runner::sequence_runner(const sc_module_name& name, platform& p, run_re
             if (rec_.vcd) rec_.vcd->sample(t);
         });
     }
+    p.on_firmware_exit = [this](unsigned cpu, fs_t t) {
+        exited_[cpu] = t;
+        exit_due_.notify(to_sc_time(t - std::min(t, now_fs()))); // an earlier instant overrides a later one
+    };
     SC_HAS_PROCESS(sequence_runner);
     SC_THREAD(thread);
+    SC_METHOD(power_off_exited_cpus);
+    sensitive << exit_due_;
+    dont_initialize();
+}
+
+void sequence_runner::power_off_exited_cpus() {
+    const fs_t now = now_fs();
+    for (auto it = exited_.begin(); it != exited_.end();) {
+        if (it->second > now) {
+            exit_due_.notify(to_sc_time(it->second - now));
+            ++it;
+            continue;
+        }
+        platform_.system().core(it->first).set_power(power_state::off, now);
+        it = exited_.erase(it);
+    }
 }
 
 served_line parse_served_line(const std::string& text, const std::string& file, unsigned line_no) {
@@ -102,10 +123,17 @@ served_line parse_served_line(const std::string& text, const std::string& file, 
     return out;
 }
 
-sequence_runner::~sequence_runner() = default;
+sequence_runner::~sequence_runner() { platform_.on_firmware_exit = nullptr; }
 
 void sequence_runner::load(std::vector<seq::statement> statements) {
     statements_ = std::move(statements);
+    for (const auto& st : statements_)
+        if (!st.origin) {
+            top_file_ = st.file; // the file given to pmusim (included files' statements have an origin)
+            break;
+        }
+    // Every name, before the simulation starts (a typo must not cost a long run).
+    check_names(statements_, platform_);
     // An ISS is a SystemC module: created before the simulation starts, one per CPU that runs firmware.
     for (const auto& st : statements_)
         if (auto* e = std::get_if<seq::exec_firmware>(&st.body))
@@ -133,6 +161,8 @@ sequence_runner::result sequence_runner::exec(const seq::statement& s, const seq
     try {
         iss->start(file.string(), e.el, secure, firmware_time_limit_);
     } catch (const input_error& err) {
+        // `pmusim firmware FILE` (line 0): the message names the ELF already.
+        if (s.line == 0) return result{verdict::bad_input, "ERR " + std::string(err.what()), err.what()};
         return bad(err.what());
     }
     if (e.nowait) {
@@ -146,6 +176,9 @@ sequence_runner::result sequence_runner::exec(const seq::statement& s, const seq
 
 sequence_runner::result sequence_runner::firmware_result_of(const seq::statement& s, aarch64_iss& iss) {
     while (iss.running()) wait(iss.finished());
+    // The sequence goes on once the firmware's last instruction has retired and its CPU is off.
+    if (auto it = exited_.find(iss.cpu()); it != exited_.end() && it->second > now_fs()) wait(to_sc_time(it->second - now_fs()));
+    power_off_exited_cpus();
     const firmware_result& fr = iss.result();
     result r;
     r.answer = "OK";
@@ -193,14 +226,20 @@ void sequence_runner::record_testcase(const seq::statement& s, const result& r) 
                    [](const seq::exec_firmware&) { return true; },
                    [](const auto&) { return false; }},
         s.body);
-    // Named "file:line[ (origin)] statement", as testcase_name(): each repeat iteration is its own testcase.
-    const std::string text = s.origin ? s.origin->substr(1) + " " + seq::to_string(s.body) : seq::to_string(s.body);
-    if (checks) rec_.expectation(s.file, s.line, text, r.v == verdict::ok, r.message, now_fs());
+    if (checks) rec_.expectation(testcase_name_of(s), r.v == verdict::ok, r.message, now_fs());
 }
 
 std::string sequence_runner::testcase_name() const {
     if (!current_) return "firmware boot"; // the only statements run outside a file's or a session's
-    return where(*current_) + " " + seq::to_string(current_->body);
+    return testcase_name_of(*current_);
+}
+
+// "[LABEL: ][FILE: ]STATEMENT": FILE when the statement is in an included file. No line number, so
+// that adding a line renames nothing; each repeat iteration gets " (2)", " (3)"... from the recorder.
+std::string sequence_runner::testcase_name_of(const seq::statement& s) const {
+    std::string name = s.label ? *s.label + ": " : std::string();
+    if (s.file != top_file_) name += s.file + ": ";
+    return name + seq::to_string(s.body);
 }
 
 std::string sequence_runner::time_note() const {
@@ -266,7 +305,7 @@ void sequence_runner::thread() {
                 rec_.statement_started(now_fs());
                 if (parsed.error) {
                     *serve_out_ << "ERR " << *parsed.error << std::endl;
-                    rec_.error(fmt::format("<stdin>:{} {}", line_no, text), "input error",
+                    rec_.error(text, "input error",
                                fmt::format("<stdin>:{}: {}", line_no, *parsed.error), now_fs());
                     continue;
                 }
@@ -284,6 +323,7 @@ void sequence_runner::thread() {
             }
         } else {
             for (const auto& st : statements_) {
+                if (progress_) draw_progress(size_t(&st - statements_.data()), false);
                 rec_.statement_started(now_fs());
                 current_ = &st;
                 result r = execute(st);
@@ -308,6 +348,7 @@ void sequence_runner::thread() {
             }
         }
     } catch (const input_error& e) {
+        if (progress_) draw_progress(0, true);
         status_ = exit_bad_input;
         error_ = e.what();
         rec_.error(testcase_name(), "input error", error_, now_fs());
@@ -316,8 +357,31 @@ void sequence_runner::thread() {
         error_ = std::string("model error: ") + e.what();
         rec_.error(testcase_name(), "model error", current_ ? where(*current_) + ": " + error_ : error_, now_fs());
     }
+    if (progress_) draw_progress(0, true);
     sample();
     sc_stop();
+}
+
+void sequence_runner::draw_progress(size_t done, bool final) {
+    if (final) {
+        if (progress_drawn_) std::cerr << "\r\033[K" << std::flush; // erase the bar: the log stays clean
+        progress_drawn_ = false;
+        return;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (progress_drawn_ ? now - progress_at_ < std::chrono::milliseconds(200) : now - progress_at_ < std::chrono::seconds(1))
+        return; // the first draw after a second: short runs show no bar at all
+    if (progress_at_ == std::chrono::steady_clock::time_point{}) {
+        progress_at_ = now;
+        return;
+    }
+    progress_at_ = now;
+    progress_drawn_ = true;
+    const size_t total = std::max<size_t>(1, statements_.size());
+    const unsigned width = 30, filled = unsigned(width * done / total);
+    std::cerr << fmt::format("\r\033[K[{}{}] {}/{} statements, simulated {}", std::string(filled, '#'),
+                             std::string(width - filled, ' '), done, statements_.size(), format_time(now_fs()))
+              << std::flush;
 }
 
 sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool system_register, uint64_t address,
@@ -519,6 +583,31 @@ sequence_runner::result sequence_runner::run_command(const seq::statement& s, co
     return perform(r.accesses, fmt::format("{}:{} ({})", s.file, s.line, r.source));
 }
 
+// `write REG VALUE [mask M]` once REG is resolved (and an event name replaced by its number).
+sequence_runner::result sequence_runner::execute_write(const seq::statement& s, const seq::reg_write& w,
+                                                       const resolved_register& resolved) {
+    auto bad = [&](std::string msg) { return result{verdict::bad_input, "ERR " + msg, fmt::format("{}: {}", where(s), msg)}; };
+    const resolved_register* reg = &resolved;
+    if (ctx_.initiator != initiator_kind::cpu && reg->system_register)
+        return bad(fmt::format("{} is a system register; only `as cpuN` can access it", w.reg));
+    if (reg->width < 64 && (w.value >> reg->width) != 0)
+        return bad(fmt::format("value {:#x} does not fit the {}-bit register {}", w.value, reg->width,
+                               reg->display));
+    uint64_t value = w.value;
+    std::string what = fmt::format("write {} {:#x}", reg->display, w.value);
+    if (w.mask) {
+        // Read-modify-write, two real accesses: the read's refusal ends the statement.
+        what += fmt::format(" mask {:#x}", *w.mask);
+        access_result old = register_access(false, *reg, 0, s);
+        if (old.outcome != access_outcome::ok)
+            return check_outcome(s, what + " (its read)", w.outcome.value_or(access_outcome::ok), old,
+                                 w.outcome.has_value());
+        value = (old.value & ~*w.mask) | w.value;
+    }
+    access_result r = register_access(true, *reg, value, s);
+    return check_outcome(s, what, w.outcome.value_or(access_outcome::ok), r, w.outcome.has_value());
+}
+
 sequence_runner::result sequence_runner::execute(const seq::statement& s) {
     ++executed_;
     sample();
@@ -532,6 +621,9 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
     };
     result done;
     done.answer = "OK";
+    // A file's names were checked before the run (load); a served line's are checked here.
+    if (serve_out_)
+        if (auto problem = unknown_name(s, platform_, ctx_.cpu, ctx_.initiator != initiator_kind::cpu)) return bad(*problem);
 
     result out = std::visit(
         overloaded{
@@ -581,24 +673,19 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
             [&](const seq::reg_write& w) -> result {
                 auto reg = platform_.resolve_register(w.reg, ctx_.cpu);
                 if (!reg) return bad(fmt::format("unknown register '{}' for {}", w.reg, ctx_.describe()));
-                if (ctx_.initiator != initiator_kind::cpu && reg->system_register)
-                    return bad(fmt::format("{} is a system register; only `as cpuN` can access it", w.reg));
-                if (reg->width < 64 && (w.value >> reg->width) != 0)
-                    return bad(fmt::format("value {:#x} does not fit the {}-bit register {}", w.value, reg->width,
-                                           reg->display));
-                uint64_t value = w.value;
-                std::string what = fmt::format("write {} {:#x}", reg->display, w.value);
-                if (w.mask) {
-                    // Read-modify-write, two real accesses: the read's refusal ends the statement.
-                    what += fmt::format(" mask {:#x}", *w.mask);
-                    access_result old = register_access(false, *reg, 0, s);
-                    if (old.outcome != access_outcome::ok)
-                        return check_outcome(s, what + " (its read)", w.outcome.value_or(access_outcome::ok), old,
-                                             w.outcome.has_value());
-                    value = (old.value & ~*w.mask) | w.value;
+                if (!w.event.empty()) { // an event name: its number from the register's unit (tb/name_check.h)
+                    const register_table::named_event* e = reg->owner ? reg->owner->table().find_event(w.event) : nullptr;
+                    if (!e) {
+                        auto why = unknown_name(s, platform_, ctx_.cpu, ctx_.initiator != initiator_kind::cpu);
+                        return bad(why ? *why : fmt::format("{} has no event named {}", w.reg, w.event));
+                    }
+                    seq::statement numbered = s;
+                    auto& nw = std::get<seq::reg_write>(numbered.body);
+                    nw.value = e->code;
+                    nw.event.clear();
+                    return execute_write(numbered, nw, *reg);
                 }
-                access_result r = register_access(true, *reg, value, s);
-                return check_outcome(s, what, w.outcome.value_or(access_outcome::ok), r, w.outcome.has_value());
+                return execute_write(s, w, *reg);
             },
             [&](const seq::mem_read& m) -> result {
                 unsigned bytes = m.width / 8;

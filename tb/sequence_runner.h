@@ -3,6 +3,7 @@
 // the firmware gate. Used by `pmusim run` (a whole file, then the simulation
 // stops) and `pmusim serve` (one statement per line from a stream, one answer
 // line each, as QEMU's qtest protocol does).
+#include <chrono>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -58,6 +59,9 @@ public:
     // firmware profile boot runs first (`pmusim firmware` starts from reset: the ELF is the firmware).
     void set_firmware_time_limit(fs_t limit) { firmware_time_limit_ = limit; }
     void skip_firmware_boot() { skip_boot_ = true; }
+    // A progress bar on stderr (statements done of the file's, simulated time), redrawn at most
+    // 5 times a second and erased at the end; `pmusim run` turns it on when stderr is a terminal.
+    void show_progress(bool on) { progress_ = on; }
     // The ISS of a CPU, created by load() for every CPU an `exec` statement names; null otherwise.
     aarch64_iss* iss(unsigned cpu) const;
 
@@ -99,17 +103,31 @@ private:
                          const access_result& r, bool explicit_expectation);
     result read_register(const seq::statement& s, const std::string& reg, const std::optional<seq::value_check>& check,
                          const std::optional<access_outcome>& expected, bool print);
+    result execute_write(const seq::statement& s, const seq::reg_write& w, const resolved_register& reg);
     // A unit command (`UNIT VERB ARGS`, models/unit_command.h).
     result run_command(const seq::statement& s, const seq::command_call& c);
     std::string where(const seq::statement& s) const;
     // The JUnit testcase an error is reported under: the statement being run.
     std::string testcase_name() const;
+    std::string testcase_name_of(const seq::statement& s) const;
+    std::string top_file_ = "<stdin>";
+    void draw_progress(size_t done, bool final);
+    bool progress_ = false;
+    bool progress_drawn_ = false;
+    std::chrono::steady_clock::time_point progress_at_{};
     void record_testcase(const seq::statement& s, const result& r);
     std::string time_note() const;
     void sample();
     result exec(const seq::statement& s, const seq::exec_firmware& e);
     // Waits for the firmware on `iss` to end and records its result as the expectation of `s`.
     result firmware_result_of(const seq::statement& s, aarch64_iss& iss);
+
+    // A CPU whose firmware ended is off from the instant its last instruction retired (which may lie
+    // a little after the SystemC time the ISS finished at): powered off then, before the sequence
+    // goes on, so that nothing is logged or counted out of order.
+    void power_off_exited_cpus();
+    std::map<unsigned, fs_t> exited_; // CPU -> instant its firmware ended, not yet powered off
+    sc_core::sc_event exit_due_;
 
     platform& platform_;
     run_recorder& rec_;

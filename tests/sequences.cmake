@@ -115,3 +115,22 @@ add_test(NAME "limits: the oracle check flags a model constant used as an expect
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_oracles.py ${CMAKE_SOURCE_DIR} --self-test)
 set_tests_properties("limits: unit tests take expected values from the facts, not from the models' constants"
   "limits: the oracle check flags a model constant used as an expected value" PROPERTIES TIMEOUT 60)
+if(Python3_FOUND)
+  # The ELFs are tests/iss's (assembled by the iss_test_programs target, built by default).
+  add_test(NAME "outputs: firmware output on stdout with -q, summary on request, exec times, exited CPU off"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/outputs/check_program_output.py $<TARGET_FILE:pmusim>
+            ${CMAKE_BINARY_DIR}/tests/iss)
+  set_tests_properties("outputs: firmware output on stdout with -q, summary on request, exec times, exited CPU off"
+    PROPERTIES TIMEOUT 120 ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE")
+endif()
+if(Python3_FOUND AND HELP2MAN)
+  add_test(NAME "cli: a manual page per subcommand, examples one a line"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/check_man_pages.py $<TARGET_FILE:pmusim>
+            ${CMAKE_BINARY_DIR}/man)
+  set_tests_properties("cli: a manual page per subcommand, examples one a line" PROPERTIES TIMEOUT 240)
+endif()
+if(Python3_FOUND)
+  add_test(NAME "cli: bash completion of values: platforms, parameter keys, choices"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/check_completion_values.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("cli: bash completion of values: platforms, parameter keys, choices" PROPERTIES TIMEOUT 60)
+endif()

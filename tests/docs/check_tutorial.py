@@ -14,7 +14,9 @@ failing command ends it), `contains` (repeatable) a text its stdout or stderr mu
 an error: no command in the tutorial goes untested by accident.
 
 The steps run in order, in one temporary folder that looks like the clone after the build: the
-source tree's folders linked in, and build/pmusim the binary under test.
+source tree's folders linked in, and build/pmusim the binary under test. Afterwards the clone must
+hold nothing new but `scratch/` (the tutorial's outputs go there), and every relative link of the
+page must lead to an existing file and, with `#anchor`, to one of its headings.
 Usage: check_tutorial.py TUTORIAL.md PMUSIM SOURCE_DIR"""
 import importlib.util
 import os
@@ -59,6 +61,29 @@ def steps(markdown):
     return out
 
 
+def github_anchor(heading):
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to '-'."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def broken_links(markdown):
+    text = open(markdown).read()
+    folder, problems = os.path.dirname(markdown), []
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"^[a-z]+:", target):
+            continue  # http:, https:, mailto:
+        path, _, anchor = target.partition("#")
+        file = os.path.normpath(os.path.join(folder, path)) if path else markdown
+        if not os.path.exists(file):
+            problems.append(f"link {target}: {os.path.relpath(file, folder)} does not exist")
+            continue
+        if anchor and file.endswith(".md"):
+            headings = [github_anchor(h) for h in re.findall(r"^#+ (.*)$", open(file).read(), re.M)]
+            if anchor not in headings:
+                problems.append(f"link {target}: no heading with anchor #{anchor} in {os.path.basename(file)}")
+    return problems
+
+
 def fake_clone(source, pmusim, where):
     for name in os.listdir(source):
         if name not in ("build", ".git"):
@@ -71,8 +96,12 @@ def main():
     markdown, pmusim, source = (os.path.abspath(a) for a in sys.argv[1:4])
     passed = skipped = 0
     failures = []
+    for problem in broken_links(markdown):
+        failures.append(f"{os.path.relpath(markdown, source)}: {problem}")
+        print(f"FAIL {problem}")
     with tempfile.TemporaryDirectory() as clone:
         fake_clone(source, pmusim, clone)
+        before = set(os.listdir(clone))
         for line, body, opts in steps(markdown):
             where = f"{os.path.relpath(markdown, source)}:{line}"
             if "skip" in opts:
@@ -97,6 +126,10 @@ def main():
             else:
                 passed += 1
                 print(f"ok   {where}")
+        left = sorted(set(os.listdir(clone)) - before - {"scratch"})
+        if left:
+            failures.append(f"the tutorial left files in the clone (outside scratch/): {left}")
+            print(f"FAIL files left in the clone: {left}")
     for f in failures:
         print(f, file=sys.stderr)
     print(f"tutorial: {passed} steps passed, {len(failures)} failed, {skipped} skipped")

@@ -36,7 +36,7 @@ expect() { # NAME OUTPUT_FILE PATTERN...
   done
 }
 
-for example in dsu_irq cmn_walk arm_platform; do
+for example in dsu_irq cmn_walk arm_platform dsu_variants; do
   echo "== example $example (CMake, find_package(pmusim))"
   cmake -S "$src/examples/$example" -B "$work/$example" -DCMAKE_PREFIX_PATH="$prefix" \
     -DCMAKE_BUILD_TYPE=Release "${flags[@]}" >"$work/$example.configure.log" || { cat "$work/$example.configure.log"; exit 1; }
@@ -46,6 +46,7 @@ for example in dsu_irq cmn_walk arm_platform; do
     echo "FAIL: $example compiles with an include path into the source tree" >&2
     status=1
   fi
+  [ "$example" = dsu_variants ] && continue  # run once per variant below
   if run_clean "$work/$example/$example" >"$work/$example.out" 2>&1; then :; else
     echo "FAIL: $example exited with $?" >&2
     status=1
@@ -55,6 +56,14 @@ done
 expect dsu_irq "$work/dsu_irq.out" "overflow interrupt at 1123 ns" "^PASSED"
 expect cmn_walk "$work/cmn_walk.out" "^ok: every child of the CFG node is an XP" "^PASSED"
 expect arm_platform "$work/arm_platform.out" "^ok: dsu0's interrupt rises at 1.3 us" "^PASSED"
+# docs/embedding.md's example for every DSU variant: the same code counts on each (the original's
+# software lock opened by the PMLAR key, its 32-bit event counters wrapping at 2^32).
+for variant in original dsu-110 dsu-120; do
+  run_clean "$work/dsu_variants/dsu_variants" "$variant" >"$work/dsu_variants-$variant.out" 2>&1 ||
+    { echo "FAIL: dsu_variants $variant exited with $?" >&2; status=1; }
+  cat "$work/dsu_variants-$variant.out"
+  expect "dsu_variants $variant" "$work/dsu_variants-$variant.out" "^overflow interrupt at 1 us" "^$variant PASSED"
+done
 
 echo "== example dsu_irq (pkg-config, examples/dsu_irq/Makefile)"
 mkdir -p "$work/dsu_irq-pkgconfig"

@@ -108,6 +108,12 @@ std::string disagreement(const fact_row& f) {
     }
     const register_table* t = table_of(f.unit);
     if (!t) return "no register table " + f.unit;
+    if (f.kind == "event") { // an event number by name (register_table::events)
+        const auto* e = t->find_event(f.reg);
+        if (!e) return "the model names no event " + f.reg;
+        const uint64_t source = parse_number(f, f.value);
+        return e->code == source ? "" : fmt::format("source says event {:#x}, model has {:#x}", source, e->code);
+    }
     const register_def* r = t->find(f.reg);
     if (!r) return "the model has no register " + f.reg;
     if (f.kind == "encoding") {
