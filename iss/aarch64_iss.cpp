@@ -114,11 +114,18 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& 
     // drops the translated code at that address after every run, except for 0.
     for (const auto& [base, m] : p.memories())
         if (base == 0) no_until_ = 1; // odd: no instruction starts there
+    // SYS instructions (TLBI, IC, DC, AT): the Inner Shareable maintenance reaches the other engines.
+    check(uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&aarch64_iss::on_sys), this, 1, 0, UC_ARM64_INS_SYS),
+          "SYS hook");
+    hooks_.push_back(h);
+    instances().push_back(this);
     SC_HAS_PROCESS(aarch64_iss);
     SC_THREAD(thread);
 }
 
 aarch64_iss::~aarch64_iss() {
+    auto& all = instances();
+    all.erase(std::remove(all.begin(), all.end(), this), all.end());
     if (uc_) uc_close(uc_);
 }
 
@@ -173,6 +180,78 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
     // clear Unicorn's 1 GiB translation buffer: seconds).
     for (const auto& s : image_.segments)
         check(uc_ctl_remove_cache(uc_, s.address, s.address + s.memory_size), "dropping translated code");
+    begin_run(image_.entry, el, secure, time_limit_fs, std::nullopt, "firmware " + elf_path);
+}
+
+void aarch64_iss::power_on(const cpu_boot& boot, fs_t time_limit_fs) {
+    if (running()) throw input_error(boot.name, 0, fmt::format("cpu{} is already running", cpu_));
+    if (!in_plain_memory(boot.entry))
+        throw input_error(boot.name, 0, fmt::format("cpu{}: entry {:#x} is outside the platform's plain memory", cpu_, boot.entry));
+    image_ = {};
+    image_.path = boot.name;
+    image_.entry = boot.entry;
+    exits_.clear();
+    access_points_.clear();
+    group_members_.clear();
+    set_stop_points();
+    // The loader wrote the image behind the engine's back: no translation of old code survives.
+    flush_translations();
+    flush_tlb();
+    begin_run(boot.entry, boot.el, boot.secure, time_limit_fs, boot.sp, boot.name);
+    for (unsigned r = 0; r < 4; ++r) write_x(r, boot.x[r]);
+}
+
+void aarch64_iss::power_off(const std::string& why) {
+    if (!running()) return;
+    // From this CPU's own thread (its call handler) the run loop sees the state and returns; from
+    // another process this CPU's thread is waiting (at sync or WFI) and sees it when it wakes.
+    finish(firmware_result::state::off, 0, 0, why);
+    power_off_requested_ = true;
+    start_event_.cancel();
+    wake_.notify(SC_ZERO_TIME);
+}
+
+std::vector<aarch64_iss*>& aarch64_iss::instances() {
+    static std::vector<aarch64_iss*> all;
+    return all;
+}
+
+std::vector<aarch64_iss*> aarch64_iss::on_platform(const platform& p) {
+    std::vector<aarch64_iss*> out;
+    for (aarch64_iss* i : instances())
+        if (&i->platform_ == &p) out.push_back(i);
+    std::sort(out.begin(), out.end(), [](const aarch64_iss* a, const aarch64_iss* b) { return a->cpu_ < b->cpu_; });
+    return out;
+}
+
+void aarch64_iss::flush_tlb() { check(uc_ctl_flush_tlb(uc_), "flushing the TLB"); }
+void aarch64_iss::flush_translations() { check(uc_ctl_flush_tb(uc_), "flushing translated code"); }
+void aarch64_iss::code_written(uint64_t begin, uint64_t end) {
+    for (aarch64_iss* i : on_platform(platform_)) check(uc_ctl_remove_cache(i->uc_, begin, end), "dropping translated code");
+}
+
+// SYS (op0 = 1) executed by the engine: TLB and instruction-cache maintenance to the Inner
+// Shareable domain reaches the other engines of the platform (Arm ARM D8.13 "TLB maintenance
+// instructions", D7.5 "Cache maintenance instructions"): TLBI with CRn = 8, CRm 3 (…IS) or
+// 0/1 with op1... in the Inner Shareable group; IC IALLUIS (op1 0, C7, C1, 0); IC IVAU
+// (op1 3, C7, C5, 1) is broadcast as well (it is by VA to the PoU, Inner Shareable). The engine
+// executes the instruction itself (returns 0).
+uint32_t aarch64_iss::on_sys(uc_struct*, int, const uc_arm64_cp_reg* cp, void* self_ptr) {
+    auto* self = static_cast<aarch64_iss*>(self_ptr);
+    const bool tlbi_is = cp->crn == 8 && (cp->crm == 3 || cp->crm == 0 || cp->crm == 1); // CRm 0/1: TLBI ...IS of the IPA group
+    const bool ic_is = cp->crn == 7 && ((cp->op1 == 0 && cp->crm == 1 && cp->op2 == 0) || (cp->op1 == 3 && cp->crm == 5 && cp->op2 == 1));
+    if (!tlbi_is && !ic_is) return 0;
+    for (aarch64_iss* other : on_platform(self->platform_)) {
+        if (other == self) continue;
+        if (tlbi_is) uc_ctl_flush_tlb(other->uc_);
+        else uc_ctl_flush_tb(other->uc_);
+    }
+    return 0;
+}
+
+void aarch64_iss::begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_limit_fs, std::optional<uint64_t> sp,
+                            const std::string& what) {
+    power_off_requested_ = false;
     // Reset state (docs/firmware.md "Initial state").
     for (unsigned r = 0; r < 31; ++r) write_x(r, 0);
     std::fill(std::begin(sp_), std::end(sp_), 0);
@@ -196,10 +275,11 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
         }
     }
     for (const auto& [base, m] : platform_.memories())
-        if (image_.entry >= base && image_.entry - base < m->size()) sp_[el_] = (base + m->size()) & ~uint64_t(15);
+        if (entry >= base && entry - base < m->size()) sp_[el_] = (base + m->size()) & ~uint64_t(15);
+    if (sp) sp_[el_] = *sp;
     load_pstate(pstate_daif | 1); // DAIF masked, SPSel = 1 (ELxh), as out of reset
     last_vector_ = ~uint64_t(0);
-    set_pc(image_.entry);
+    set_pc(entry);
 
     started_at_ = now_fs();
     t_pos_ = started_at_;
@@ -208,8 +288,6 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
     result_.s = firmware_result::state::running;
     retired_ = 0;
     saved_workload_.clear();
-    for (const auto& k : core_.event_keys())
-        if (!core_model::is_fixed_key(k)) saved_workload_[k] = rational(0); // placeholder: restored below
     // The AMU counts what the firmware does: one instruction per cycles_per_instruction CPU cycles.
     std::map<std::string, rational> rates;
     for (const auto& k : core_.event_keys())
@@ -219,8 +297,8 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
     core_.set_power(power_state::run, t_pos_);
     core_secure_ = !core_.secure();
     update_security();
-    rec_.line(fmt::format("[{}] cpu{}: firmware {} starts at EL{} {} at {:#x}", format_time(now_fs()), cpu_, elf_path,
-                          el_, secure_state() ? "Secure" : "Non-secure", image_.entry));
+    rec_.line(fmt::format("[{}] cpu{}: {} starts at EL{} {} at {:#x}", format_time(now_fs()), cpu_, what, el_,
+                          secure_state() ? "Secure" : "Non-secure", entry));
     start_event_.notify(SC_ZERO_TIME);
 }
 
@@ -230,6 +308,13 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
 void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* self_ptr) {
     auto* self = static_cast<aarch64_iss*>(self_ptr);
     uint64_t n = size / 4;
+    if (self->irq_watch_ && self->counted_ > 0 && self->irq_target()) {
+        // A pending IRQ became unmasked in the block before: taken at this instruction boundary.
+        self->stop_.kind = stop_kind::irq;
+        self->block_start_ = address;
+        uc_emu_stop(self->uc_);
+        return;
+    }
     if (self->budget_check_ && self->counted_ + n > self->budget_) {
         self->stop_.kind = stop_kind::budget;
         self->block_start_ = address;
@@ -385,10 +470,17 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     uint64_t pc = engine_pc();
     block_start_ = pc;
     budget_check_ = true;
+    irq_watch_ = irq_pending();
     ++engine_runs_;
     last_error_ = uc_emu_start(uc_, pc, no_until_, 0, 0);
+    irq_watch_ = false;
     if (stop_.kind == stop_kind::memory) set_pc(faulting_access());
     uint64_t retired;
+    if (stop_.kind == stop_kind::irq) {
+        // As for the budget stop below: the PC may be stale, the block at block_start_ did not run.
+        set_pc(block_start_);
+        return counted_;
+    }
     if (stop_.kind == stop_kind::budget) {
         // The block hook stopped the engine before the block at block_start_ ran. While any code
         // hook exists (the stop points), Unicorn does not restore the PC to that block's start, and
@@ -500,6 +592,7 @@ void aarch64_iss::thread() {
 void aarch64_iss::run_loop() {
     while (running()) {
         sync();
+        if (!running()) return; // powered off by another process while this one waited
         if (now_fs() >= deadline_)
             fail(2, fmt::format("{}: the firmware did not exit within {} (time limit)", where(engine_pc()),
                                 format_time(deadline_ - started_at_)));
@@ -517,7 +610,8 @@ void aarch64_iss::run_loop() {
         retire(retired);
         uint64_t pc = engine_pc();
         switch (stop_.kind) {
-        case stop_kind::budget: break;
+        case stop_kind::budget:
+        case stop_kind::irq: break;
         case stop_kind::sysreg: handle_sysreg(pc); break;
         case stop_kind::memory: handle_memory(pc, stop_); break;
         case stop_kind::exception: handle_exception(pc, stop_.intno); break;
@@ -548,8 +642,12 @@ void aarch64_iss::finish(firmware_result::state s, int exit_code, uint64_t statu
     for (const auto& k : core_.event_keys())
         if (!core_model::is_fixed_key(k)) back[k] = rational(k == "inst" ? 1 : 0);
     core_.set_workload(back, t);
-    rec_.line(fmt::format("[{}] cpu{}: firmware {} {} after {} instructions{}", format_time(t), cpu_, image_.path,
-                          s == firmware_result::state::passed ? "passed" : s == firmware_result::state::failed ? "failed" : "stopped",
+    rec_.line(fmt::format("[{}] cpu{}: {} {} after {} instructions{}", format_time(t), cpu_,
+                          image_.segments.empty() ? image_.path : "firmware " + image_.path,
+                          s == firmware_result::state::passed   ? "passed"
+                          : s == firmware_result::state::failed ? "failed"
+                          : s == firmware_result::state::off    ? "powered off"
+                                                                : "stopped",
                           retired_, message.empty() ? "" : ": " + message));
     finished_.notify(SC_ZERO_TIME);
 }
@@ -796,7 +894,8 @@ void aarch64_iss::on_mmio_write(uc_struct*, uint64_t offset, unsigned size, uint
     }
 }
 
-void aarch64_iss::handle_memory(uint64_t pc, const stop_info& st) {
+void aarch64_iss::handle_memory(uint64_t pc, const stop_info& first_stop) {
+    const stop_info st = first_stop; // a copy: the single step below overwrites stop_, which it may name
     // The instruction starts now: synchronise, then execute it alone with its page mapped as
     // MMIO, whose callbacks are TLM transactions at this instant.
     sync();
@@ -1000,10 +1099,9 @@ void aarch64_iss::handle_special(uint64_t pc) {
     core_.set_power(power_state::wfi, now_fs());
     sc_event_or_list wake;
     for (auto* l : irqs_) wake |= l->changed_event();
-    while (!irq_pending() && now_fs() < deadline_) {
-        if (irqs_.empty()) wait(to_sc_time(deadline_ - now_fs()));
-        else wait(to_sc_time(deadline_ - now_fs()), wake);
-    }
+    wake |= wake_;
+    while (!irq_pending() && now_fs() < deadline_ && running()) wait(to_sc_time(deadline_ - now_fs()), wake);
+    if (!running()) return;
     core_.set_power(power_state::run, now_fs());
     t_pos_ = now_fs();
 }
@@ -1014,21 +1112,47 @@ bool aarch64_iss::irq_pending() const {
     return false;
 }
 
-bool aarch64_iss::try_take_irq() {
-    if (!irq_pending()) return false;
+// Routing and masking of a physical IRQ (Arm ARM D1.3.6 "Asynchronous exception routing",
+// D1.3.6.1 masking): SCR_EL3.IRQ routes to EL3; HCR_EL2.IMO or TGE route EL0/EL1's to EL2 where EL2
+// is enabled; an IRQ to a lower EL than the current one is not taken; PSTATE.I masks one taken to
+// the current EL, never one taken to a higher EL.
+unsigned aarch64_iss::irq_target() const {
     uint64_t s = scr(), h = hcr();
     unsigned target = 1;
     if ((s >> scr_irq) & 1) target = 3;
     else if (el_ <= 1 && cpu_controls::el2_enabled_by(s, secure_state()) &&
              (((h >> hcr_imo) & 1) || ((h >> ctl::hcr_tge) & 1)))
         target = 2;
-    if (target < el_) return false;
+    if (target < el_) return 0;
     if (target == el_) {
         uint64_t ps = 0;
         uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
-        if (ps & pstate_i) return false;
+        if (ps & pstate_i) return 0;
     }
+    return target;
+}
+
+bool aarch64_iss::try_take_irq() {
+    if (!irq_pending()) return false;
+    unsigned target = irq_target();
+    if (!target) return false;
     take_exception(target, true, 0, engine_pc(), std::nullopt);
+    return true;
+}
+
+bool aarch64_iss::host_call(uint64_t at, bool hvc, uint32_t imm16, uint64_t executed) {
+    if (!call_handler_) return false;
+    cpu_call call;
+    call.hvc = hvc;
+    call.imm16 = uint16_t(imm16);
+    call.el = el_;
+    call.secure = secure_state();
+    for (unsigned r = 0; r < 4; ++r) call.x[r] = read_x(r);
+    if (!call_handler_(*this, call)) return false;
+    if (!running()) return true; // the call powered this CPU off (CPU_OFF, SYSTEM_OFF)
+    for (unsigned r = 0; r < 4; ++r) write_x(r, call.x[r]);
+    set_pc(at + 4);
+    retire(executed);
     return true;
 }
 
@@ -1054,6 +1178,7 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
         return;
     }
     if ((w & mask_exception_gen) == insn_hvc) {
+        if (el_ >= 1 && host_call(at, true, imm16, executed)) return;
         // HVC is UNDEFINED at EL0, with SCR_EL3.HCE = 0, or where EL2 is disabled (Arm ARM C6.2.105).
         if (el_ == 0 || !((s >> scr_hce) & 1) || (el_ < 3 && !cpu_controls::el2_enabled_by(s, secure_state()))) {
             take_undefined(at);
@@ -1071,6 +1196,7 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
             take_exception(2, false, esr::syndrome(ec_smc64, imm16), at, std::nullopt);
             return;
         }
+        if (host_call(at, false, imm16, executed)) return;
         if (el_ < 3 && ((s >> scr_smd) & 1)) { take_undefined(at); return; }
         retire(executed);
         take_exception(3, false, esr::syndrome(ec_smc64, imm16), at + 4, std::nullopt);

@@ -6,7 +6,7 @@ if(NOT AARCH64_GCC OR NOT AARCH64_LD)
   message(FATAL_ERROR "aarch64-linux-gnu-gcc/ld not found: run scripts/install-deps.sh (gcc-aarch64-linux-gnu, binutils-aarch64-linux-gnu)")
 endif()
 set(ISS_ELF_DIR ${CMAKE_BINARY_DIR}/tests/iss)
-set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop)
+set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmask exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop)
 set(ISS_ELFS)
 foreach(prog ${ISS_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/tests/iss/${prog}.S)
@@ -37,10 +37,12 @@ iss_test("ERET down EL3 to EL0, SVC to EL1 and HVC to EL2 with ESR ELR SPSR" 0 f
 iss_test("exit status 3 and an unknown semihosting call" 1 firmware -q ${ISS_ELF_DIR}/exit_status.elf)
 iss_test("exec statement mixes firmware and text" 0 run -q ${ISS_ELF_DIR}/exec_mix.seq)
 iss_test("overflow IRQ wakes WFI, taken at EL3 with ELR SPSR, AMU stopped in WFI" 0 firmware -q ${ISS_ELF_DIR}/irq_wfi.elf)
+iss_test("a pending IRQ is taken right after DAIFClr, MSR DAIF, ERET and in a poll loop" 0 firmware -q ${ISS_ELF_DIR}/irq_unmask.elf)
+iss_test("a pending IRQ is taken right after unmasking in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/irq_unmask.elf)
 add_test(NAME "iss: fast and reference access logs agree"
   COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim>
           ${ISS_ELF_DIR}/traps.elf ${ISS_ELF_DIR}/amu_count.elf ${ISS_ELF_DIR}/irq_wfi.elf
-          ${ISS_ELF_DIR}/branch_loop.elf)
+          ${ISS_ELF_DIR}/branch_loop.elf ${ISS_ELF_DIR}/irq_unmask.elf)
 set_tests_properties("iss: fast and reference access logs agree" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
