@@ -322,7 +322,9 @@ void aarch64_iss::begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_
 void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* self_ptr) {
     auto* self = static_cast<aarch64_iss*>(self_ptr);
     uint64_t n = size / 4;
-    if (self->counted_ == 0 && self->scan_block(address, size)) return;
+    // Every block Unicorn translates gets the edge hook's scan before it runs, except the first
+    // one this engine ever runs (Unicorn has no previous block then): scanned here.
+    if (!self->engine_warm_ && self->counted_ == 0 && self->scan_block(address, size)) return;
     if (self->irq_watch_ && self->counted_ > 0 && self->irq_target()) {
         // A pending IRQ became unmasked in the block before: taken at this instruction boundary.
         self->stop_.kind = stop_kind::irq;
@@ -534,6 +536,7 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     ++engine_runs_;
     last_error_ = uc_emu_start(uc_, pc, no_until_, 0, 0);
     irq_watch_ = false;
+    engine_warm_ = engine_warm_ || counted_ > 0;
     if (stop_.kind == stop_kind::memory) set_pc(faulting_access());
     if (missed_sysreg_) {
         missed_sysreg_ = false;

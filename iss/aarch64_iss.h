@@ -276,6 +276,7 @@ private:
     bool iss_instruction(uint32_t word) const;
     std::vector<uint64_t> found_exits_;     // of the block the last rescan stop names
     uint32_t rescan_size_ = 0;
+    bool engine_warm_ = false; // the engine has run a block: every later new block has an edge
     // MRS/MSR (UC_HOOK_INSN) of a register the ISS or the gate owns that reached the engine: the
     // scan missed it (code read through an address the scan cannot read); the run stops with an error.
     static uint32_t on_sysreg_insn(uc_struct* uc, int reg, const ::uc_arm64_cp_reg* cp, void* self);
