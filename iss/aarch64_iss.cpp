@@ -244,10 +244,10 @@ void aarch64_iss::code_written(uint64_t begin, uint64_t end) {
 
 // SYS (op0 = 1) executed by the engine: TLB and instruction-cache maintenance to the Inner
 // Shareable domain reaches the other engines of the platform (Arm ARM D8.13 "TLB maintenance
-// instructions", D7.5 "Cache maintenance instructions"): TLBI with CRn = 8, CRm 3 (…IS) or
-// 0/1 with op1... in the Inner Shareable group; IC IALLUIS (op1 0, C7, C1, 0); IC IVAU
-// (op1 3, C7, C5, 1) is broadcast as well (it is by VA to the PoU, Inner Shareable). The engine
-// executes the instruction itself (returns 0).
+// instructions", D7.5 "Cache maintenance instructions"): TLBI with CRn = 8 and CRm 3 (the ...IS
+// forms), 1 (the ...OS forms, a superset of Inner Shareable) or 0 (TLBI IPAS2E1IS and
+// IPAS2LE1IS, op1 4); IC IALLUIS (op1 0, C7, C1, 0) and IC IVAU (op1 3, C7, C5, 1, to the PoU for
+// every PE in the Inner Shareable domain). The engine executes the instruction itself (returns 0).
 uint32_t aarch64_iss::on_sys(uc_struct*, int, const uc_arm64_cp_reg* cp, void* self_ptr) {
     auto* self = static_cast<aarch64_iss*>(self_ptr);
     const bool tlbi_is = cp->crn == 8 && (cp->crm == 3 || cp->crm == 0 || cp->crm == 1); // CRm 0/1: TLBI ...IS of the IPA group
