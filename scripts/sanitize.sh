@@ -5,7 +5,8 @@
 # happens in: ASan halts on the first error, UBSan is built with -fno-sanitize-recover=all.
 #
 # Tests that run no pmusim code under the sanitizers are skipped (docs/reliability.md, "What
-# the sanitized run skips"); PMUSIM_SANITIZE_ALL=1 runs them too.
+# the sanitized run skips"); PMUSIM_SANITIZE_ALL=1 runs them too, and PMUSIM_SANITIZE_SKIP
+# replaces the ctest -E pattern.
 # Usage: scripts/sanitize.sh [ctest arguments...]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -21,8 +22,10 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 # Skipped (the Release stage runs them all): checks of text and of the source tree (docs wording,
 # facts files, test timeouts, the oracle guard); packaging (installing, CMake and pkg-config
 # consumers, the .deb), whose programs the host compiler builds; and the mutation set, which
-# rebuilds the model with a deliberate break to see a named test fail, not to find memory errors.
-skip='^(docs|facts|package|mutations): |^limits: (every test has a timeout|unit tests take expected values|the oracle check)'
+# rebuilds the model with a deliberate break to see a named test fail, not to find memory errors;
+# and the per-cycle reference-mode reruns of the sequences (`reference:`), whose sequences run
+# here in fast mode (`seq:`) and whose reference-mode code the `differential:` tests run here.
+skip="${PMUSIM_SANITIZE_SKIP:-^(docs|facts|package|mutations|reference): |^limits: (every test has a timeout|unit tests take expected values|the oracle check)}"
 skip_args=(-E "$skip")
 [ "${PMUSIM_SANITIZE_ALL:-0}" = 1 ] && skip_args=()
 cd "$build"
