@@ -36,8 +36,8 @@ constexpr uint64_t max_irq_lines = 4096; // also the length of one CPU's `irq` l
 constexpr uint64_t max_scenario_file_bytes = 1ULL << 20;     // 1 MiB (also sweep files), as platforms
 constexpr uint64_t max_event_file_bytes = 256ULL << 20;      // 256 MiB of JSON lines
 constexpr uint64_t max_catalog_file_bytes = 16ULL << 20;     // the POWER9 catalog source is about 300 KB
-// One `serve` statement. The longest statement in the suite is 340 bytes, and a `workload` naming
-// every event of a core (about 60 keys) is about 2 KB; 64 KiB leaves room for generated lines while
+// One `serve` statement. The longest statement in the suite is 340 bytes, and a `workload` giving
+// every core event a rate (11 keys) under 200; 64 KiB leaves ample room for generated lines while
 // a line is parsed in well under a millisecond (docs/reliability.md "Limits").
 constexpr uint64_t max_served_line_bytes = 64ULL << 10;      // 64 KiB
 // A register access takes the platform's latency.register_access; real ones take nanoseconds.

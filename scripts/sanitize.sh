@@ -4,7 +4,7 @@
 # the test suite there (docs/reliability.md "Sanitizers"). Any sanitizer report fails the test it
 # happens in: ASan halts on the first error, UBSan is built with -fno-sanitize-recover=all.
 #
-# Tests that run no pmusim code under the sanitizers are skipped (docs/reliability.md, "What
+# Tests with little or no sanitizer value are skipped (docs/reliability.md, "What
 # the sanitized run skips"); PMUSIM_SANITIZE_ALL=1 runs them too, and PMUSIM_SANITIZE_SKIP
 # replaces the ctest -E pattern.
 # Usage: scripts/sanitize.sh [ctest arguments...]
