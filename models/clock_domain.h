@@ -38,8 +38,13 @@ public:
     uint64_t edges_at(fs_t t) const;
     // Instant of edge number n (n >= 1), or fs_never when the clock stops before it.
     fs_t time_of_edge(uint64_t n) const;
-    // Instant of the k-th edge strictly after `from` (k >= 1).
-    fs_t time_after_edges(fs_t from, uint64_t k) const { return time_of_edge(edges_at(from) + k); }
+    // Instant of the k-th edge strictly after `from` (k >= 1), or fs_never when it lies beyond
+    // the end of time: an edge number past 2^64-1 saturates instead of wrapping to an early edge
+    // (which answered `run 2^64-1 cycles` with no time passing; docs/reliability.md).
+    fs_t time_after_edges(fs_t from, uint64_t k) const {
+        const uint64_t before = edges_at(from);
+        return k > UINT64_MAX - before ? fs_never : time_of_edge(before + k);
+    }
 
     // How many frequency changes there were (event sources derive their version() from it).
     uint64_t changes() const { return changes_; }

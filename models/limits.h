@@ -16,6 +16,9 @@ constexpr uint64_t max_sequence_file_bytes = 256ULL << 20; // 256 MiB
 // nested repeats nor repeated includes can run out of memory or time while the file is read (the
 // parser takes about 7 us a line: 2*10^6 lines, about 15 s).
 constexpr uint64_t max_expanded_sequence_lines = 2'000'000;
+// The same lines' bytes: a short file can repeat a long line (`repeat 1000000` of a 10 KB `echo`
+// is 10 GB of statements), so what the expansion produces is bounded like the file itself.
+constexpr uint64_t max_expanded_sequence_bytes = 256ULL << 20; // 256 MiB
 // Statements after expansion, top-level lines included: each is held until the run ends.
 constexpr uint64_t max_sequence_statements = 2'000'000;
 constexpr uint64_t max_repeat_count = 1'000'000;
@@ -33,7 +36,10 @@ constexpr uint64_t max_irq_lines = 4096; // also the length of one CPU's `irq` l
 constexpr uint64_t max_scenario_file_bytes = 1ULL << 20;     // 1 MiB (also sweep files), as platforms
 constexpr uint64_t max_event_file_bytes = 256ULL << 20;      // 256 MiB of JSON lines
 constexpr uint64_t max_catalog_file_bytes = 16ULL << 20;     // the POWER9 catalog source is about 300 KB
-constexpr uint64_t max_served_line_bytes = 1ULL << 20;       // one `serve` statement: 1 MiB
+// One `serve` statement. The longest statement in the suite is 340 bytes, and a `workload` giving
+// every core event a rate (11 keys) under 200; 64 KiB leaves ample room for generated lines while
+// a line is parsed in well under a millisecond (docs/reliability.md "Limits").
+constexpr uint64_t max_served_line_bytes = 64ULL << 10;      // 64 KiB
 // A register access takes the platform's latency.register_access; real ones take nanoseconds.
 constexpr uint64_t max_register_access_latency_fs = 1'000'000'000'000'000ULL; // 1 s
 // Clocks run at 1 fs resolution: 1 THz is a 1000 fs period, far beyond any silicon.

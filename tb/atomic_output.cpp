@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "models/input_error.h"
 
@@ -114,6 +115,30 @@ void refuse_inputs_as_outputs(const std::vector<std::string>& outputs, const std
             if (same)
                 throw input_error(out, 0, "this output is also an input of the run (" + in +
                                               "); refusing to overwrite it: choose another output name");
+        }
+    }
+}
+
+void refuse_shared_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+    // Where each output would be written: links followed, the folder's path made canonical.
+    auto written_at = [](const std::string& path) -> std::optional<fs::path> {
+        if (path.empty() || path == "-") return std::nullopt;
+        std::error_code ec;
+        const fs::file_status st = fs::status(path, ec);
+        if (fs::exists(st) && !fs::is_regular_file(st)) return std::nullopt; // a device or FIFO; a folder is refused later
+        const fs::path target = fs::weakly_canonical(fs::absolute(output_target(path), ec), ec);
+        return ec ? fs::absolute(path).lexically_normal() : target;
+    };
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        const auto a = written_at(outputs[i].second);
+        if (!a) continue;
+        for (size_t j = i + 1; j < outputs.size(); ++j) {
+            const auto b = written_at(outputs[j].second);
+            if (b && *a == *b)
+                throw input_error(outputs[j].second, 0,
+                                  outputs[i].first + " and " + outputs[j].first +
+                                      " name the same file; one would replace the other: give each output a name "
+                                      "of its own");
         }
     }
 }

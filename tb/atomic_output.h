@@ -46,6 +46,11 @@ std::filesystem::path output_target(const std::string& path);
 // `-` and empty names are skipped; inputs that do not exist cannot be overwritten.
 void refuse_inputs_as_outputs(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs);
 
+// Throws input_error (exit 2) when two outputs of one run name the same file (`--log-json o.x
+// --junit o.x`, also through links or `..`): one would replace the other. `outputs` holds
+// (option, path) pairs; `-`, empty names and special files (written in place) are skipped.
+void refuse_shared_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
+
 // Removes "<name>.tmp-<pid>" files (and folders) beside `target` left by processes that are gone.
 void remove_stale_temporaries(const std::filesystem::path& target);
 

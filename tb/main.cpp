@@ -271,8 +271,14 @@ int run_single(const std::string& suite_name, const run_options& opt,
     return status;
 }
 
+// Before any work: two outputs naming one file would replace each other (docs/reliability.md).
+void refuse_run_outputs_sharing_a_file(const run_options& opt) {
+    pmusim::refuse_shared_outputs({{"--log-json", opt.log_json}, {"--junit", opt.junit}, {"--vcd", opt.vcd}});
+}
+
 // `pmusim run` with several files or a folder (tb/multi_run.h).
 int run_command(const run_options& opt) {
+    refuse_run_outputs_sharing_a_file(opt);
     std::error_code ec;
     const bool one_file = opt.files.size() == 1 && !std::filesystem::is_directory(opt.files.front(), ec);
     if (one_file)
@@ -517,6 +523,8 @@ int main(int argc, char** argv) {
             return exit_ok;
         }
         if (*run) return run_command(ropt);
+        if (*serve) refuse_run_outputs_sharing_a_file(sopt);
+        if (*firmware) refuse_run_outputs_sharing_a_file(fwopt);
         if (*serve)
             return run_single("<stdin>", sopt, [&](run_recorder& rec) { return simulate({}, "<stdin>", sopt.platform, sopt, true, rec); });
         if (*firmware)

@@ -120,6 +120,13 @@ std::string substitute(const std::string& text, const std::map<std::string, std:
                 throw input_error(file, line, "${" + name + "}: unknown parameter; declared in params: " +
                                                   (known.empty() ? std::string("none") : join(known)));
             }
+            // Bounded like the file: a short value used many times (or a long one) could expand a
+            // file under the limit to gigabytes before yaml-cpp saw it (docs/reliability.md "Limits").
+            if (out.size() + it->second.size() > limits::max_scenario_file_bytes)
+                throw input_error(file, line, "${" + name + "}: the text after substitution exceeds " +
+                                                  std::to_string(limits::max_scenario_file_bytes) +
+                                                  " bytes, the limit for a scenario file; expected shorter parameter "
+                                                  "values or fewer uses");
             out += it->second;
             i = end;
             continue;

@@ -93,12 +93,20 @@ private:
         }
     }
 
-    void spend(const std::string& file, unsigned line, const std::vector<std::string>& frames) {
+    // One line (of `bytes` bytes, its newline included) reached through an include or a repeat.
+    void spend(const std::string& file, unsigned line, const std::vector<std::string>& frames, uint64_t bytes = 0) {
         if (budget_ == 0)
             fail(file, line, frames,
                  "the includes and repeats expand to more than " + std::to_string(limits::max_expanded_sequence_lines) +
                      " lines; expected a smaller repeat count (docs/reliability.md \"Limits\")");
+        if (bytes > byte_budget_) too_many_bytes(file, line, frames);
         --budget_;
+        byte_budget_ -= bytes;
+    }
+    [[noreturn]] void too_many_bytes(const std::string& file, unsigned line, const std::vector<std::string>& frames) const {
+        fail(file, line, frames,
+             "the includes and repeats expand to more than " + std::to_string(limits::max_expanded_sequence_bytes) +
+                 " bytes; expected a smaller repeat count or shorter lines (docs/reliability.md \"Limits\")");
     }
 
     // Lines [begin, end) of `file`, reached through `frames`.
@@ -108,7 +116,7 @@ private:
                                                    // large repeat of directives need none
         for (size_t i = begin; i < end; ++i) {
             const source_line& l = lines[i];
-            if (!frames.empty()) spend(file, l.number, frames);
+            if (!frames.empty()) spend(file, l.number, frames, l.text.size() + 1);
             auto [word, rest] = directive_parts(l.text);
             if (std::string_view t = trim(l.text); word.empty() && t.rfind("# test:", 0) == 0) {
                 std::string_view name = trim(t.substr(7));
@@ -254,6 +262,12 @@ private:
         }
         if (close >= end)
             fail(file, line, frames, "expected an 'end' closing this 'repeat' before the end of the file");
+        // Refused before the first iteration when the body alone, count times, is over the byte
+        // budget (nested repeats and includes in it are counted once here, so never wrongly):
+        // a 10 KB line repeated 10^6 times would otherwise build 256 MiB of statements first.
+        uint64_t body_bytes = 0;
+        for (size_t k = at + 1; k < close; ++k) body_bytes += lines[k].text.size() + 1;
+        if (body_bytes && count > byte_budget_ / body_bytes) too_many_bytes(file, line, frames);
         ++repeat_depth_;
         std::vector<std::string> inner(1);
         inner.insert(inner.end(), frames.begin(), frames.end());
@@ -274,6 +288,7 @@ private:
     std::unordered_map<std::string, std::string> cache_;
     uint64_t read_bytes_ = 0;
     uint64_t budget_ = limits::max_expanded_sequence_lines;
+    uint64_t byte_budget_ = limits::max_expanded_sequence_bytes;
     unsigned repeat_depth_ = 0;
     std::error_code ec_;
 };

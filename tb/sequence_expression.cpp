@@ -160,7 +160,11 @@ private:
         size_t b = pos_;
         if (std::isdigit(static_cast<unsigned char>(c))) {
             while (pos_ < text_.size() && is_name_char(text_[pos_])) ++pos_;
-            return values::parse_integer(text_.substr(b, pos_ - b), file_, line_, where());
+            // where() copies the whole expression: only for the message, or a line of n numbers
+            // would cost n^2 (a 1.2 MB `let` took a minute; docs/reliability.md "Limits").
+            const std::string_view number = text_.substr(b, pos_ - b);
+            if (const auto v = values::scan_integer(number)) return *v;
+            return values::parse_integer(number, file_, line_, where());
         }
         if (is_name_start(c)) {
             while (pos_ < text_.size() && is_name_char(text_[pos_])) ++pos_;

@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <limits>
@@ -189,7 +191,11 @@ sweep_spec parse_sweep(const std::string& text, const std::string& path) {
             fail(it->first, "unknown top-level key '" + it->first.Scalar() + "'; allowed keys: scenario, grid, points, analysis, stats, description");
     if (!root["scenario"] || !root["scenario"].IsScalar()) fail(root, "scenario: expected the path of a scenario file");
     s.scenario = (fs::path(path).parent_path() / root["scenario"].Scalar()).lexically_normal().string();
-    if (!fs::is_regular_file(s.scenario)) fail(root["scenario"], "scenario: no file '" + s.scenario + "'");
+    if (std::error_code ec; !fs::is_regular_file(s.scenario, ec))
+        fail(root["scenario"], "scenario: '" + s.scenario + "' " +
+                                   (fs::is_directory(s.scenario, ec) ? "is a directory; expected a scenario file (.yaml)"
+                                    : fs::exists(s.scenario, ec)    ? "is not a regular file; expected a scenario file (.yaml)"
+                                                                    : "does not exist; expected a scenario file (.yaml)"));
     const bool grid = bool(root["grid"]), list = bool(root["points"]);
     if (grid == list) fail(root, "expected exactly one of 'grid' (a map NAME: [values]) or 'points' (a list of maps)");
     std::set<std::string> names;
@@ -436,12 +442,39 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
+// An exclusive flock on the output folder itself, held until the sweep returns; the kernel drops it
+// when the process ends, however it ends, so no stale lock file is ever left behind.
+class output_folder_lock {
+public:
+    explicit output_folder_lock(const std::string& dir) : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+        if (fd_ < 0) throw input_error(dir, 0, std::string("cannot open the output folder: ") + std::strerror(errno));
+        if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+            const int e = errno;
+            ::close(fd_);
+            throw input_error(dir, 0, e == EWOULDBLOCK
+                                          ? std::string("another pmusim sweep is writing this output folder; wait for it "
+                                                        "to end or give another -o")
+                                          : std::string("cannot lock the output folder: ") + std::strerror(e));
+        }
+    }
+    ~output_folder_lock() { ::close(fd_); }
+    output_folder_lock(const output_folder_lock&) = delete;
+    output_folder_lock& operator=(const output_folder_lock&) = delete;
+
+private:
+    int fd_;
+};
+
 } // namespace
 
 int run_sweep(const sweep_spec& spec, const sweep_options& opt) {
     std::error_code ec;
     fs::create_directories(fs::path(opt.out_dir) / "points", ec);
     if (ec) throw input_error(opt.out_dir, 0, "cannot create the output folder: " + ec.message());
+    // One sweep at a time per folder: a second one would remove and rerun the first's points under
+    // it, and a point's collision (simulate refusing a folder in use, exit 2) would be recorded as
+    // its result and kept by every resume (docs/reliability.md, "Classes of failure").
+    const output_folder_lock lock(opt.out_dir);
     // A previous run's results must not pass for this one's if this one is interrupted.
     const fs::path results_path = fs::path(opt.out_dir) / "results.csv";
     const fs::path complete_path = results_path.string() + complete_suffix;

@@ -104,6 +104,14 @@ if(Python3_FOUND)
   set_tests_properties("limits: directories, endless inputs, edge values, unfinished sequences, serve platform, relative platform paths"
     PROPERTIES TIMEOUT 300)
 endif()
+if(Python3_FOUND)
+  add_test(NAME "limits: expansion is bounded in bytes, long lines parse in linear time"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_expansion.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("limits: expansion is bounded in bytes, long lines parse in linear time" PROPERTIES TIMEOUT 600)
+  add_test(NAME "outputs: two outputs naming one file, two sweeps writing one folder"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/outputs/check_output_collisions.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("outputs: two outputs naming one file, two sweeps writing one folder" PROPERTIES TIMEOUT 300)
+endif()
 add_test(NAME "limits: every test has a timeout"
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_timeouts.py ${CMAKE_CTEST_COMMAND}
           ${CMAKE_BINARY_DIR})

@@ -54,6 +54,13 @@ with tempfile.TemporaryDirectory() as d:
     run(["run", "-q", empty_dir], 2, ["a-folder", "holds no .seq file"], "an empty folder as the sequences to run")
     run(["simulate", empty_dir, "-o", os.path.join(d, "o1")], 2, ["a-folder", "is a directory"],
         "a directory as the scenario file")
+    # A sweep's scenario: the message said "no file" for a directory.
+    sweep_dir = write("sweep-dir.yaml", "scenario: a-folder\ngrid:\n  x: [1, 2]\n")
+    run(["sweep", sweep_dir, "-o", os.path.join(d, "sw-dir")], 2,
+        ["sweep-dir.yaml:1", "scenario: '" + empty_dir + "' is a directory; expected a scenario file"],
+        "a directory as a sweep's scenario")
+    run(["sweep", write("sweep-none.yaml", "scenario: nothing.yaml\ngrid:\n  x: [1, 2]\n"), "-o", os.path.join(d, "sw-none")],
+        2, ["sweep-none.yaml:1", "nothing.yaml' does not exist"], "a missing sweep scenario")
     scen = write("ev.yaml", "name: ev\nplatform: arm-default\nduration: 1ms\nevents:\n  - file: a-folder\n")
     run(["simulate", scen, "-o", os.path.join(d, "o2")], 2, ["ev.yaml:5", "is a directory"],
         "a directory as the event stream (named at its scenario line)")
@@ -92,7 +99,7 @@ with tempfile.TemporaryDirectory() as d:
     # Non-regular inputs are read with a bound: /dev/zero is refused at the limit, not read forever.
     run(["run", "-q", "/dev/zero"], 2, ["/dev/zero", "larger than 268435456 bytes"], "run /dev/zero", timeout=120)
     with open("/dev/zero") as zero:
-        run(["serve"], 2, ["<stdin>:1", "line longer than 1048576 bytes"], "serve < /dev/zero", stdin=zero)
+        run(["serve"], 2, ["<stdin>:1", "line longer than 65536 bytes"], "serve < /dev/zero", stdin=zero)
 
     # Values at the edge of their type.
     lat = write("lat.yaml", PLATFORM + "latency: { register_access: 18446744073709551615fs }\n")
@@ -102,6 +109,20 @@ with tempfile.TemporaryDirectory() as d:
     lat1 = write("lat1.yaml", PLATFORM + "latency: { register_access: 1s }\n")
     run(["run", "-q", write("lat1.seq", "run 18446s\nas cpu0 el3\nread SCR_EL3\n"), "--platform", lat1], 2,
         ["lat1.seq:3", "the last instant pmusim can represent"], "an access whose latency ends past 2^64 fs")
+    # 2^64-1 cycles after time has passed: the clock's edge index wrapped and the run answered OK
+    # with no time passing (tests/sequences/spine/run_cycles_past_end_of_time.seq in a file).
+    out = run(["serve", "--platform", "arm-default"], 0, ["ERR", "the last instant pmusim can represent"],
+              "serve: run 2^64-1 cycles after 1 us", input_text="run 1us\nrun 18446744073709551615 cycles of cpu0\n")
+    if [l.split(" ", 1)[0] for l in out.splitlines() if l.startswith(("OK", "ERR"))] != ["OK", "ERR"]:
+        failures.append(f"serve: run 2^64-1 cycles after 1 us: want OK then ERR:\n{out}")
+    # Finite values a figure cannot draw (matplotlib's axis arithmetic overflows near 1e308) are
+    # refused with the row and column, exit 2, not a traceback (exit 1); at 1e300 they are drawn.
+    for name, text, want in (("huge_y", "point,f,exit,m\n0,1,0,1e308\n1,2,0,-1e308\n", "huge_y.csv:2: m: "),
+                             ("huge_x", "point,f,exit,m\n0,-1e308,0,1\n1,1e308,0,2\n", "huge_x.csv:2: f: ")):
+        run(["plot", "sweep", write(f"{name}.csv", text), "-o", os.path.join(d, f"{name}.svg"), "--opt", "x=f",
+             "--opt", "y=m"], 2, [want, "expected a number of magnitude at most 1e+300"], f"plot sweep: {name} = ±1e308")
+    run(["plot", "sweep", write("big_y.csv", "point,f,exit,m\n0,1,0,1e300\n1,2,0,-1e300\n"), "-o",
+         os.path.join(d, "big_y.svg"), "--opt", "x=f", "--opt", "y=m"], 0, [], "plot sweep: ±1e300 is drawn")
     sweep = write("sweep.yaml", "scenario: ev.yaml\nparameters: {}\n")
     for shard in ["0/18446744073709551616", "0/99999999999999999999", "-1/4", "1/1", "0/0", "+0/2", "0/ 2"]:
         run(["sweep", sweep, "--shard", shard, "-o", os.path.join(d, "sw")], 2, [f"--shard {shard}", "0 <= K < N"],

@@ -43,6 +43,9 @@ OPTIONS = {
 MAX_HEATMAP_SIDE = 256   # crosspoints per side (CMN-600 meshes are at most 8 x 8)
 MAX_CELL_TEXTS = 1024    # above, cells carry no value text (it would be unreadable)
 MAX_TICK_LABELS = 16
+# matplotlib's axis arithmetic (limits with margins, tick steps) overflows a double for values
+# near 1e308 and fails with a traceback; at most 1e300 in magnitude leaves it ample headroom.
+MAX_MAGNITUDE = 1e300
 
 
 class BadInput(Exception):
@@ -107,6 +110,13 @@ def number(row, column, integer=False):
         fail(f"{row.where}: {column}: expected {'an integer' if integer else 'a number'}, found {text!r}")
     if not integer and not math.isfinite(v):
         fail(f"{row.where}: {column}: expected a finite number, found {text!r}")
+    return drawable(v, row, column, text)
+
+
+def drawable(v, row, column, text):
+    if abs(v) > MAX_MAGNITUDE:
+        fail(f"{row.where}: {column}: expected a number of magnitude at most {MAX_MAGNITUDE:g} (a figure's "
+             f"axes cannot span more), found {text!r}")
     return v
 
 
@@ -286,6 +296,9 @@ def plot_sweep(fig, paths, opts):
     for r in rows:
         groups.setdefault(r[group] if group else "", []).append(r)
     categorical = any(numeric(r[x]) is None for r in rows)
+    if not categorical:
+        for r in rows:
+            drawable(numeric(r[x]), r, x, r[x])
     cats = sorted({r[x] for r in rows}) if categorical else None
     if opts.get("logx", "false") not in ("true", "false"):
         fail(f"--opt logx={opts['logx']}: expected true or false")
