@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (clang + ASan + UBSan) in the sanitized build, build-asan/
-# (scripts/configure-sanitized.sh: the build scripts/sanitize.sh runs the suite in, so CI compiles
-# it once), and runs each for a bounded time, starting from the committed corpus
-# (fuzz/corpus/<target>/, plus every sequence under tests/ for the parser and serve targets). New
-# interesting inputs go to build-asan/corpus/<target>/ (not committed); crashes to
-# build-asan/crashes/<target>/.
+# Builds the libFuzzer targets with clang + ASan + UBSan into build-fuzz/ and runs each for a
+# bounded time, starting from the committed corpus (fuzz/corpus/<target>/, plus every sequence
+# under tests/ for the parser and serve targets). New interesting inputs go to
+# build-fuzz/corpus/<target>/ (not committed); crashes to build-fuzz/crashes/<target>/.
 #
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #   scripts/fuzz.sh 30                       # CI (.ci/run): each target 30 seconds
@@ -15,14 +13,16 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-60}"
 shift || true
 "$root/scripts/install-deps.sh"
-build="$("$root/scripts/configure-sanitized.sh")"
+build="$root/build-fuzz"
+# ccache when installed (optional).
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPMUSIM_FUZZ=ON \
+  -DPMUSIM_SANITIZE=address,undefined "${launcher[@]}" >/dev/null
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(fuzz_sequence_parser fuzz_platform_yaml fuzz_serve fuzz_registers_arm fuzz_registers_power9
                                       fuzz_scenario fuzz_perf_stat fuzz_sweep fuzz_event_stream)
-# Already built when scripts/sanitize.sh ran first (CI): then this only checks they are current.
-start=$SECONDS
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" -- --no-print-directory >&2
-echo "fuzz: build took $((SECONDS - start)) s" >&2
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=0:detect_stack_use_after_return=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export SC_COPYRIGHT_MESSAGE=DISABLE

@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# Builds pmusim with clang, AddressSanitizer + UndefinedBehaviorSanitizer and the libFuzzer targets
-# into build-asan/ (scripts/configure-sanitized.sh; the same build serves scripts/fuzz.sh) and runs
-# the test suite there (docs/reliability.md "Sanitizers"). Any sanitizer report fails the test it
-# happens in: ASan halts on the first error, UBSan is built with -fno-sanitize-recover=all.
+# Builds pmusim with AddressSanitizer + UndefinedBehaviorSanitizer (GCC) into build-asan/ and runs
+# the test suite there (docs/reliability.md). Any sanitizer report fails the test it happens in:
+# ASan halts on the first error, UBSan is built with -fno-sanitize-recover=all.
 #
-# Tests with little or no sanitizer value are skipped (docs/reliability.md, "What
-# the sanitized run skips"); PMUSIM_SANITIZE_ALL=1 runs them too, and PMUSIM_SANITIZE_SKIP
-# replaces the ctest -E pattern.
+# Tests with little or no sanitizer value are skipped (docs/reliability.md, "What the sanitized
+# run skips"); PMUSIM_SANITIZE_ALL=1 runs them too, and PMUSIM_SANITIZE_SKIP replaces the ctest -E
+# pattern.
 # Usage: scripts/sanitize.sh [ctest arguments...]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
-build="$("$root/scripts/configure-sanitized.sh")"
-start=$SECONDS
+build="$root/build-asan"
+# ccache when installed (optional): repeated CI runs and worktrees share compiled objects.
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPMUSIM_SANITIZE=address,undefined \
+  "${launcher[@]}" >/dev/null
 cmake --build "$build" -j "$(nproc)" -- --no-print-directory >&2
-echo "sanitize: build took $((SECONDS - start)) s" >&2
 # detect_leaks: SystemC keeps its kernel (sc_simcontext, coroutine stacks) alive until exit by
 # design; leak reports would be about the library, not pmusim. Everything else is on.
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=0:detect_stack_use_after_return=0:strict_string_checks=1:check_initialization_order=1"
@@ -29,8 +31,4 @@ skip="${PMUSIM_SANITIZE_SKIP:-^(docs|facts|package|mutations|reference): |^limit
 skip_args=(-E "$skip")
 [ "${PMUSIM_SANITIZE_ALL:-0}" = 1 ] && skip_args=()
 cd "$build"
-start=$SECONDS
-status=0
-ctest --output-on-failure -j "$(nproc)" "${skip_args[@]}" "$@" || status=$?
-echo "sanitize: ctest took $((SECONDS - start)) s" >&2
-exit $status
+exec ctest --output-on-failure -j "$(nproc)" "${skip_args[@]}" "$@"
