@@ -102,6 +102,83 @@ latency:
   register_access: 0ns
 )yaml";
 
+constexpr std::string_view arm_linux_yaml = R"yaml(# Built-in platform "arm-linux" (pmusim linux --platform arm-linux; docs/linux.md).
+# This file is the source of truth; tb/builtin_platforms.cpp embeds a copy and a
+# unit test checks that the two are identical. Schema: docs/platform-config.md.
+name: arm-linux
+description: "Linux's machine: one 4-CPU DynamIQ cluster (AMUv1p1), its DSU, a 3x3 CMN-600, GICv2, generic timer, PL011, PSCI, 256 MiB DRAM"
+arch: arm
+
+clocks:
+  - { name: const, frequency: 100MHz }   # constant-frequency reference (system counter); AMU counter 1
+  - { name: cpu0, frequency: 2GHz }      # one clock domain per CPU
+  - { name: cpu1, frequency: 2GHz }
+  - { name: cpu2, frequency: 2GHz }
+  - { name: cpu3, frequency: 2GHz }
+  - { name: dsu0, frequency: 1GHz }      # DSU (SCLK) of the cluster
+  - { name: cmn0, frequency: 1GHz }      # CMN-600 mesh clock
+
+cpus:
+  - { name: cpu0, clock: cpu0, cluster: 0, features: { amu: v1p1, amu_aux_counters: 0 } }
+  - { name: cpu1, clock: cpu1, cluster: 0, features: { amu: v1p1, amu_aux_counters: 0 } }
+  - { name: cpu2, clock: cpu2, cluster: 0, features: { amu: v1p1, amu_aux_counters: 0 } }
+  - { name: cpu3, clock: cpu3, cluster: 0, features: { amu: v1p1, amu_aux_counters: 0 } }
+
+firmware:
+  profile: tf-a
+
+units:
+  - name: dsu0
+    type: dsu_clusterpmu
+    base: 0x2A000000
+    size: 0x10000
+    clock: dsu0
+    cpus: [cpu0, cpu1, cpu2, cpu3]
+    irq: dsu0_pmu_irq
+    params: { variant: dsu-110, counters: 6 }
+  - name: cmn0
+    type: cmn600
+    base: 0x50000000
+    size: 64MiB                          # the CMN-600 configuration space
+    clock: cmn0
+    irq: cmn0_pmu_irq
+    params:
+      mesh_x: 3
+      mesh_y: 3
+      periphbase: 0x50000000
+      root_node_offset: 0                # CFG node: slot 0 of the HN-D port, XP (0,0) port 0
+      nodes: |                           # X,Y PORT KIND [xN]  (docs/cmn.md)
+        0,0 p0 hn-d                      # CFG (root node), DTC0, DN, HN-I
+        0,0 p1 rn-i                      # I/O coherent requester
+        1,0 p0 rn-f                      # cluster 0 (dsu0)
+        1,0 p1 hn-f
+        2,0 p0 sn-f                      # memory controller 0
+        2,0 p1 hn-f
+        0,1 p0 sbsx
+        0,1 p1 hn-f
+        1,1 p0 rn-d
+        1,1 p1 hn-i
+        2,1 p0 rn-f                      # cluster 1 (dsu1)
+        2,1 p1 hn-f
+        0,2 p0 sn-f                      # memory controller 1
+        1,2 p0 cxg                       # CCIX gateway: CXRA, CXHA, CXLA
+        2,2 p0 sn-f                      # memory controller 2
+      events: |                          # constant event rates per mesh cycle (docs/cmn.md)
+        hnf hnf_pocq_reqs_recvd 1/8
+        hnf hnf_slc_sf_cache_access 1/8
+        hnf hnf_cache_miss 1/32
+        hnf hnf_mc_reqs 1/32
+        hnf hnf_qos_pocq_occupancy_all 3
+        rni rnid_txreq_flits_total 1/64
+        rnd rnid_txreq_flits_total 1/64
+
+memory:
+  - { name: dram, base: 0x80000000, size: 256MiB, endianness: little }
+
+latency:
+  register_access: 0ns
+)yaml";
+
 constexpr std::string_view power9_default_yaml = R"yaml(# Built-in platform "power9-default" (pmusim --platform power9-default).
 # This file is the source of truth; tb/builtin_platforms.cpp embeds a copy and a
 # unit test checks that the two are identical. Schema: docs/platform-config.md.
@@ -169,6 +246,7 @@ latency:
 const std::vector<builtin_platform>& builtin_platforms() {
     static const std::vector<builtin_platform> all = {
         {"arm-default", "platforms/arm-default.yaml", arm_default_yaml},
+        {"arm-linux", "platforms/arm-linux.yaml", arm_linux_yaml},
         {"power9-default", "platforms/power9-default.yaml", power9_default_yaml},
     };
     return all;
