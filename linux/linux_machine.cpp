@@ -38,8 +38,8 @@ void linux_machine::boot(const linux_boot_image& image, unsigned el, fs_t time_l
     b.secure = false;
     b.x = {image.layout.dtb_address, 0, 0, 0};
     b.name = "Linux Image";
-    cpus_.front()->code_written(image.layout.dram_base, image.layout.dram_base + image.layout.dram_size);
-    cpus_.front()->power_on(b, time_limit_fs);
+    cpus_.front()->power_on(b); // the run's time limit is the machine's (watch), not one CPU's
+    booted_.notify(sc_core::SC_ZERO_TIME);
 }
 
 bool linux_machine::serve_call(aarch64_iss&, cpu_call&) { return false; }
@@ -56,6 +56,7 @@ void linux_machine::system_off(const std::string& why, int exit_code) {
 
 void linux_machine::watch() {
     // The run ends at SYSTEM_OFF, when the boot CPU stops with an error, or at the time limit.
+    wait(booted_);
     sc_core::sc_event_or_list any;
     any |= stop_;
     for (auto& c : cpus_) any |= c->finished();

@@ -41,7 +41,7 @@ private:
     std::vector<std::unique_ptr<aarch64_iss>> cpus_;
     struct psci_glue;
     std::unique_ptr<psci_glue> psci_;
-    sc_core::sc_event stop_;
+    sc_core::sc_event stop_, booted_;
     fs_t time_limit_ = fs_never;
     unsigned boot_el_ = 1;
     int exit_code_ = 1;

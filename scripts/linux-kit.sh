@@ -109,7 +109,7 @@ fetch_packages() {
   {
     echo "# Debian packages in this kit (apt-get download, architecture arm64)"
     for f in "$dir/debs"/*.deb; do
-      dpkg-deb -f "$f" Package Version | paste -sd' '
+      dpkg-deb --show --showformat='${Package} ${Version} ${Architecture}\n' "$f"
     done
   } >"$dir/versions.txt.new"
   echo "$kpkg" >"$dir/kernel-package"
@@ -139,8 +139,7 @@ if ! kit_complete; then
     esac
   done
   [ -x "$dir/root.user/bin/busybox" ] || die "busybox-static has no /bin/busybox"
-  [ -x "$dir/root.user/usr/bin/perf_${kabi%%-*}" ] || ls "$dir/root.user/usr/bin/"perf_* >/dev/null 2>&1 ||
-    die "linux-perf has no /usr/bin/perf_*"
+  [ -x "$dir/root.user/usr/bin/perf" ] || die "linux-perf has no /usr/bin/perf"
   mv "$dir/versions.txt.new" "$dir/versions.txt"
   # The kernel's own files are not needed again: keep the kit small.
   rm -rf "$dir/root.kernel"
