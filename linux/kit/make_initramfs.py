@@ -54,31 +54,88 @@ class Newc:
         self.entry("TRAILER!!!", 0)
 
 
-def wanted(rel, with_perf):
-    """Which files of the extracted packages go in: busybox, and for perf the perf binary and the
-    shared libraries (not documentation, perl or python modules)."""
-    if rel == "bin/busybox":
-        return True
-    if not with_perf:
-        return False
-    if rel.startswith("usr/bin/perf"):
-        return True
-    top = rel.split("/")
-    if rel.startswith(("lib/", "usr/lib/")) and len(top) <= 4 and ".so" in top[-1]:
-        return "/perl" not in rel and "/python" not in rel
-    return False
+LIBRARY_DIRS = ("lib/aarch64-linux-gnu", "usr/lib/aarch64-linux-gnu", "lib", "usr/lib")
+
+
+def elf_needs(path):
+    """PT_INTERP and the DT_NEEDED names of an ELF64 little-endian file (ELF-64 Object File
+    Format: program headers, the dynamic section's DT_NEEDED = 1 entries as offsets into DT_STRTAB
+    = 5, an address mapped back to the file through the PT_LOAD segments)."""
+    import struct
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"\x7fELF" or data[4] != 2:
+        return None, []
+    phoff, = struct.unpack_from("<Q", data, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+    loads, dynamic, interp = [], None, None
+    for i in range(phnum):
+        p_type, _, p_offset, p_vaddr, _, p_filesz, _, _ = struct.unpack_from("<IIQQQQQQ", data, phoff + i * phentsize)
+        if p_type == 1:
+            loads.append((p_vaddr, p_offset, p_filesz))
+        elif p_type == 2:
+            dynamic = (p_offset, p_filesz)
+        elif p_type == 3:
+            interp = data[p_offset:p_offset + p_filesz].split(b"\0")[0].decode()
+    if not dynamic:
+        return interp, []
+    entries = [struct.unpack_from("<qQ", data, dynamic[0] + k) for k in range(0, dynamic[1], 16)]
+    strtab = next((v for t, v in entries if t == 5), None)
+    for vaddr, offset, size in loads:
+        if strtab is not None and vaddr <= strtab < vaddr + size:
+            strtab = strtab - vaddr + offset
+            break
+    names = []
+    for t, v in entries:
+        if t == 1 and strtab is not None:
+            end = data.index(b"\0", strtab + v)
+            names.append(data[strtab + v:end].decode())
+    return interp, names
+
+
+def resolve(root, rel):
+    """The file a path in the tree names, following symbolic links inside the tree."""
+    for _ in range(16):
+        full = os.path.join(root, rel)
+        if not os.path.islink(full):
+            return rel
+        target = os.readlink(full)
+        rel = os.path.normpath(target.lstrip("/") if target.startswith("/") else os.path.join(os.path.dirname(rel), target))
+    return rel
+
+
+def closure(root, programs):
+    """Every path (links and their targets) the programs need to run: the dynamic loader and the
+    DT_NEEDED libraries, recursively, found in the multiarch library folders."""
+    needed, queue = set(), list(programs)
+    while queue:
+        rel = queue.pop()
+        if rel in needed:
+            continue
+        needed.add(rel)
+        real = resolve(root, rel)
+        if real != rel:
+            queue.append(real)
+            continue
+        interp, libs = elf_needs(os.path.join(root, rel))
+        if interp:
+            queue.append(interp.lstrip("/"))
+        for lib in libs:
+            for d in LIBRARY_DIRS:
+                if os.path.lexists(os.path.join(root, d, lib)):
+                    queue.append(os.path.join(d, lib))
+                    break
+            else:
+                sys.exit(f"make_initramfs: {rel} needs {lib}, which no extracted package provides")
+    return needed
 
 
 def collect(root, with_perf):
-    entries = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames.sort()
-        for name in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
-            full = os.path.join(dirpath, name)
-            rel = os.path.relpath(full, root)
-            if wanted(rel, with_perf):
-                entries[rel] = full
-    return entries
+    programs = ["bin/busybox"] + (["usr/bin/perf"] if with_perf else [])
+    for p in programs:
+        if not os.path.exists(os.path.join(root, p)):
+            sys.exit(f"make_initramfs: {root}/{p} is missing")
+    return {rel: os.path.join(root, rel) for rel in closure(root, programs)}
 
 
 def main():
@@ -107,9 +164,6 @@ def main():
         else:
             with open(full, "rb") as f:
                 cpio.entry(rel, stat.S_IFREG | 0o755, f.read())
-    perfs = sorted(r for r in files if r.startswith("usr/bin/perf_"))
-    if perfs:
-        cpio.entry("usr/bin/perf", stat.S_IFLNK | 0o777, os.path.basename(perfs[0]).encode())
     for ko in sorted(os.listdir(args.modules)):
         if ko.endswith(".ko"):
             with open(os.path.join(args.modules, ko), "rb") as f:
