@@ -23,7 +23,7 @@ namespace {
 // A64 encodings (Arm ARM C6.2): the fixed words and the masks of the instruction classes
 // the ISS decodes itself.
 constexpr uint32_t insn_eret = 0xd69f03e0;
-constexpr uint32_t insn_wfi = 0xd503207f;
+constexpr uint32_t insn_wfi = 0xd503207f, insn_wfe = 0xd503205f;
 constexpr uint32_t insn_hlt_semihosting = 0xd45e0000; // HLT #0xF000 (Arm semihosting, AArch64)
 constexpr uint32_t mask_exception_gen = 0xffe0001f;   // SVC/HVC/SMC: 0xd4000001/2/3 | imm16 << 5
 constexpr uint32_t insn_svc = 0xd4000001, insn_hvc = 0xd4000002, insn_smc = 0xd4000003;
@@ -51,8 +51,8 @@ constexpr uint64_t vector_current_sp0 = 0x000, vector_current_spx = 0x200, vecto
 
 // Control-register bits the routing reads (Arm ARM D17.2: SCR_EL3, HCR_EL2), as the control
 // registers' table places them; TSC is not in that table.
-using ctl::scr_irq, ctl::scr_ea, ctl::scr_smd, ctl::scr_hce, ctl::hcr_vm, ctl::hcr_imo;
-constexpr unsigned hcr_tsc = 19;
+using ctl::scr_irq, ctl::scr_ea, ctl::scr_smd, ctl::scr_hce, ctl::hcr_vm, ctl::hcr_imo, ctl::hcr_tsc;
+constexpr uint32_t key_scr_el3 = (3u << 14) | (6u << 11) | (1u << 7) | (1u << 3), key_hcr_el2 = (3u << 14) | (4u << 11) | (1u << 7) | (1u << 3);
 
 constexpr uint64_t page_size = 4096;
 
@@ -121,6 +121,14 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& 
     check(uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&aarch64_iss::on_sys), this, 1, 0, UC_ARM64_INS_SYS),
           "SYS hook");
     hooks_.push_back(h);
+    check(uc_hook_add(uc_, &h, UC_HOOK_EDGE_GENERATED, reinterpret_cast<void*>(&aarch64_iss::on_new_block), this, 1, 0),
+          "new-block hook");
+    hooks_.push_back(h);
+    for (int insn : {UC_ARM64_INS_MRS, UC_ARM64_INS_MSR}) {
+        check(uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&aarch64_iss::on_sysreg_insn), this, 1, 0, insn),
+              "MRS/MSR hook");
+        hooks_.push_back(h);
+    }
     instances().push_back(this);
     SC_HAS_PROCESS(aarch64_iss);
     SC_THREAD(thread);
@@ -162,8 +170,7 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
         if (s->address != run_end) access_in_run = false;
         for (uint64_t a = s->address; a + 4 <= s->address + s->file_size; a += 4) {
             uint32_t w = fetch_word(a);
-            bool sysreg = (w & mask_sysreg_move) == insn_sysreg_move && handled_here(encoding_of(w));
-            if (w == insn_eret || w == insn_wfi || w == insn_hlt_semihosting || sysreg) exits_.push_back(a);
+            if (iss_instruction(w)) exits_.push_back(a);
             if (ends_block(w)) access_in_run = false;
             else if (may_access_window(a, w)) {
                 const auto form = decode_base_offset(w);
@@ -274,8 +281,10 @@ void aarch64_iss::begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_
         if (scr) {
             uint64_t v = scr->value;
             v = secure ? (v & ~uint64_t(1)) : (v | 1);
-            scr->value = v;
+            scr->value = v | (uint64_t(1) << ctl::scr_rw); // and AArch64 below EL3
         }
+        if (el_ < 2)
+            if (auto* hcr = r.find("HCR_EL2")) hcr->value |= uint64_t(1) << ctl::hcr_rw; // EL1 is AArch64
     }
     for (const auto& [base, m] : platform_.memories())
         if (entry >= base && entry - base < m->size()) sp_[el_] = (base + m->size()) & ~uint64_t(15);
@@ -311,6 +320,7 @@ void aarch64_iss::begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_
 void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* self_ptr) {
     auto* self = static_cast<aarch64_iss*>(self_ptr);
     uint64_t n = size / 4;
+    if (self->counted_ == 0 && self->scan_block(address, size)) return;
     if (self->irq_watch_ && self->counted_ > 0 && self->irq_target()) {
         // A pending IRQ became unmasked in the block before: taken at this instruction boundary.
         self->stop_.kind = stop_kind::irq;
@@ -328,6 +338,51 @@ void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* se
     self->block_start_ = address;
     self->access_from_ = address;
     self->counted_ += n;
+}
+
+bool aarch64_iss::iss_instruction(uint32_t w) const {
+    return w == insn_eret || w == insn_wfi || w == insn_wfe || w == insn_hlt_semihosting ||
+           ((w & mask_sysreg_move) == insn_sysreg_move && handled_here(encoding_of(w)));
+}
+
+void aarch64_iss::on_new_block(uc_struct*, void* cur, void*, void* self_ptr) {
+    const auto* tb = static_cast<const uc_tb*>(cur);
+    static_cast<aarch64_iss*>(self_ptr)->scan_block(tb->pc, tb->size);
+}
+
+// The block is about to run for the first time (or, from the block hook, is the first of a run):
+// the engine stops before it runs when it holds an instruction of the ISS's without a stop point.
+// With the MMU off the block's addresses are physical, as the engine's memory reads take them.
+bool aarch64_iss::scan_block(uint64_t address, uint32_t size) {
+    if (stop_.kind != stop_kind::none) return false;
+    std::vector<uint64_t> found;
+    for (uint64_t a = address; a + 4 <= address + size; a += 4)
+        if (iss_instruction(fetch_word(a)) && !std::binary_search(exits_.begin(), exits_.end(), a)) found.push_back(a);
+    if (found.empty()) return false;
+    found_exits_ = std::move(found);
+    rescan_size_ = size;
+    stop_.kind = stop_kind::rescan;
+    stop_.address = address;
+    uc_emu_stop(uc_);
+    return true;
+}
+
+uint32_t aarch64_iss::on_sysreg_insn(uc_struct* uc, int, const ::uc_arm64_cp_reg* cp, void* self_ptr) {
+    auto* self = static_cast<aarch64_iss*>(self_ptr);
+    uint64_t pc = 0;
+    uc_reg_read(uc, UC_ARM64_REG_PC, &pc); // the engine stores the PC before the hook
+    if (std::binary_search(self->exits_.begin(), self->exits_.end(), pc)) return 0; // a stop point: already handled
+    const sysreg_encoding enc{uint8_t(cp->op0), uint8_t(cp->op1), uint8_t(cp->crn), uint8_t(cp->crm), uint8_t(cp->op2)};
+    if (!self->handled_here(enc)) return 0; // the engine's own register
+    uc_arm64_cp_reg probe = *cp;
+    if (uc_reg_read(uc, UC_ARM64_REG_CP_REG, &probe) != UC_ERR_OK)
+        return 0; // a register the engine lacks: it raises UNDEFINED with the PC on it (handle_exception)
+    if (!self->missed_sysreg_) {
+        self->missed_sysreg_ = true;
+        self->missed_sysreg_pc_ = pc;
+        uc_emu_stop(uc);
+    }
+    return 1; // not executed by the engine
 }
 
 bool aarch64_iss::handled_here(const sysreg_encoding& enc) const {
@@ -478,10 +533,31 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     last_error_ = uc_emu_start(uc_, pc, no_until_, 0, 0);
     irq_watch_ = false;
     if (stop_.kind == stop_kind::memory) set_pc(faulting_access());
+    if (missed_sysreg_) {
+        missed_sysreg_ = false;
+        fail(3, fmt::format("{}: MRS/MSR of a register the ISS or the gate owns in code the ISS could not scan before it "
+                            "ran: not modelled (docs/firmware.md \"What is not modelled\")", where(missed_sysreg_pc_)));
+    }
     uint64_t retired;
     if (stop_.kind == stop_kind::irq) {
         // As for the budget stop below: the PC may be stale, the block at block_start_ did not run.
         set_pc(block_start_);
+        return counted_;
+    }
+    if (stop_.kind == stop_kind::rescan) {
+        // The new block did not run (the engine stopped before it): the blocks before it did, whole.
+        // Its instructions of the ISS's become stop points and it is translated again with their hooks.
+        const uint64_t at = stop_.address;
+        for (uint64_t a : found_exits_) exits_.insert(std::upper_bound(exits_.begin(), exits_.end(), a), a);
+        for (uint64_t a : found_exits_) {
+            uc_hook h;
+            check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&aarch64_iss::on_stop_point), this, a, a),
+                  "code hook");
+            stop_hooks_.push_back(h);
+        }
+        check(uc_ctl_remove_cache(uc_, at, at + rescan_size_), "dropping a translated block");
+        set_pc(at);
+        stop_.kind = stop_kind::budget; // nothing to handle: run again from the block
         return counted_;
     }
     if (stop_.kind == stop_kind::budget) {
@@ -614,7 +690,8 @@ void aarch64_iss::run_loop() {
         uint64_t pc = engine_pc();
         switch (stop_.kind) {
         case stop_kind::budget:
-        case stop_kind::irq: break;
+        case stop_kind::irq:
+        case stop_kind::rescan: break;
         case stop_kind::sysreg: handle_sysreg(pc); break;
         case stop_kind::memory: handle_memory(pc, stop_); break;
         case stop_kind::exception: handle_exception(pc, stop_.intno); break;
@@ -658,6 +735,23 @@ void aarch64_iss::finish(firmware_result::state s, int exit_code, uint64_t statu
 void aarch64_iss::fail(int exit_code, const std::string& message) {
     finish(firmware_result::state::error, exit_code, 0, message);
     throw firmware_stopped{};
+}
+
+void aarch64_iss::report_unmodelled(control reg, uint64_t written) {
+    uint64_t bits = cpu_controls::unmodelled_bits(reg, written) & ~reported_unmodelled_[reg == control::hcr_el2];
+    if (!bits) return;
+    reported_unmodelled_[reg == control::hcr_el2] |= bits;
+    const register_def* def = cpu_controls_table().find(register_name(reg));
+    for (unsigned b = 0; b < 64; ++b) {
+        if (!((bits >> b) & 1)) continue;
+        std::string field;
+        if (def)
+            for (const auto& f : def->fields)
+                if (b >= f.lsb && b < f.lsb + f.width) field = " (" + f.name + ")";
+        log_note(fmt::format("{} bit {}{} set: not modelled, no behaviour follows (docs/firmware.md \"What is not "
+                             "modelled\"); reported once",
+                             register_name(reg), b, field));
+    }
 }
 
 void aarch64_iss::log_note(const std::string& text) { rec_.line(fmt::format("[{}] cpu{}: {}", format_time(now_fs()), cpu_, text)); }
@@ -738,6 +832,8 @@ void aarch64_iss::handle_sysreg(uint64_t pc) {
     case access_outcome::ok:
     case access_outcome::ignored:
         if (is_read) write_x(rt, r.value);
+        else if (enc.key() == key_scr_el3 || enc.key() == key_hcr_el2)
+            report_unmodelled(enc.key() == key_scr_el3 ? control::scr_el3 : control::hcr_el2, read_x(rt));
         set_pc(pc + 4);
         retire(1);
         return;
@@ -1068,6 +1164,11 @@ void aarch64_iss::exception_return(uint64_t pc) {
     if ((spsr >> 4) & 1) fail(2, fmt::format("{}: ERET to AArch32 (SPSR {:#x}): not modelled", where(pc), spsr));
     if (target > el_ || (target == 0 && (spsr & 1)))
         fail(2, fmt::format("{}: illegal exception return from EL{} (SPSR_EL{} {:#x})", where(pc), el_, el_, spsr));
+    // SCR_EL3.RW = 0 makes the ELs below EL3 AArch32 (Arm ARM D1.4 "Execution state"): an ERET into
+    // them is to AArch32, which pmusim does not model. HCR_EL2.RW is not checked: pmusim resets
+    // HCR_EL2 to 0, and firmware that leaves EL2 unused (this repo's tests) need not set it.
+    if (target < 3 && target > 0 && el_ == 3 && !((scr() >> ctl::scr_rw) & 1))
+        fail(2, fmt::format("{}: ERET to EL{} with SCR_EL3.RW = 0 (AArch32 below EL3): not modelled", where(pc), target));
     if (target == 2 && !cpu_controls::el2_enabled_by(scr(), el_ == 3 ? !(scr() & 1) : secure_state()))
         fail(2, fmt::format("{}: ERET to EL2, which is disabled in this security state (SCR_EL3 {:#x})", where(pc), scr()));
     save_stack_pointers();
@@ -1093,6 +1194,21 @@ void aarch64_iss::handle_special(uint64_t pc) {
         exception_return(pc);
         return;
     }
+    if (w == insn_wfi || w == insn_wfe) {
+        if (unsigned target = wait_trap_target(w == insn_wfe)) {
+            // EC 0x01 "Trapped WFI or WFE"; ISS: CV [24] = 1, COND [23:20] = 0b1110 (taken from AArch64),
+            // TI [1:0] = 0 WFI, 1 WFE (Arm ARM D24.2.47 ESR_ELx, ISS encoding for an exception from a
+            // WFI or WFE instruction; QEMU's syn_wfx(1, 0xe, ti, false)). Preferred return: the WFx.
+            const uint64_t iss = (uint64_t(1) << 24) | (uint64_t(0xe) << 20) | (w == insn_wfe ? 1 : 0);
+            take_exception(target, false, esr::syndrome(ec_wfx, iss), pc, std::nullopt);
+            return;
+        }
+        if (w == insn_wfe) { // no event register is modelled: WFE completes at once, as a NOP
+            set_pc(pc + 4);
+            retire(1);
+            return;
+        }
+    }
     // WFI: the CPU waits (the AMU stops counting) until its IRQ input is high; it wakes even
     // when PSTATE.I masks the interrupt (Arm ARM D1.16.2).
     set_pc(pc + 4);
@@ -1107,6 +1223,25 @@ void aarch64_iss::handle_special(uint64_t pc) {
     if (!running()) return;
     core_.set_power(power_state::run, now_fs());
     t_pos_ = now_fs();
+}
+
+// The EL a WFI/WFE traps to, or 0 (Arm ARM D1.6.x "Wait for Interrupt", the trap controls' pages):
+// SCTLR_EL1.nTWI/nTWE = 0 traps EL0's to EL1 (to EL2 when HCR_EL2.TGE routes EL0's exceptions);
+// HCR_EL2.TWI/TWE traps EL0's and EL1's to EL2 where EL2 is enabled; SCR_EL3.TWI/TWE traps all below
+// EL3 to EL3; in that priority. A WFI that would not wait (an interrupt is pending, the wake-up
+// condition) completes instead: the traps apply only when the instruction would wait.
+unsigned aarch64_iss::wait_trap_target(bool wfe) const {
+    if (!wfe && irq_pending()) return 0;
+    const uint64_t s = scr(), h = hcr();
+    if (el_ == 0) {
+        uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}; // SCTLR_EL1: nTWI [16], nTWE [18]
+        uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &sctlr);
+        if (!((sctlr.val >> (wfe ? 18 : 16)) & 1)) return route_from_el0();
+    }
+    if (el_ <= 1 && cpu_controls::el2_enabled_by(s, secure_state()) && ((h >> (wfe ? ctl::hcr_twe : ctl::hcr_twi)) & 1))
+        return 2;
+    if (el_ <= 2 && ((s >> (wfe ? ctl::scr_twe : ctl::scr_twi)) & 1)) return 3;
+    return 0;
 }
 
 bool aarch64_iss::irq_pending() const {

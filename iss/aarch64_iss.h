@@ -38,6 +38,7 @@
 
 #include "iss/elf_loader.h"
 #include "models/access_context.h"
+#include "models/cpu_controls.h"
 #include "models/rational.h"
 #include "models/sim_time.h"
 
@@ -136,11 +137,11 @@ public:
 
     // Exception-model constants (Arm ARM D1.10, D17.2.37 ESR_ELx), public for tests.
     static constexpr uint32_t ec_unknown = esr::ec_unknown, ec_svc64 = 0x15, ec_hvc64 = 0x16, ec_smc64 = 0x17,
-                              ec_sysreg = esr::ec_sysreg, ec_dabort_lower = 0x24, ec_dabort_same = 0x25;
+                              ec_sysreg = esr::ec_sysreg, ec_wfx = 0x01, ec_dabort_lower = 0x24, ec_dabort_same = 0x25;
 
 private:
     // Why the engine stopped.
-    enum class stop_kind { none, budget, irq, sysreg, memory, exception, special, fetch_fault, engine_error };
+    enum class stop_kind { none, budget, irq, rescan, sysreg, memory, exception, special, fetch_fault, engine_error };
     struct stop_info {
         stop_kind kind = stop_kind::none;
         uint64_t address = 0; // memory: the faulting data address
@@ -202,6 +203,10 @@ private:
     void update_security();
     bool local_sysreg(uint32_t key, bool is_read, unsigned rt);
     bool irq_pending() const;
+    unsigned wait_trap_target(bool wfe) const;
+    // A write to SCR_EL3 / HCR_EL2 that sets bits nothing models: logged once per bit.
+    void report_unmodelled(control reg, uint64_t written);
+    uint64_t reported_unmodelled_[2] = {}; // SCR_EL3, HCR_EL2
     // The EL a pending IRQ is taken to now, or 0 when it is not taken (masked, or routed below).
     unsigned irq_target() const;
     bool try_take_irq();
@@ -260,6 +265,21 @@ private:
     std::map<uint32_t, uint64_t> el23_registers_; // other EL2/EL3 registers nobody models: stored
     bool core_secure_ = true;
     uint64_t last_vector_ = ~uint64_t(0), retired_at_vector_ = 0; // exception-loop detection
+
+    // Code found at run time (outside the ELF's segments: copied, loaded, JIT-written, or no ELF):
+    // every translation block is scanned before it first runs (UC_HOOK_EDGE_GENERATED, and the
+    // block hook for the first block of a run); the ISS's own instructions in it become stop
+    // points and the block is translated again with their code hooks.
+    static void on_new_block(uc_struct* uc, void* cur, void* prev, void* self);
+    bool scan_block(uint64_t address, uint32_t size); // true: new stop points, engine stopped
+    bool iss_instruction(uint32_t word) const;
+    std::vector<uint64_t> found_exits_;     // of the block the last rescan stop names
+    uint32_t rescan_size_ = 0;
+    // MRS/MSR (UC_HOOK_INSN) of a register the ISS or the gate owns that reached the engine: the
+    // scan missed it (code read through an address the scan cannot read); the run stops with an error.
+    static uint32_t on_sysreg_insn(uc_struct* uc, int reg, const ::uc_arm64_cp_reg* cp, void* self);
+    uint64_t missed_sysreg_pc_ = 0;
+    bool missed_sysreg_ = false;
 
     // Engine bookkeeping.
     stop_info stop_;

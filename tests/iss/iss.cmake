@@ -6,7 +6,7 @@ if(NOT AARCH64_GCC OR NOT AARCH64_LD)
   message(FATAL_ERROR "aarch64-linux-gnu-gcc/ld not found: run scripts/install-deps.sh (gcc-aarch64-linux-gnu, binutils-aarch64-linux-gnu)")
 endif()
 set(ISS_ELF_DIR ${CMAKE_BINARY_DIR}/tests/iss)
-set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmask exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop)
+set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmask wait_traps copied_code exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop)
 set(ISS_ELFS)
 foreach(prog ${ISS_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/tests/iss/${prog}.S)
@@ -39,10 +39,17 @@ iss_test("exec statement mixes firmware and text" 0 run -q ${ISS_ELF_DIR}/exec_m
 iss_test("overflow IRQ wakes WFI, taken at EL3 with ELR SPSR, AMU stopped in WFI" 0 firmware -q ${ISS_ELF_DIR}/irq_wfi.elf)
 iss_test("a pending IRQ is taken right after DAIFClr, MSR DAIF, ERET and in a poll loop" 0 firmware -q ${ISS_ELF_DIR}/irq_unmask.elf)
 iss_test("a pending IRQ is taken right after unmasking in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/irq_unmask.elf)
+iss_test("HCR_EL2.TWI TWE TSC trap EL1 WFI WFE SMC to EL2 and SCR_EL3.TWI traps EL2 WFI to EL3" 0 firmware -q ${ISS_ELF_DIR}/wait_traps.elf)
+iss_test("WFI WFE SMC traps in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/wait_traps.elf)
+iss_test("code copied at run time reads CurrentEL and VBAR_EL3 at EL3 and its ERET uses ELR_EL3" 0 firmware -q ${ISS_ELF_DIR}/copied_code.elf)
+iss_test("code copied at run time in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/copied_code.elf)
+add_test(NAME "iss: a write setting an unmodelled HCR_EL2 bit is reported once"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/wait_traps.elf "HCR_EL2 bit 26 set: not modelled")
+set_tests_properties("iss: a write setting an unmodelled HCR_EL2 bit is reported once" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 add_test(NAME "iss: fast and reference access logs agree"
   COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim>
           ${ISS_ELF_DIR}/traps.elf ${ISS_ELF_DIR}/amu_count.elf ${ISS_ELF_DIR}/irq_wfi.elf
-          ${ISS_ELF_DIR}/branch_loop.elf ${ISS_ELF_DIR}/irq_unmask.elf)
+          ${ISS_ELF_DIR}/branch_loop.elf ${ISS_ELF_DIR}/irq_unmask.elf ${ISS_ELF_DIR}/wait_traps.elf)
 set_tests_properties("iss: fast and reference access logs agree" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
