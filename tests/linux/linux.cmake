@@ -55,3 +55,30 @@ linux_input_test("bad input: a missing kernel exits 2 naming it"
   ${EXPECT} 2 --match "^pmusim: .*no-such.Image.*no such file" -- ${RUN} --kernel no-such.Image)
 linux_input_test("the generated device tree follows Linux 6.1's bindings and the platform"
   ${Python3_EXECUTABLE} ${LINUX_SRC}/check_device_tree.py $<TARGET_FILE:pmusim> tiny.Image dt ${LINUX_KIT_DIR})
+
+# Boot tests on Debian's kernel (tests/linux/boot_test.py, guest scripts in tests/linux/guest/).
+# The kit is fetched once per build tree (build/linux-kit) by the fixture; each test skips (77)
+# only when it cannot be. They stay disabled until Linux boots to /init on pmusim (docs/linux.md
+# "Status"): configure with -DPMUSIM_LINUX_BOOT_TESTS=ON to run them.
+option(PMUSIM_LINUX_BOOT_TESTS "Run the Linux boot tests (they need the kit: scripts/linux-kit.sh)" OFF)
+add_test(NAME "linux: kit" COMMAND sh -c "${CMAKE_SOURCE_DIR}/scripts/linux-kit.sh ${LINUX_KIT_DIR} || exit 77")
+set_tests_properties("linux: kit" PROPERTIES FIXTURES_SETUP linux_kit TIMEOUT 900 SKIP_RETURN_CODE 77
+)
+if(NOT PMUSIM_LINUX_BOOT_TESTS)
+  set_tests_properties("linux: kit" PROPERTIES DISABLED TRUE)
+endif()
+function(linux_boot_test name title)
+  linux_test("${title}" ${Python3_EXECUTABLE} ${LINUX_SRC}/boot_test.py ${name} --pmusim $<TARGET_FILE:pmusim>
+    --kit ${LINUX_KIT_DIR} --src ${LINUX_SRC} --work ${LINUX_TEST_DIR}/boot ${ARGN})
+  set(disabled TRUE)
+  if(PMUSIM_LINUX_BOOT_TESTS)
+    set(disabled FALSE)
+  endif()
+  set_tests_properties("linux: ${title}" PROPERTIES FIXTURES_REQUIRED linux_kit TIMEOUT 240 DISABLED ${disabled})
+endfunction()
+linux_boot_test(boot "Debian's kernel boots to /init on 4 CPUs and detects the AMU")
+linux_boot_test(pmus "arm_dsu_0 and arm_cmn_0 are registered with their events")
+linux_boot_test(dsu_perf "perf stat arm_dsu_0/cycles/ equals the driver's counter deltas and DSU clock x interval")
+linux_boot_test(cmn_perf "perf stat on the CMN DTC cycles and an HN-F event equals the driver's counter deltas")
+linux_boot_test(overflow "a DSU counter overflow interrupt is handled by arm_dsu_pmu")
+linux_boot_test(amu "the AMU core-cycle counter the kernel reads advances with the CPU clock")
