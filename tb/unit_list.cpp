@@ -12,6 +12,11 @@ void register_all_units() {
     register_cmn_units();
     register_imc_units();
     register_cspmu_units();
+    // The devices Linux needs (devices/): interrupt controller, generic timer, UART, PSCI.
+    register_gic_devices();
+    register_generic_timer_devices();
+    register_pl011_devices();
+    register_psci_devices();
 }
 
 } // namespace pmusim

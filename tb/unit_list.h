@@ -14,5 +14,10 @@ void register_dsu_units();
 void register_cmn_units();
 void register_imc_units();
 void register_cspmu_units();
+// Defined in each device folder's register.cpp (devices/, docs/devices.md).
+void register_gic_devices();
+void register_generic_timer_devices();
+void register_pl011_devices();
+void register_psci_devices();
 
 } // namespace pmusim
