@@ -192,17 +192,61 @@ std::vector<uint8_t> set_chosen(const std::vector<uint8_t>& dtb, const std::stri
     return out;
 }
 
+namespace {
+
+// "LINE=INTID, LINE=INTID" (the gicv2 device's spi_inputs/ppi_inputs, docs/devices.md).
+std::vector<std::pair<std::string, unsigned>> parse_inputs(const std::string& text) {
+    std::vector<std::pair<std::string, unsigned>> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos) continue;
+        auto trim = [](std::string v) {
+            v.erase(0, v.find_first_not_of(" \t\n"));
+            v.erase(v.find_last_not_of(" \t\n") + 1);
+            return v;
+        };
+        out.emplace_back(trim(item.substr(0, eq)), unsigned(std::stoul(trim(item.substr(eq + 1)), nullptr, 0)));
+    }
+    return out;
+}
+
+} // namespace
+
 linux_devices describe_linux_devices(const platform_config& cfg) {
     linux_devices d;
-    // Until the device models land in the platform, the layout of QEMU's virt machine (hw/arm/virt.c
-    // memmap: GIC distributor 0x08000000, CPU interface 0x08010000, UART 0x09000000 SPI 1).
-    d.gicd_base = 0x08000000;
-    d.gicc_base = 0x08010000;
-    d.uart_base = 0x09000000;
-    d.uart_spi = 1;
-    unsigned next_spi = 2;
-    for (const auto& u : cfg.units)
-        if (!u.irq.empty()) d.spis.emplace_back(u.irq, next_spi++);
+    const auto gics = cfg.units_of_type("gicv2");
+    if (gics.size() != 1)
+        throw input_error(cfg.file, 0, fmt::format("pmusim linux needs one gicv2 device in the platform, found {} "
+                                                   "(docs/devices.md, platforms/arm-linux.yaml)", gics.size()));
+    const unit_config& gic = *gics.front();
+    // The GIC-400 layout the device implements: Distributor at base + 0x1000, CPU interfaces at
+    // base + 0x2000 (docs/devices.md "GICv2").
+    d.gicd_base = gic.base + 0x1000;
+    d.gicc_base = gic.base + 0x2000;
+    for (const auto& [line, intid] : parse_inputs(gic.param_string("spi_inputs")))
+        if (intid >= 32) d.spis.emplace_back(line, intid - 32);
+    const auto ppis = parse_inputs(gic.param_string("ppi_inputs"));
+    const char* timer_outputs[4] = {"cntpsirq", "cntpnsirq", "cntvirq", "cnthpirq"}; // the binding's order
+    for (const auto* t : cfg.units_of_type("generic_timer"))
+        for (unsigned k = 0; k < 4; ++k)
+            for (const auto& [line, intid] : ppis)
+                if (line == t->name + "_{cpu}_" + timer_outputs[k]) d.timer_ppis[k] = intid;
+    const auto uarts = cfg.units_of_type("pl011");
+    if (!uarts.empty()) {
+        const unit_config& u = *uarts.front();
+        d.uart_base = u.base;
+        d.uart_size = u.size;
+        d.uart_clock_hz = u.param_frequency_hz("uartclk");
+        auto spi = d.spi_of(u.irq);
+        if (!spi) throw input_error(cfg.file, 0, fmt::format("units {}: its irq {} is not among the GIC's spi_inputs", u.name, u.irq));
+        d.uart_spi = *spi;
+    }
+    const auto psci = cfg.units_of_type("psci");
+    if (psci.size() != 1)
+        throw input_error(cfg.file, 0, fmt::format("pmusim linux needs one psci device in the platform, found {}", psci.size()));
+    d.psci_method = psci.front()->param_choice("conduit");
     for (const auto& c : cfg.clocks)
         if (c.name == "const") d.counter_hz = c.frequency_hz;
     return d;

@@ -2,20 +2,37 @@
 
 #include <fmt/format.h>
 
+#include "devices/psci/psci.h"
 #include "linux/device_tree.h"
 #include "tb/platform.h"
 #include "tb/run_recorder.h"
 
 namespace pmusim {
 
-// PSCI behind the ISS's call handler. Function IDs and return codes: Arm DEN 0022D (PSCI 1.1)
-// 5.1 and 5.2.2. This is the machine's own until devices/psci's psci_service serves it.
-struct linux_machine::psci_glue {
-    static constexpr uint64_t version = 0x84000000, cpu_off = 0x84000002, cpu_on32 = 0x84000003,
-                              cpu_on64 = 0xC4000003, affinity_info32 = 0x84000004, affinity_info64 = 0xC4000004,
-                              migrate_info_type = 0x84000006, system_off = 0x84000008, system_reset = 0x84000009,
-                              features = 0x8400000A;
-    static constexpr int64_t success = 0, not_supported = -1, invalid_parameters = -2, already_on = -4;
+// The platform's side of PSCI (devices/psci's cpu_power_control): a power transition starts or
+// stops an ISS. CPU_ON starts the target in the boot CPU's state (booting.rst: secondaries enter
+// at the same EL as the primary), MMU off, x0 = context_id.
+struct linux_machine::psci_glue : cpu_power_control {
+    linux_machine& m;
+    psci_unit* unit = nullptr;
+    explicit psci_glue(linux_machine& machine) : m(machine) {}
+    unsigned cpu_count() const override { return m.cpu_count(); }
+    uint64_t mpidr(unsigned cpu) const override { return linux_mpidr(m.platform_.config(), cpu); }
+    bool powered(unsigned cpu) const override { return cpu == 0; }
+    bool cpu_on(unsigned cpu, uint64_t entry, uint64_t context_id) override {
+        cpu_boot b;
+        b.entry = entry;
+        b.el = m.boot_el_;
+        b.secure = false;
+        b.x[0] = context_id;
+        b.name = "Linux secondary entry";
+        m.cpus_.at(cpu)->power_on(b);
+        if (unit) unit->service().cpu_running(cpu);
+        return true;
+    }
+    void cpu_off(unsigned cpu) override { m.cpus_.at(cpu)->power_off("PSCI CPU_OFF"); }
+    void system_off() override { m.system_off("PSCI SYSTEM_OFF", 0); }
+    void system_reset() override { m.system_off("PSCI SYSTEM_RESET", 0); }
 };
 
 linux_machine::linux_machine(const sc_core::sc_module_name& name, platform& p, run_recorder& rec)
@@ -24,6 +41,10 @@ linux_machine::linux_machine(const sc_core::sc_module_name& name, platform& p, r
         cpus_.push_back(std::make_unique<aarch64_iss>(fmt::format("cpu{}", i).c_str(), p, rec, i));
         cpus_.back()->set_call_handler([this](aarch64_iss& cpu, cpu_call& call) { return serve_call(cpu, call); });
     }
+    psci_ = std::make_unique<psci_glue>(*this);
+    for (unit* u : p.units())
+        if (auto* ps = dynamic_cast<psci_unit*>(u)) psci_->unit = ps;
+    if (psci_->unit) psci_->unit->service().connect(*psci_);
     SC_HAS_PROCESS(linux_machine);
     SC_THREAD(watch);
 }
@@ -50,52 +71,11 @@ void linux_machine::boot(const linux_boot_image& image, unsigned el, fs_t time_l
 }
 
 bool linux_machine::serve_call(aarch64_iss& caller, cpu_call& call) {
-    using g = psci_glue;
-    auto ret = [&](int64_t v) {
-        call.x[0] = uint64_t(v);
-        return true;
-    };
-    auto target_of = [&](uint64_t mpidr) -> aarch64_iss* {
-        for (unsigned i = 0; i < cpus_.size(); ++i)
-            if ((linux_mpidr(platform_.config(), i) & 0xff00ffffffull) == (mpidr & 0xff00ffffffull)) return cpus_[i].get();
-        return nullptr;
-    };
-    const uint64_t fn = call.x[0] & 0xffffffffull; // function IDs are 32-bit (DEN 0022D 5.1)
-    switch (fn) {
-    case g::version: return ret(0x10000); // 1.0: major in [31:16]
-    case g::migrate_info_type: return ret(2); // Trusted OS not present
-    case g::features: {
-        const uint64_t f = call.x[1];
-        const bool known = f == g::version || f == g::cpu_off || f == g::cpu_on32 || f == g::cpu_on64 ||
-                           f == g::affinity_info32 || f == g::affinity_info64 || f == g::migrate_info_type ||
-                           f == g::system_off || f == g::system_reset || f == g::features;
-        return ret(known ? g::success : g::not_supported);
-    }
-    case g::cpu_on32:
-    case g::cpu_on64: {
-        aarch64_iss* t = target_of(call.x[1]);
-        if (!t) return ret(g::invalid_parameters);
-        if (t->running()) return ret(g::already_on);
-        cpu_boot b;
-        b.entry = call.x[2];
-        b.el = boot_el_;
-        b.secure = false;
-        b.x[0] = call.x[3]; // context_id
-        b.name = "Linux secondary entry";
-        t->power_on(b);
-        return ret(g::success);
-    }
-    case g::cpu_off: caller.power_off("PSCI CPU_OFF"); return true;
-    case g::affinity_info32:
-    case g::affinity_info64: {
-        aarch64_iss* t = target_of(call.x[1]);
-        if (!t) return ret(g::invalid_parameters);
-        return ret(t->running() ? 0 : 1); // ON 0, OFF 1
-    }
-    case g::system_off: system_off("PSCI SYSTEM_OFF", 0); return true;
-    case g::system_reset: system_off("PSCI SYSTEM_RESET", 0); return true;
-    }
-    return ret(g::not_supported);
+    // The conduit the device tree names (smc or hvc) reaches PSCI; the other is the architecture's.
+    if (!psci_->unit || call.hvc != (psci_->unit->conduit() == "hvc")) return false;
+    const psci_result r = psci_->unit->service().call(caller.cpu(), call.x[0], call.x[1], call.x[2], call.x[3]);
+    call.x = {r.x0, r.x1, r.x2, r.x3};
+    return true;
 }
 
 void linux_machine::system_off(const std::string& why, int exit_code) {

@@ -119,13 +119,16 @@ clocks:
   - { name: cmn0, frequency: 1GHz }      # CMN-600 mesh clock
 
 cpus:
-  - { name: cpu0, clock: cpu0, cluster: 0, features: { amu: v1p1, amu_aux_counters: 0 } }
-  - { name: cpu1, clock: cpu1, cluster: 0, features: { amu: v1p1, amu_aux_counters: 0 } }
-  - { name: cpu2, clock: cpu2, cluster: 0, features: { amu: v1p1, amu_aux_counters: 0 } }
-  - { name: cpu3, clock: cpu3, cluster: 0, features: { amu: v1p1, amu_aux_counters: 0 } }
+  - { name: cpu0, clock: cpu0, cluster: 0, irq: [gic_cpu0_irq], features: { amu: v1p1, amu_aux_counters: 0 } }
+  - { name: cpu1, clock: cpu1, cluster: 0, irq: [gic_cpu1_irq], features: { amu: v1p1, amu_aux_counters: 0 } }
+  - { name: cpu2, clock: cpu2, cluster: 0, irq: [gic_cpu2_irq], features: { amu: v1p1, amu_aux_counters: 0 } }
+  - { name: cpu3, clock: cpu3, cluster: 0, irq: [gic_cpu3_irq], features: { amu: v1p1, amu_aux_counters: 0 } }
+
+# The GIC's per-CPU outputs are the CPUs' IRQ inputs (docs/devices.md).
+irq_lines: [gic_cpu0_irq, gic_cpu1_irq, gic_cpu2_irq, gic_cpu3_irq]
 
 firmware:
-  profile: tf-a
+  profile: tf-a                          # EL3 firmware's settings (counters enabled, EL1 access)
 
 units:
   - name: dsu0
@@ -171,6 +174,28 @@ units:
         hnf hnf_qos_pocq_occupancy_all 3
         rni rnid_txreq_flits_total 1/64
         rnd rnid_txreq_flits_total 1/64
+
+  # The devices Linux needs (docs/devices.md); the device tree `pmusim linux` generates describes
+  # them (docs/linux.md). SPIs: UART 37 (DT <0 5 4>), DSU 40 (<0 8 4>), CMN 41 (<0 9 4>).
+  - name: gic
+    type: gicv2
+    base: 0x2C000000                     # GIC-400 layout: GICD at 0x2C001000, GICC at 0x2C002000
+    size: 0x8000
+    params:
+      spis: 64
+      spi_inputs: "uart0_irq=37, dsu0_pmu_irq=40, cmn0_pmu_irq=41"
+      ppi_inputs: "timer_{cpu}_cntpnsirq=30, timer_{cpu}_cntvirq=27, timer_{cpu}_cnthpirq=26, timer_{cpu}_cntpsirq=29"
+  - name: timer
+    type: generic_timer                  # the system counter counts the `const` clock (100 MHz)
+  - name: uart0
+    type: pl011
+    base: 0x1C090000
+    size: 0x1000
+    irq: uart0_irq
+    params: { output: stdout }
+  - name: psci
+    type: psci
+    params: { conduit: smc, version: "1.0" }
 
 memory:
   - { name: dram, base: 0x80000000, size: 256MiB, endianness: little }
