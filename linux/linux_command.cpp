@@ -12,6 +12,7 @@
 #include "tb/param_overrides.h"
 #include "tb/platform.h"
 #include "tb/run_recorder.h"
+#include "tb/sequence_runner.h"
 #include "tb/unit_list.h"
 
 namespace pmusim {
@@ -76,6 +77,10 @@ int linux_command::run() {
         rec.vcd = std::make_unique<vcd_writer>(std::move(signals));
     }
     linux_machine machine("linux", p, rec);
+    // The platform's firmware profile (tf-a: what EL3 firmware leaves enabled for the kernel, e.g.
+    // EL1 access to the AMU and the DSU PMU) runs before the kernel's first instruction.
+    sequence_runner firmware("firmware", p, rec);
+    firmware.boot_embedded();
     const linux_boot_image image = prepare_linux_boot(p, boot_);
     rec.line(fmt::format("pmusim linux: {} on platform {}: Image at 0x{:x}, initramfs 0x{:x}-0x{:x}, DTB at 0x{:x} "
                          "({} bytes), bootargs \"{}\"",
