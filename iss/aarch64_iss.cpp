@@ -106,6 +106,11 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& 
     // Plain memory: the memory model's own bytes, mapped once (as DMI): no callback per access.
     for (const auto& [base, m] : p.memories())
         check(uc_mem_map_ptr(uc_, base, m->size(), UC_PROT_ALL, m->data()), "mapping plain memory");
+    // The engine's lower ELs are AArch64 (its arm_el_is_aa64 reads SCR_EL3.RW and HCR_EL2.RW):
+    // EL0 runs at the engine's EL0. The ISS's own SCR_EL3/HCR_EL2 are the gate's registers.
+    uc_arm64_cp_reg engine_scr{1, 1, 3, 6, 0, (uint64_t(1) << 10) | 1}, engine_hcr{1, 1, 3, 4, 0, uint64_t(1) << 31};
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &engine_scr);
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &engine_hcr);
     uc_hook h;
     check(uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&aarch64_iss::on_block), this, 1, 0), "block hook");
     hooks_.push_back(h);
@@ -1091,8 +1096,16 @@ void aarch64_iss::load_pstate(uint64_t value) {
     uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
     if (!(value >> 32)) ps = (value & pstate_nzcv_daif) | (value & 1);
     uint64_t spsel = el_ == 0 ? 0 : (ps & 1);
-    uint64_t engine = (ps & pstate_nzcv_daif) | (1u << 2) | spsel; // EL1t / EL1h
+    // EL0 runs at the engine's EL0 (EL0t), so the engine itself refuses EL1-only registers and
+    // instructions there; EL1-EL3 run at the engine's EL1 (EL1t / EL1h).
+    uint64_t engine = (ps & pstate_nzcv_daif) | (el_ == 0 ? 0 : (1u << 2) | spsel);
     uc_reg_write(uc_, UC_ARM64_REG_PSTATE, &engine);
+    // Writing PSTATE does not recompute the engine's cached translation flags (its EL among them,
+    // QEMU's hflags); writing a system register does (arm_rebuild_hflags in Unicorn 2.1.1's
+    // reg_write for UC_ARM64_REG_CP_REG). TPIDR_EL1 written with its own value changes nothing else.
+    uc_arm64_cp_reg tpidr{13, 0, 3, 0, 4, 0};
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &tpidr);
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &tpidr);
     uint64_t own = sp_[el_ == 0 ? 0 : el_];
     uc_reg_write(uc_, UC_ARM64_REG_SP_EL0, &sp_[0]);
     uc_reg_write(uc_, UC_ARM64_REG_SP_EL1, &own);
@@ -1278,6 +1291,28 @@ bool aarch64_iss::try_take_irq() {
     return true;
 }
 
+// A system instruction EL0 executed and the engine (at its EL0) refused. Those of op1 = 3 are the
+// EL0-accessible class whose access an EL1 control enables (SCTLR_EL1.UMA for MSR DAIFSet/DAIFClr
+// and MRS/MSR DAIF, UCT for CTR_EL0, DZE for DC ZVA, UCI for DC CVAU/CIVAC/IC IVAU; CNTKCTL_EL1,
+// PMUSERENR_EL0 for the timer and PMU): refused, they trap to EL1 with EC 0x18 and the
+// instruction's ISS (Arm ARM D24.2.47, "ISS encoding for an exception from MSR, MRS, or System
+// instruction execution in AArch64 state"; the SCTLR_EL1 field pages). Every other EL1-only
+// register or instruction (op1 0-2, 4-7: SCTLR_EL1, VBAR_EL1, TTBR0_EL1, TLBI, IC IALLU, ...) is
+// UNDEFINED at EL0 (EC 0x00), as is one the gate owns (its rule decides, handle_sysreg).
+bool aarch64_iss::el0_system_trap(uint32_t w, uint64_t at) {
+    if ((w & 0xffc00000) != 0xd5000000) return false; // not a system instruction
+    const unsigned op0 = (w >> 19) & 3, op1 = (w >> 16) & 7, crn = (w >> 12) & 15;
+    if (op1 != 3 || op0 == 2) return false;
+    const bool msr_immediate = op0 == 0 && crn == 4;
+    if (op0 == 0 && !msr_immediate) return false; // hints, barriers: never refused at EL0
+    const sysreg_encoding enc{uint8_t(op0), uint8_t(op1), uint8_t(crn), uint8_t((w >> 8) & 15), uint8_t((w >> 5) & 7)};
+    if (op0 == 3 && handled_here(enc)) return false;
+    const bool is_write = msr_immediate || !((w >> 21) & 1);
+    take_exception(route_from_el0(), false, sysreg_trap_syndrome(enc, is_write, msr_immediate ? 31 : w & 31), at,
+                   std::nullopt);
+    return true;
+}
+
 bool aarch64_iss::host_call(uint64_t at, bool hvc, uint32_t imm16, uint64_t executed) {
     if (!call_handler_) return false;
     cpu_call call;
@@ -1340,6 +1375,7 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
         take_exception(3, false, esr::syndrome(ec_smc64, imm16), at + 4, std::nullopt);
         return;
     }
+    if (el_ == 0 && el0_system_trap(w, at)) return;
     if ((w & mask_sysreg_move) == insn_sysreg_move) {
         // Unicorn raises UNDEFINED itself for encodings its CPU lacks (EL2/EL3 registers) before
         // the MRS/MSR hooks run: the same handling as the hooks' path.

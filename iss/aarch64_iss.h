@@ -179,6 +179,7 @@ private:
     void handle_special(uint64_t pc);
     void semihosting_call(uint64_t pc);
     void take_undefined(uint64_t pc);
+    bool el0_system_trap(uint32_t word, uint64_t at);
 
     struct gate_result {
         access_outcome outcome = access_outcome::ok;
