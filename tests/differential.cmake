@@ -55,7 +55,7 @@ endif()
 file(GLOB PMUSIM_REFERENCE_SEQUENCES CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/tests/sequences/amu/*.seq ${CMAKE_SOURCE_DIR}/tests/sequences/dsu/*.seq
   ${CMAKE_SOURCE_DIR}/tests/sequences/cmn/*.seq ${CMAKE_SOURCE_DIR}/tests/sequences/imc/*.seq
-  ${CMAKE_SOURCE_DIR}/tests/sequences/cspmu/*.seq)
+  ${CMAKE_SOURCE_DIR}/tests/sequences/cspmu/*.seq ${CMAKE_SOURCE_DIR}/tests/sequences/devices/*.seq)
 foreach(seq_file ${PMUSIM_REFERENCE_SEQUENCES})
   file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR}/tests/sequences ${seq_file})
   if(rel IN_LIST PMUSIM_REFERENCE_SKIP OR rel IN_LIST PMUSIM_IMC_REFERENCE_SKIP)

@@ -86,7 +86,10 @@ private:
     };
     struct cpu_timers {
         unsigned cpu = 0;
-        uint64_t cntfrq = 0, cntkctl = 0, cnthctl = 0, cntvoff = 0;
+        uint64_t cntfrq = 0, cntvoff = 0;
+        // The controls sysreg_rule reads: register_values, so that writing them tells the gate to ask
+        // the rule again (it remembers allowed requests while no register value changes).
+        register_value cntkctl = 0, cnthctl = 0;
         std::array<timer, unsigned(timer_kind::count)> t;
     };
     class reference_listener; // the per-edge check of the reference mode

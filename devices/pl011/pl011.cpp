@@ -107,6 +107,7 @@ void pl011_unit::receive_due() {
         // The timeout: 32 bit periods after this byte, if none follows (DDI 0183 2.9.2).
         const fs_t t = character_time();
         const unsigned bits = 1 + 5 + unsigned(lcr_wlen.get(lcr_h_)) + (lcr_pen.in(lcr_h_) ? 1 : 0) + (lcr_stp2.in(lcr_h_) ? 2 : 1);
+        timeout_event_.cancel(); // each byte restarts the timeout (a pending earlier notification would win)
         if (t != fs_never) timeout_event_.notify(to_sc_time(t / bits * 32));
     }
     update();

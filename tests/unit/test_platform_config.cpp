@@ -510,7 +510,7 @@ TEST_CASE("config: unknown unit type") {
     const std::string path = source_tree + "/tests/platforms/unknown-unit-type.yaml";
     CHECK_ERROR_AT(load_error(path), 10,
                    "units[0].type: unknown unit type 'dsu_clusterpm'; registered types: amu, arm_cspmu, cmn600, "
-                   "dsu_clusterpmu, power9_imc");
+                   "dsu_clusterpmu, generic_timer, gicv2, pl011, power9_imc, psci");
 }
 
 TEST_CASE("config: unknown param") {
