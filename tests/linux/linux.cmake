@@ -23,7 +23,7 @@ printf 'not a cpio' > small.cpio && truncate -s 300M huge.cpio && truncate -s 25
 printf 'this is no device tree blob and no kernel either, just plain text of some length, longer than 64 bytes' > garbage.dtb && \
 dtc -q -I dts -O dtb -o whole.dtb ${LINUX_SRC}/minimal.dts && head -c 100 whole.dtb > truncated.dtb"
   WORKING_DIRECTORY ${LINUX_TEST_DIR})
-set_tests_properties("linux: make test inputs" PROPERTIES FIXTURES_SETUP linux_inputs TIMEOUT 60)
+set_tests_properties("linux: make test inputs" PROPERTIES FIXTURES_SETUP linux_inputs TIMEOUT 300)
 
 set(EXPECT ${Python3_EXECUTABLE} ${LINUX_SRC}/expect_output.py)
 set(RUN $<TARGET_FILE:pmusim> linux)
