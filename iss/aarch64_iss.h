@@ -167,6 +167,9 @@ private:
     uint64_t engine_pc() const;
     void set_pc(uint64_t pc);
     uint32_t fetch_word(uint64_t pc) const;
+    // The physical address of `va` through the EL1&0 stage 1 tables when the MMU is on
+    // (translated = true); `va` itself otherwise; nullopt when the walk faults.
+    std::optional<uint64_t> stage1_translate(uint64_t va, bool& translated) const;
 
     // Time: the instant the next instruction starts (all earlier ones have retired).
     void retire(uint64_t instructions);

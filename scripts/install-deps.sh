@@ -7,6 +7,8 @@ packages=(cmake g++ pkg-config make python3
           libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev
           parallel python3-matplotlib   # what-if: sweep shards (tests), pmusim plot
           device-tree-compiler          # dtc: checks the emitted IMC device tree (tests)
+          libfdt-dev                    # pmusim linux: checks a user's DTB, fills /chosen (docs/linux.md)
+          qemu-system-arm               # benchmark only: pmusim linux's boot vs QEMU -M virt (docs/performance.md)
           clang libclang-rt-14-dev      # libFuzzer + sanitizer runtimes (scripts/fuzz.sh)
           gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu picolibc-aarch64-linux-gnu  # firmware/
           python3-pytest                # the Python client's tests (python/, examples/python/)

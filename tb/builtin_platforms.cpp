@@ -102,6 +102,108 @@ latency:
   register_access: 0ns
 )yaml";
 
+constexpr std::string_view arm_linux_yaml = R"yaml(# Built-in platform "arm-linux" (pmusim linux --platform arm-linux; docs/linux.md).
+# This file is the source of truth; tb/builtin_platforms.cpp embeds a copy and a
+# unit test checks that the two are identical. Schema: docs/platform-config.md.
+name: arm-linux
+description: "Linux's machine: one 4-CPU DynamIQ cluster (AMUv1p1), its DSU, a 3x3 CMN-600, GICv2, generic timer, PL011, PSCI, 256 MiB DRAM"
+arch: arm
+
+clocks:
+  - { name: const, frequency: 100MHz }   # constant-frequency reference (system counter); AMU counter 1
+  - { name: cpu0, frequency: 2GHz }      # one clock domain per CPU
+  - { name: cpu1, frequency: 2GHz }
+  - { name: cpu2, frequency: 2GHz }
+  - { name: cpu3, frequency: 2GHz }
+  - { name: dsu0, frequency: 1GHz }      # DSU (SCLK) of the cluster
+  - { name: cmn0, frequency: 1GHz }      # CMN-600 mesh clock
+
+cpus:
+  - { name: cpu0, clock: cpu0, cluster: 0, irq: [gic_cpu0_irq], features: { amu: v1p1, amu_aux_counters: 0 } }
+  - { name: cpu1, clock: cpu1, cluster: 0, irq: [gic_cpu1_irq], features: { amu: v1p1, amu_aux_counters: 0 } }
+  - { name: cpu2, clock: cpu2, cluster: 0, irq: [gic_cpu2_irq], features: { amu: v1p1, amu_aux_counters: 0 } }
+  - { name: cpu3, clock: cpu3, cluster: 0, irq: [gic_cpu3_irq], features: { amu: v1p1, amu_aux_counters: 0 } }
+
+# The GIC's per-CPU outputs are the CPUs' IRQ inputs (docs/devices.md).
+irq_lines: [gic_cpu0_irq, gic_cpu1_irq, gic_cpu2_irq, gic_cpu3_irq]
+
+firmware:
+  profile: tf-a                          # EL3 firmware's settings (counters enabled, EL1 access)
+
+units:
+  - name: dsu0
+    type: dsu_clusterpmu
+    base: 0x2A000000
+    size: 0x10000
+    clock: dsu0
+    cpus: [cpu0, cpu1, cpu2, cpu3]
+    irq: dsu0_pmu_irq
+    params: { variant: dsu-110, counters: 6 }
+  - name: cmn0
+    type: cmn600
+    base: 0x50000000
+    size: 64MiB                          # the CMN-600 configuration space
+    clock: cmn0
+    irq: cmn0_pmu_irq
+    params:
+      mesh_x: 3
+      mesh_y: 3
+      periphbase: 0x50000000
+      root_node_offset: 0                # CFG node: slot 0 of the HN-D port, XP (0,0) port 0
+      nodes: |                           # X,Y PORT KIND [xN]  (docs/cmn.md)
+        0,0 p0 hn-d                      # CFG (root node), DTC0, DN, HN-I
+        0,0 p1 rn-i                      # I/O coherent requester
+        1,0 p0 rn-f                      # cluster 0 (dsu0)
+        1,0 p1 hn-f
+        2,0 p0 sn-f                      # memory controller 0
+        2,0 p1 hn-f
+        0,1 p0 sbsx
+        0,1 p1 hn-f
+        1,1 p0 rn-d
+        1,1 p1 hn-i
+        2,1 p0 rn-f                      # cluster 1 (dsu1)
+        2,1 p1 hn-f
+        0,2 p0 sn-f                      # memory controller 1
+        1,2 p0 cxg                       # CCIX gateway: CXRA, CXHA, CXLA
+        2,2 p0 sn-f                      # memory controller 2
+      events: |                          # constant event rates per mesh cycle (docs/cmn.md)
+        hnf hnf_pocq_reqs_recvd 1/8
+        hnf hnf_slc_sf_cache_access 1/8
+        hnf hnf_cache_miss 1/32
+        hnf hnf_mc_reqs 1/32
+        hnf hnf_qos_pocq_occupancy_all 3
+        rni rnid_txreq_flits_total 1/64
+        rnd rnid_txreq_flits_total 1/64
+
+  # The devices Linux needs (docs/devices.md); the device tree `pmusim linux` generates describes
+  # them (docs/linux.md). SPIs: UART 37 (DT <0 5 4>), DSU 40 (<0 8 4>), CMN 41 (<0 9 4>).
+  - name: gic
+    type: gicv2
+    base: 0x2C000000                     # GIC-400 layout: GICD at 0x2C001000, GICC at 0x2C002000
+    size: 0x8000
+    params:
+      spis: 64
+      spi_inputs: "uart0_irq=37, dsu0_pmu_irq=40, cmn0_pmu_irq=41"
+      ppi_inputs: "timer_{cpu}_cntpnsirq=30, timer_{cpu}_cntvirq=27, timer_{cpu}_cnthpirq=26, timer_{cpu}_cntpsirq=29"
+  - name: timer
+    type: generic_timer                  # the system counter counts the `const` clock (100 MHz)
+  - name: uart0
+    type: pl011
+    base: 0x1C090000
+    size: 0x1000
+    irq: uart0_irq
+    params: { output: stdout }
+  - name: psci
+    type: psci
+    params: { conduit: smc, version: "1.0" }
+
+memory:
+  - { name: dram, base: 0x80000000, size: 256MiB, endianness: little }
+
+latency:
+  register_access: 0ns
+)yaml";
+
 constexpr std::string_view power9_default_yaml = R"yaml(# Built-in platform "power9-default" (pmusim --platform power9-default).
 # This file is the source of truth; tb/builtin_platforms.cpp embeds a copy and a
 # unit test checks that the two are identical. Schema: docs/platform-config.md.
@@ -169,6 +271,7 @@ latency:
 const std::vector<builtin_platform>& builtin_platforms() {
     static const std::vector<builtin_platform> all = {
         {"arm-default", "platforms/arm-default.yaml", arm_default_yaml},
+        {"arm-linux", "platforms/arm-linux.yaml", arm_linux_yaml},
         {"power9-default", "platforms/power9-default.yaml", power9_default_yaml},
     };
     return all;

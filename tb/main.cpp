@@ -33,6 +33,7 @@
 #include "tb/simulate_cli.h"
 #include "tb/unit_list.h"
 #include "tb/unit_tools_cli.h"
+#include "linux/linux_command.h"
 #include "models/data_files.h"
 #include "pmusim/version.h"
 
@@ -488,6 +489,7 @@ int main(int argc, char** argv) {
     whatif_commands whatif(app); // simulate, sweep, plot (docs/whatif.md)
     register_all_units();
     unit_tool_commands unit_tools(app); // the units' own subcommands (pmusim imc-dt)
+    linux_command linux_boot(app);      // pmusim linux (docs/linux.md)
 
     std::string completion_shell;
     auto* completion = app.add_subcommand("completion", "print a shell completion script for pmusim");
@@ -536,6 +538,7 @@ int main(int argc, char** argv) {
         }
         if (whatif.selected()) return whatif.run();
         if (unit_tools.selected()) return unit_tools.run();
+        if (linux_boot.selected()) return linux_boot.run();
         // No subcommand: the built-in demo scenario.
         run_options demo;
         auto statements = seq::parse_sequence(demo_scenario(), "demo.seq");

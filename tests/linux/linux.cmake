@@ -1,0 +1,84 @@
+# `pmusim linux` tests (docs/linux.md "The tests"). The loader's bad-input tests and the device
+# tree test need no kernel: a minimal Image (tests/linux/tiny_image.py) calls PSCI SYSTEM_OFF.
+# The boot tests need the Linux kit (scripts/linux-kit.sh, cached in build/linux-kit); they skip
+# (exit 77) only when the kit cannot be fetched.
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+set(LINUX_TEST_DIR ${CMAKE_BINARY_DIR}/tests/linux)
+set(LINUX_SRC ${CMAKE_SOURCE_DIR}/tests/linux)
+set(LINUX_KIT_DIR ${CMAKE_BINARY_DIR}/linux-kit)
+file(MAKE_DIRECTORY ${LINUX_TEST_DIR})
+set(LINUX_ENV "SC_COPYRIGHT_MESSAGE=DISABLE")
+
+function(linux_test name)
+  add_test(NAME "linux: ${name}" COMMAND ${ARGN})
+  set_tests_properties("linux: ${name}" PROPERTIES ENVIRONMENT ${LINUX_ENV} TIMEOUT 120 SKIP_RETURN_CODE 77)
+endfunction()
+
+# Inputs made at test time (sizes and contents written by the tests themselves).
+add_test(NAME "linux: make test inputs"
+  COMMAND sh -c "${Python3_EXECUTABLE} ${LINUX_SRC}/tiny_image.py tiny.Image && \
+${Python3_EXECUTABLE} ${LINUX_SRC}/tiny_image.py big-endian.Image --big-endian && \
+${Python3_EXECUTABLE} ${LINUX_SRC}/tiny_image.py bad-magic.Image --magic 0x644d5242 && \
+printf 'not a cpio' > small.cpio && truncate -s 300M huge.cpio && truncate -s 253M large.cpio && \
+printf 'this is no device tree blob and no kernel either, just plain text of some length, longer than 64 bytes' > garbage.dtb && \
+dtc -q -I dts -O dtb -o whole.dtb ${LINUX_SRC}/minimal.dts && head -c 100 whole.dtb > truncated.dtb"
+  WORKING_DIRECTORY ${LINUX_TEST_DIR})
+set_tests_properties("linux: make test inputs" PROPERTIES FIXTURES_SETUP linux_inputs TIMEOUT 300)
+
+set(EXPECT ${Python3_EXECUTABLE} ${LINUX_SRC}/expect_output.py)
+set(RUN $<TARGET_FILE:pmusim> linux)
+function(linux_input_test name)
+  linux_test("${name}" ${ARGN})
+  set_tests_properties("linux: ${name}" PROPERTIES FIXTURES_REQUIRED linux_inputs WORKING_DIRECTORY ${LINUX_TEST_DIR})
+endfunction()
+linux_input_test("a minimal Image boots and powers off with PSCI SYSTEM_OFF: exit 0"
+  ${EXPECT} 0 --match "PSCI SYSTEM_OFF after" -- ${RUN} --kernel tiny.Image --initrd small.cpio)
+linux_input_test("bad input: a file that is not an arm64 Image exits 2 naming it"
+  ${EXPECT} 2 --match "^pmusim: .*garbage.dtb.*not an arm64 Linux Image: expected the magic 0x644d5241" --
+  ${RUN} --kernel garbage.dtb --initrd small.cpio)
+linux_input_test("bad input: a wrong Image magic exits 2 naming the file"
+  ${EXPECT} 2 --match "^pmusim: .*bad-magic.Image.*found 0x644d5242" -- ${RUN} --kernel bad-magic.Image)
+linux_input_test("bad input: a big-endian Image exits 2 naming the file"
+  ${EXPECT} 2 --match "^pmusim: .*big-endian.Image.*big-endian arm64 Image" -- ${RUN} --kernel big-endian.Image)
+linux_input_test("bad input: an initramfs larger than memory exits 2 naming it"
+  ${EXPECT} 2 --match "^pmusim: .*huge.cpio.*larger than the platform's memory \\(268435456 bytes\\)" --
+  ${RUN} --kernel tiny.Image --initrd huge.cpio)
+linux_input_test("bad input: an initramfs that does not fit beside the kernel and DTB exits 2 naming it"
+  ${EXPECT} 2 --match "^pmusim: .*large.cpio.*does not fit in memory" -- ${RUN} --kernel tiny.Image --initrd large.cpio)
+linux_input_test("bad input: a DTB that does not parse exits 2 naming it"
+  ${EXPECT} 2 --match "^pmusim: .*garbage.dtb.*not a device tree blob: expected the magic 0xd00dfeed" --
+  ${RUN} --kernel tiny.Image --initrd small.cpio --dtb garbage.dtb)
+linux_input_test("bad input: a truncated DTB exits 2 naming it"
+  ${EXPECT} 2 --match "^pmusim: .*truncated.dtb.*device tree blob truncated" --
+  ${RUN} --kernel tiny.Image --initrd small.cpio --dtb truncated.dtb)
+linux_input_test("bad input: a missing kernel exits 2 naming it"
+  ${EXPECT} 2 --match "^pmusim: .*no-such.Image.*no such file" -- ${RUN} --kernel no-such.Image)
+linux_input_test("the generated device tree follows Linux 6.1's bindings and the platform"
+  ${Python3_EXECUTABLE} ${LINUX_SRC}/check_device_tree.py $<TARGET_FILE:pmusim> tiny.Image dt ${LINUX_KIT_DIR})
+
+# Boot tests on Debian's kernel (tests/linux/boot_test.py, guest scripts in tests/linux/guest/).
+# The kit is fetched once per build tree (build/linux-kit) by the fixture; each test skips (77)
+# only when it cannot be. They stay disabled until Linux boots to /init on pmusim (docs/linux.md
+# "Status"): configure with -DPMUSIM_LINUX_BOOT_TESTS=ON to run them.
+option(PMUSIM_LINUX_BOOT_TESTS "Run the Linux boot tests (they need the kit: scripts/linux-kit.sh)" OFF)
+add_test(NAME "linux: kit" COMMAND sh -c "${CMAKE_SOURCE_DIR}/scripts/linux-kit.sh ${LINUX_KIT_DIR} || exit 77")
+set_tests_properties("linux: kit" PROPERTIES FIXTURES_SETUP linux_kit TIMEOUT 900 SKIP_RETURN_CODE 77
+)
+if(NOT PMUSIM_LINUX_BOOT_TESTS)
+  set_tests_properties("linux: kit" PROPERTIES DISABLED TRUE)
+endif()
+function(linux_boot_test name title)
+  linux_test("${title}" ${Python3_EXECUTABLE} ${LINUX_SRC}/boot_test.py ${name} --pmusim $<TARGET_FILE:pmusim>
+    --kit ${LINUX_KIT_DIR} --src ${LINUX_SRC} --work ${LINUX_TEST_DIR}/boot ${ARGN})
+  set(disabled TRUE)
+  if(PMUSIM_LINUX_BOOT_TESTS)
+    set(disabled FALSE)
+  endif()
+  set_tests_properties("linux: ${title}" PROPERTIES FIXTURES_REQUIRED linux_kit TIMEOUT 240 DISABLED ${disabled})
+endfunction()
+linux_boot_test(boot "Debian's kernel boots to /init on 4 CPUs and detects the AMU")
+linux_boot_test(pmus "arm_dsu_0 and arm_cmn_0 are registered with their events")
+linux_boot_test(dsu_perf "perf stat arm_dsu_0/cycles/ equals the driver's counter deltas and DSU clock x interval")
+linux_boot_test(cmn_perf "perf stat on the CMN DTC cycles and an HN-F event equals the driver's counter deltas")
+linux_boot_test(overflow "a DSU counter overflow interrupt is handled by arm_dsu_pmu")
+linux_boot_test(amu "the AMU core-cycle counter the kernel reads advances with the CPU clock")
