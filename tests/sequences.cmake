@@ -115,3 +115,13 @@ add_test(NAME "limits: the oracle check flags a model constant used as an expect
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_oracles.py ${CMAKE_SOURCE_DIR} --self-test)
 set_tests_properties("limits: unit tests take expected values from the facts, not from the models' constants"
   "limits: the oracle check flags a model constant used as an expected value" PROPERTIES TIMEOUT 60)
+# Each hole the oracle check closes, planted in a copy of the tree: the check must flag it.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/limits/check_test_oracles.py)
+execute_process(COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_oracles.py
+                        ${CMAKE_SOURCE_DIR} --list-plants OUTPUT_VARIABLE oracle_holes OUTPUT_STRIP_TRAILING_WHITESPACE)
+string(REPLACE "\n" ";" oracle_holes "${oracle_holes}")
+foreach(hole ${oracle_holes})
+  add_test(NAME "limits: the oracle check flags a planted ${hole}"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_oracles.py ${CMAKE_SOURCE_DIR} --plant ${hole})
+  set_tests_properties("limits: the oracle check flags a planted ${hole}" PROPERTIES TIMEOUT 60)
+endforeach()
