@@ -125,3 +125,12 @@ foreach(hole ${oracle_holes})
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_oracles.py ${CMAKE_SOURCE_DIR} --plant ${hole})
   set_tests_properties("limits: the oracle check flags a planted ${hole}" PROPERTIES TIMEOUT 60)
 endforeach()
+
+# The facts' sources (docs/facts.md): every Linux citation against Debian's linux-source-6.1 (the
+# cited files extracted once into the build folder), and every row's citation form.
+set(PMUSIM_LINUX_SOURCE_TARBALL /usr/src/linux-source-6.1.tar.xz CACHE FILEPATH
+    "Debian's linux-source-6.1 tarball the facts' Linux citations are checked against")
+add_test(NAME "facts: every Linux citation agrees with Debian's linux-source-6.1"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-fact-sources.py
+          --linux ${PMUSIM_LINUX_SOURCE_TARBALL} --cache ${CMAKE_BINARY_DIR}/linux-sources)
+set_tests_properties("facts: every Linux citation agrees with Debian's linux-source-6.1" PROPERTIES TIMEOUT 600)
