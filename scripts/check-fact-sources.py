@@ -192,6 +192,8 @@ class LinuxTree:
     def __init__(self, tarball, cache):
         self.tarball, self.cache = tarball, cache
         self.top = os.path.basename(tarball).split(".tar")[0]  # linux-source-6.1
+        m = re.search(r"(\d+)\.(\d+)$", self.top)
+        self.version = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
         self.names = None
 
     def prefetch(self, paths):
@@ -227,10 +229,17 @@ def check_linux(fact, trees):
     if any(not version for _, version in cites):
         return False, "a Linux citation without @COMMIT or @vX.Y"
     cited = fact["source"]
-    for path, _ in cites:
-        text = next((t for t in (tree.text(path) for tree in trees) if t is not None), None)
+    for path, version in cites:
+        # A release names its tree (v6.12: linux-source-6.12); an older release or a commit is read
+        # in the first tree that has the file (the macros a fact quotes outlive the commit); a release only in its own.
+        release = re.fullmatch(r"v(\d+\.\d+)", version)
+        if release:  # a release is read in its own tree only (v5.10's CMN_CHILD_NODE_ADDR is not 6.1's)
+            candidates = [t for t in trees if t.version == tuple(map(int, release.group(1).split(".")))]
+        else:
+            candidates = trees
+        text = next((t for t in (tree.text(path) for tree in candidates) if t is not None), None)
         if text is None:
-            return None, f"{path} is in none of the Linux trees given"
+            return None, f"{path}@{version} is in none of the Linux trees given"
         # The text of this citation: from the path to the next citation.
         start = cited.index("linux:" + path)
         nxt = cited.find("linux:", start + 6)
@@ -246,28 +255,42 @@ def check_linux(fact, trees):
                                        r"\s+" + field.group(3) + r"\b", block.group(0), re.M):
                 return False, f"no 'Field {field.group(0)[6:]}' in Sysreg {sysreg.group(1)} of {path}"
             continue
+        words = re.sub(r"linux:[\w./-]+(?:@[\w.]+)?", " ", words)  # the path itself names nothing
         macros = [m for m in MACRO.findall(words) if m not in NOT_MACROS and not m.startswith("_")]
         missing = [m for m in macros if not re.search(r"\b" + re.escape(m) + r"\b", text)]
+        if missing and not release:
+            # A commit after the trees' releases (the CoreSight PMU header of 04330be8dc7f names
+            # macros 6.12 does not have): not checkable here, and counted as such.
+            return None, f"{', '.join(missing)} not in {path} of the trees given (a later commit)"
         if missing:
             return False, f"{', '.join(missing)} not in {path}"
-        functions = [f for f in re.findall(r"\b(arm_\w+|dsu_pmu_\w+|imc_\w+|arm_cmn_\w+)\b", words)]
+        functions = [f for f in re.findall(r"\b(arm_cspmu_\w+|arm_cmn_\w+|dsu_pmu_\w+|imc_\w+)\s*\(", words)]
         missing = [f for f in functions if not re.search(r"\b" + re.escape(f) + r"\b", text)]
         if missing:
-            return False, f"{', '.join(missing)} not in {path}"
-        # A macro given with its value: the fact's number must be in its definition.
+            return False, f"{', '.join(missing)}() not in {path}"
+        # A macro quoted with its value: the value must be the one its definition gives.
         for m in macros:
-            given = re.search(re.escape(m) + r"\s+((?:BIT|GENMASK|UL|ULL|sys_reg)?\s*\([^)]*\)|0x[0-9a-fA-F]+|\d+)", words)
+            given = re.search(re.escape(m) + r"\s+((?:BIT|GENMASK|GENMASK_ULL|sys_reg)\s*\([^)]*\)|(?:0x[0-9a-fA-F]+|\d+)\b)", words)
             defs = linux_definition_lines(text, m)
-            if given and defs and fact["kind"] in ("field", "offset", "value", "reset", "encoding"):
-                definition = " ".join(defs)
-                gen = re.search(r"GENMASK(?:_ULL)?\((\d+),\s*(\d+)\)", definition)
-                if gen and fact["kind"] == "field":
-                    lsb, width = (int(v, 0) for v in fact["value"].split(","))
-                    if (int(gen.group(2)), int(gen.group(1)) - int(gen.group(2)) + 1) != (lsb, width):
-                        return False, f"{definition.strip()} (in {path}) is not [{lsb + width - 1}:{lsb}]"
-                    continue
-                if not check_text(fact, given.group(0) + " " + definition):
-                    return False, f"{definition.strip()} (in {path}) does not give {fact['value']}"
+            if not given or not defs:
+                continue
+            quoted = given.group(1)
+            definition = " ".join(defs)
+            body = re.sub(r"^\s*#\s*define\s+" + re.escape(m) + r"(\([^)]*\))?", "", defs[0]).strip()
+            norm = lambda t: re.sub(r"\s+", "", re.sub(r"/\*.*?\*/|//.*", "", t)).lower()
+            if norm(quoted) in norm(body):
+                continue
+            expanded = body
+            for _ in range(4):  # other macros of the file in the body: (DSU_PMU_MAX_HW_CNTRS - 1)
+                for name in set(re.findall(r"\b[A-Z][A-Z0-9_]+\b", expanded)) - {"BIT", "GENMASK", "UL", "ULL", "U"}:
+                    inner = linux_definition_lines(text, name)
+                    if inner:
+                        expanded = re.sub(r"\b" + name + r"\b", "(" + re.sub(r"^\s*#\s*define\s+\w+", "", inner[0]).strip() + ")", expanded)
+            q = numbers(quoted) | defined_values("#define X " + quoted)
+            d = numbers(body) | defined_values(definition) | defined_values("#define X " + expanded)
+            if q and q <= d and not quoted.startswith("sys_reg"):
+                continue  # the same value written another way (0x1f for (DSU_PMU_MAX_HW_CNTRS - 1))
+            return False, f"{m} is quoted as '{quoted}', {path} defines it as '{body}'"
     return True, ""
 
 
@@ -280,6 +303,8 @@ def main():
     ap.add_argument("--linux-later", help="a later linux-source tarball, for files 6.1 lacks (arm_cspmu)")
     ap.add_argument("--cache", default="build/linux-sources", help="where the cited Linux files are extracted")
     ap.add_argument("--require-linux", action="store_true", help="fail unless every Linux citation was checked")
+    ap.add_argument("--min-linux-checked", type=int, default=0,
+                    help="fail when fewer Linux citations than this were checked (coverage may only grow)")
     ap.add_argument("--facts", default=os.path.join(os.path.dirname(__file__), "..", "tests", "facts"))
     args = ap.parse_args()
     clones = {k: v for k, v in (("tfa", args.tfa), ("skiboot", args.skiboot), ("cmn-tools", args.cmn_tools)) if v}
@@ -351,7 +376,10 @@ def main():
         print(f)
     print(f"fact sources: {checked} checked against the cited TF-A/skiboot/cmn-tools line ({', '.join(clones) or 'no clone given'}), "
           f"{linux['checked']} Linux citations checked against {', '.join(os.path.basename(t.tarball) for t in trees) or 'no Linux tree'}"
-          f" ({linux['elsewhere']} cite a file none of them has), {len(failures)} disagree, {unchecked} rows not checked here")
+          f" ({linux['elsewhere']} cite a release or file none of them has), {len(failures)} disagree, {unchecked} rows not checked here")
+    if linux["checked"] < args.min_linux_checked:
+        print(f"check-fact-sources: only {linux['checked']} Linux citations checked, at least {args.min_linux_checked} required")
+        return 1
     if args.require_linux and linux["elsewhere"]:
         print("check-fact-sources: some Linux citations name files no given tree has (--linux-later)")
         return 1

@@ -55,9 +55,9 @@ if(Python3_FOUND)
     PROPERTIES TIMEOUT 120)
 endif()
 if(Python3_FOUND)
-  add_test(NAME "determinism: golden hash of a representative run and atomic outputs"
+  add_test(NAME "determinism: golden outputs of a representative run, diffed, and atomic outputs"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/determinism/check_determinism.py $<TARGET_FILE:pmusim>)
-  set_tests_properties("determinism: golden hash of a representative run and atomic outputs" PROPERTIES TIMEOUT 120)
+  set_tests_properties("determinism: golden outputs of a representative run, diffed, and atomic outputs" PROPERTIES TIMEOUT 120)
 endif()
 if(Python3_FOUND)
   add_test(NAME "limits: absurd inputs are refused with a clear message"
@@ -130,7 +130,16 @@ endforeach()
 # cited files extracted once into the build folder), and every row's citation form.
 set(PMUSIM_LINUX_SOURCE_TARBALL /usr/src/linux-source-6.1.tar.xz CACHE FILEPATH
     "Debian's linux-source-6.1 tarball the facts' Linux citations are checked against")
-add_test(NAME "facts: every Linux citation agrees with Debian's linux-source-6.1"
+# The CoreSight PMU driver (6.2) and the HCR_EL2 sysreg block came after 6.1: Debian's
+# linux-source-6.12 holds them.
+set(PMUSIM_LINUX_LATER_TARBALL /usr/src/linux-source-6.12.tar.xz CACHE FILEPATH
+    "a later linux-source tarball for the citations of files 6.1 does not have")
+add_test(NAME "facts: every Linux citation agrees with Debian's linux-source-6.1 and 6.12"
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-fact-sources.py
-          --linux ${PMUSIM_LINUX_SOURCE_TARBALL} --cache ${CMAKE_BINARY_DIR}/linux-sources)
-set_tests_properties("facts: every Linux citation agrees with Debian's linux-source-6.1" PROPERTIES TIMEOUT 600)
+          --linux ${PMUSIM_LINUX_SOURCE_TARBALL} --linux-later ${PMUSIM_LINUX_LATER_TARBALL}
+          --cache ${CMAKE_BINARY_DIR}/linux-sources --min-linux-checked 860)
+set_tests_properties("facts: every Linux citation agrees with Debian's linux-source-6.1 and 6.12" PROPERTIES TIMEOUT 600)
+add_test(NAME "facts: the source check fails on a mis-cited Linux row"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/facts/planted/check_planted.py
+          ${PMUSIM_LINUX_SOURCE_TARBALL} ${CMAKE_BINARY_DIR}/linux-sources)
+set_tests_properties("facts: the source check fails on a mis-cited Linux row" PROPERTIES TIMEOUT 600)

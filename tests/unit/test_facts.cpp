@@ -185,7 +185,7 @@ TEST_CASE("facts: every fact cites a primary source or says UNVERIFIED", "[facts
     CHECK(bad.empty());
 }
 
-TEST_CASE("facts: a row citing our own notes, assuming, or citing Linux without a commit fails", "[facts]") {
+TEST_CASE("facts: a row citing our own notes or assuming or citing Linux without a commit fails", "[facts]") {
     // Planted rows: each must be refused, and its corrected form accepted.
     CHECK_FALSE(source_problem("Marvell CN10K cavm-csrs-cst_apc.h (DSU-110; recorded in ../shared/reference/dsu.md section 7)").empty());
     CHECK_FALSE(source_problem("reference/dsu.md section 3").empty());
