@@ -10,6 +10,7 @@
 
 #include "amu/amu.h"
 #include "cmn/cmn600.h"
+#include "cspmu/arm_cspmu.h"
 #include "dsu_clusterpmu/dsu_clusterpmu.h"
 #include "imc/imc.h"
 
@@ -263,6 +264,45 @@ void check_imc(platform& p, unit& base, std::vector<std::string>& out) {
     if (u.interrupts_raised() != 0) out.push_back(fmt::format("{}: raised {} interrupts; the IMC has none", u.name(), u.interrupts_raised()));
 }
 
+// CoreSight PMU (IHI0091; Linux drivers/perf/arm_cspmu/arm_cspmu.h offsets, written here): each
+// SET register reads what its CLR register reads; no bit beyond the implemented counters (and bit
+// 31, the cycle counter, only with PMCFGR.CC); PMCFGR gives the configured counters (N + 1 logical
+// counters with the cycle counter, as arm_cspmu_init_mmio counts them) and SIZE + 1 = the counter
+// width; the interrupt line is (PMOVS & PMINTEN) != 0.
+void check_cspmu(platform&, unit& base, std::vector<std::string>& out) {
+    auto& u = dynamic_cast<arm_cspmu&>(base);
+    if (u.mmio_windows().empty()) return;
+    const uint64_t frame = u.mmio_windows().front().base;
+    const auto& o = u.options();
+    auto rd = [&](uint64_t offset, const char* name) {
+        uint64_t v = 0;
+        if (!read_mmio(u, frame + offset, 4, v)) out.push_back(fmt::format("{}: cannot read {}", u.name(), name));
+        return v;
+    };
+    const uint64_t cfgr = rd(0xE00, "PMCFGR");
+    const unsigned n = unsigned(cfgr & 0xFF), size = unsigned(cfgr >> 8 & 0x3F);
+    const bool cc = cfgr >> 14 & 1;
+    if (n + 1 != o.counters + (o.cycle_counter ? 1 : 0))
+        out.push_back(fmt::format("{}: PMCFGR.N {} for {} counters{}", u.name(), n, o.counters, o.cycle_counter ? " and a cycle counter" : ""));
+    if (size + 1 != o.counter_width) out.push_back(fmt::format("{}: PMCFGR.SIZE {} for {}-bit counters", u.name(), size, o.counter_width));
+    if (cc != o.cycle_counter) out.push_back(fmt::format("{}: PMCFGR.CC {}", u.name(), cc));
+    const uint64_t impl = (o.counters >= 32 ? 0x7FFFFFFFULL : (1ULL << o.counters) - 1) | (o.cycle_counter ? 0x80000000ULL : 0);
+    uint64_t inten = 0, ovs = 0;
+    const struct { const char* name; uint64_t set, clr; } pairs[] = {
+        {"CNTEN", 0xC00, 0xC20}, {"INTEN", 0xC40, 0xC60}, {"OVS", 0xCC0, 0xC80}};
+    for (const auto& pr : pairs) {
+        const uint64_t set = rd(pr.set, pr.name), clr = rd(pr.clr, pr.name);
+        if (set & ~impl) out.push_back(fmt::format("{}: PM{}SET {:#x} has unimplemented counters", u.name(), pr.name, set));
+        if (set != clr) out.push_back(fmt::format("{}: PM{}SET {:#x} != CLR {:#x}", u.name(), pr.name, set, clr));
+        if (std::string(pr.name) == "INTEN") inten = set;
+        if (std::string(pr.name) == "OVS") ovs = set;
+    }
+    const bool expected_irq = (ovs & inten) != 0;
+    if (u.irq_level() != expected_irq)
+        out.push_back(fmt::format("{}: interrupt line {} but PMOVS {:#x} & PMINTEN {:#x} says {}", u.name(), u.irq_level(),
+                                  ovs, inten, expected_irq));
+}
+
 using unit_check = std::function<void(platform&, unit&, std::vector<std::string>&)>;
 const std::map<std::string, unit_check>& unit_checks() {
     // One entry per unit type.
@@ -271,6 +311,7 @@ const std::map<std::string, unit_check>& unit_checks() {
         {"dsu_clusterpmu", check_dsu},
         {"cmn600", check_cmn},
         {"power9_imc", check_imc},
+        {"arm_cspmu", check_cspmu},
     };
     return checks;
 }
