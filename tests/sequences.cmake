@@ -143,3 +143,12 @@ add_test(NAME "facts: the source check fails on a mis-cited Linux row"
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/facts/planted/check_planted.py
           ${PMUSIM_LINUX_SOURCE_TARBALL} ${CMAKE_BINARY_DIR}/linux-sources)
 set_tests_properties("facts: the source check fails on a mis-cited Linux row" PROPERTIES TIMEOUT 600)
+
+# The mutation set (tests/mutations, docs/mutations.md): two deliberate model breaks, chosen by the
+# date so that CI walks the whole set, each applied to this tree, built incrementally into this
+# build folder, run against its named test (which must fail), reverted and rebuilt. RUN_SERIAL: no
+# other test may see the mutant binary. About a minute per mutation on 2 cores (one object, a link).
+add_test(NAME "mutations: two model breaks chosen by date each fail their named test"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mutations/run.py --rotate 2 --in-place ${CMAKE_BINARY_DIR})
+set_tests_properties("mutations: two model breaks chosen by date each fail their named test" PROPERTIES
+  TIMEOUT 1500 RUN_SERIAL TRUE)

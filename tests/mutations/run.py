@@ -2,12 +2,17 @@
 """The mutation set (tests/mutations/mutations.tsv, docs/mutations.md): deliberate model breaks,
 each a small patch that one named test must catch.
 
-For each mutation chosen: copy the source tree (once; later only changed files, so the build stays
-incremental) to WORK/tree, apply the patch there, build the one target the named test needs in
-WORK/tree/build (ccache with CCACHE_BASEDIR, so objects are shared with other builds of the same
-layout), run the named test, expect it to FAIL, revert the patch. The source tree is never touched.
-Before the first mutation, the named tests run on the unmutated copy and must pass (a test that
-fails anyway proves nothing).
+Two ways to build a mutant:
+  --in-place BUILD   apply the patch to this source tree, rebuild BUILD incrementally (one object
+                     and a link), run the test, revert, rebuild again so BUILD is pristine. CI's
+                     ctest does this (RUN_SERIAL: no other test runs meanwhile). A patch that does
+                     not apply (local edits to its file) is reported and nothing is touched; a run
+                     killed midway is undone by the next one (BUILD/mutants-applied.patch).
+  (default)          copy the tree to WORK/tree (later only changed files) and build it in
+                     WORK/tree/build: the source tree is never touched, but the first build is a
+                     full one (ccache with CCACHE_BASEDIR shares objects between such copies).
+Before the first mutation, the named tests run unmutated and must pass (a test that fails anyway
+proves nothing).
 
     run.py --list                 the set
     run.py 07 12                  these (by number or name)
@@ -23,6 +28,7 @@ import filecmp
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -64,16 +70,22 @@ def run(cmd, **kw):
 
 
 class Mutant:
-    def __init__(self, work, jobs):
+    def __init__(self, work, jobs, in_place_build=None):
         self.work, self.jobs = work, jobs
-        self.tree = os.path.join(work, "tree")
-        self.build = os.path.join(self.tree, "build")
-        self.marker = os.path.join(work, "applied.patch")
+        self.in_place = in_place_build is not None
+        self.tree = SOURCE if self.in_place else os.path.join(work, "tree")
+        self.build = os.path.abspath(in_place_build) if self.in_place else os.path.join(self.tree, "build")
+        self.marker = os.path.join(self.build if self.in_place else work, "mutants-applied.patch")
+        self.targets = set()
         self.env = dict(os.environ, CCACHE_BASEDIR=self.tree, CCACHE_NOHASHDIR="1",
                         CMAKE_CXX_COMPILER_LAUNCHER="ccache", CMAKE_C_COMPILER_LAUNCHER="ccache",
                         SC_COPYRIGHT_MESSAGE="DISABLE")
 
     def prepare(self):
+        if self.in_place:
+            self.env = dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")
+            self.revert_leftover()
+            return
         os.makedirs(self.work, exist_ok=True)
         self.revert_leftover()
         sync_tree(SOURCE, self.tree)
@@ -92,6 +104,7 @@ class Mutant:
         return "pmusim" if re.match(r"(seq|reference|serve|outputs|limits|cli|docs|determinism):", test) else "pmusim_unit_tests"
 
     def build_for(self, test):
+        self.targets.add(self.target_of(test))
         r = run(["nice", "cmake", "--build", self.build, "-j", str(self.jobs), "--target", self.target_of(test)], env=self.env)
         return r.returncode == 0, (r.stdout + r.stderr)[-3000:]
 
@@ -115,6 +128,11 @@ class Mutant:
         run(["git", "apply", "-R", patch], cwd=self.tree)
         if os.path.exists(self.marker):
             os.remove(self.marker)
+
+    def restore(self):
+        """In place: rebuild what the mutants built, from the reverted sources (ccache hits)."""
+        for target in sorted(self.targets):
+            run(["nice", "cmake", "--build", self.build, "-j", str(self.jobs), "--target", target], env=self.env)
 
 
 def choose(rows, args):
@@ -142,6 +160,7 @@ def main():
     ap.add_argument("--work", default=os.path.join(SOURCE, "build", "mutants"),
                     help="where the mutant tree and its build live (default build/mutants)")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--in-place", metavar="BUILD", help="mutate this tree and rebuild BUILD (see above)")
     args = ap.parse_args()
     rows = load()
     if args.list:
@@ -153,8 +172,13 @@ def main():
     if not chosen:
         ap.print_usage()
         return 2
-    m = Mutant(os.path.abspath(args.work), args.jobs)
+    m = Mutant(os.path.abspath(args.work), args.jobs, args.in_place)
     m.prepare()
+    # ctest's timeout sends SIGTERM: undo the patch before dying.
+    def undo(signum, _frame):
+        m.revert_leftover()
+        sys.exit(128 + signum)
+    signal.signal(signal.SIGTERM, undo)
     # The named tests must pass on the unmutated model first.
     for test in sorted({r["test"] for r in chosen}):
         ok, log = m.build_for(test)
@@ -190,6 +214,8 @@ def main():
             survivors += 1
         else:
             print(f"KILLED   {r['patch']} ({r['kind']}: {r['what']}) by '{r['test']}'")
+    if m.in_place:
+        m.restore()
     print(f"mutations: {len(chosen) - survivors} of {len(chosen)} caught by their named test")
     return 1 if survivors else 0
 
