@@ -44,7 +44,7 @@ void start_cycle_counter(bench_initiator& t, bool interrupt) {
 
 } // namespace
 
-TEST_CASE("cspmu bench: the cycle counter counts f x t, and DVFS changes the rate from that instant") {
+TEST_CASE("cspmu bench: the cycle counter counts f x t and DVFS changes the rate from that instant") {
     cspmu_bench s;
     uint64_t at_2us = 0, at_3us = 0;
     s.b.run(s.pmu, [&](bench_initiator& t) {
@@ -77,7 +77,7 @@ TEST_CASE("cspmu bench: the overflow interrupt rises at the wrapping edge and fa
     CHECK(s.b.irq_edges("cspmu_irq") == std::vector<irq_edge>{{true, 2 * fs_per_us}, {false, 3 * fs_per_us}});
 }
 
-TEST_CASE("cspmu bench: PMCR.C zeroes the cycle counter and PMCR.P the event counters, reading back 0") {
+TEST_CASE("cspmu bench: PMCR.C zeroes the cycle counter and PMCR.P the event counters and both read back 0") {
     cspmu_bench s;
     uint64_t cycles_after_c = 1, event0_after_p = 1, pmcr = 1;
     s.b.run(s.pmu, [&](bench_initiator& t) {
