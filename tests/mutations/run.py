@@ -23,6 +23,7 @@ Exit 0 when every chosen mutation was caught, 1 when one survived (its test pass
 model) or could not be applied (the patch no longer fits the model: update it), 2 on bad usage.
 """
 import argparse
+import functools
 import datetime
 import filecmp
 import os
@@ -32,6 +33,7 @@ import signal
 import subprocess
 import sys
 
+print = functools.partial(print, flush=True)  # progress shows under ctest and in logs
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
 MANIFEST = os.path.join(HERE, "mutations.tsv")
