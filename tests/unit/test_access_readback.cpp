@@ -101,13 +101,28 @@ void write_read_back(const std::string& platform_name, const frame& fr, unsigned
             CHECK((outcome == o::ignored || outcome == o::ok));
             CHECK(rd(def.name, len) == (unimplemented ? 0 : before));
         } else if (k == kind::rw) {
-            const uint64_t bits = fact_bits(fr.unit, def.name, width);
+            uint64_t bits = fact_bits(fr.unit, def.name, width);
+            // PMSSRR.RP<n>: one bit per counter, RAZ/WI for the counters not implemented (DDI0487 I5).
+            if (def.name == "PMSSRR" && bits == all) bits = (1ULL << implemented_counters) - 1;
             for (uint64_t pattern : {0xA5A5A5A5A5A5A5A5ULL & all, 0x5A5A5A5A5A5A5A5AULL & all}) {
                 // An allowed write must take effect: "ignored" is a failure here (item 4).
                 CHECK(wr(def.name, len, pattern) == o::ok);
                 CHECK((rd(def.name, len) & bits) == (pattern & bits));
             }
             wr(def.name, len, 0);
+        } else if (k == kind::w1s && def.name == "PMCLAIMSET") {
+            // CoreSight IHI0029 claim tags: CLAIMSET reads the implemented tags (always), CLAIMCLR
+            // reads the tags set; a 1 written to SET sets, to CLR clears.
+            const uint64_t implemented = rd("PMCLAIMSET", len);
+            CHECK(implemented != 0);
+            wr("PMCLAIMCLR", len, implemented);
+            CHECK(rd("PMCLAIMCLR", len) == 0);
+            const uint64_t low = implemented & (0 - implemented);
+            CHECK(wr("PMCLAIMSET", len, low) == o::ok);
+            CHECK(rd("PMCLAIMCLR", len) == low);
+            CHECK(rd("PMCLAIMSET", len) == implemented);
+            CHECK(wr("PMCLAIMCLR", len, low) == o::ok);
+            CHECK(rd("PMCLAIMCLR", len) == 0);
         } else if (k == kind::w1s) {
             const std::string clr = partner(def.name);
             const uint64_t bits = fact_bits(fr.unit, def.name, width);
