@@ -103,7 +103,7 @@ class Mutant:
             os.remove(self.marker)
 
     def target_of(self, test):
-        return "pmusim" if re.match(r"(seq|reference|serve|outputs|limits|cli|docs|determinism):", test) else "pmusim_unit_tests"
+        return "pmusim_unit_tests" if test.startswith("unit:") else "pmusim"
 
     def build_for(self, test):
         self.targets.add(self.target_of(test))
