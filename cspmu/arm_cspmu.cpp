@@ -119,6 +119,10 @@ void arm_cspmu::bind_hooks() {
     hook("PMIIDR", [this] { return uint64_t(opt_.pmiidr); }, ro);
     for (unsigned n = 0; n < 5; ++n)
         hook(fmt::format("PMPIDR{}", n), [this, n] { return uint64_t(cspmu_pidr(n, opt_.pmiidr)); }, ro);
+    // The other identification registers have no fields in the table, and a register without
+    // fields keeps what is written: they are read-only (IHI0091, CoreSight IHI0029).
+    for (const char* id : {"PMDEVARCH", "PMDEVTYPE", "PMCIDR0", "PMCIDR1", "PMCIDR2", "PMCIDR3"})
+        if (const register_def* d = table().find(id)) hook(id, [v = d->reset] { return v; }, ro);
 }
 
 void arm_cspmu::collect_wraps() {

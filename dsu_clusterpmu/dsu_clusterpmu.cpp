@@ -315,6 +315,12 @@ void dsu_clusterpmu::bind_hooks() {
     hook("PMLSR", [this]() -> uint64_t { return opt_.software_lock ? lsr_sli.put(1) | lsr_slk.put(slk_) : 0; }, ro);
     hook("PMAUTHSTATUS", [this]() -> uint64_t { return authstatus_value(auth_); }, ro);
     hook("PMDEVAFF0", [this]() -> uint64_t { return uint64_t(system_.cpus.at(cpus_.front()).cluster) << devaff_aff1; }, ro);
+    // The other identification registers have no fields in the tables, and a register without
+    // fields keeps what is written: they are read-only (CoreSight IHI0029, DDI0487 I5), so they
+    // read their reset value whatever a write says (tests/unit/test_access_readback.cpp).
+    for (const char* id : {"PMDEVAFF1", "PMDEVARCH", "PMDEVID", "PMDEVTYPE", "PMIIDR", "PMPIDR0", "PMPIDR1", "PMPIDR2",
+                           "PMPIDR3", "PMPIDR4", "PMCIDR0", "PMCIDR1", "PMCIDR2", "PMCIDR3"})
+        if (const register_def* d = table().find(id)) hook(id, [v = d->reset] { return v; }, ro);
     // Model control page
     hook("CTL_OSLOCK", [this] { return uint64_t(oslk_); }, [this](uint64_t v) { oslk_ = ctl_oslk.in(v); });
     hook("CTL_DLOCK", [this] { return uint64_t(dlk_); }, [this](uint64_t v) { dlk_ = ctl_dlk.in(v); });

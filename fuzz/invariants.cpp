@@ -10,8 +10,26 @@
 
 #include "amu/amu.h"
 #include "cmn/cmn600.h"
+#include "cspmu/arm_cspmu.h"
 #include "dsu_clusterpmu/dsu_clusterpmu.h"
 #include "imc/imc.h"
+
+// The IMC's per-core SCOM addresses as skiboot computes them (hw/imc.c pdbar_scom_index[],
+// htm_scom_index[], CORE_IMC_EVENT_MASK_ADDR, TRACE_IMC_ADDR; include/xscom.h XSCOM_ADDR_P9_EQ/EC;
+// hw/xscom.c: the POWER9 MMIO offset is pcb << 3), written here rather than taken from the model's
+// imc::scom_*(), so that a wrong model address is not the one the invariants visit
+// (tests/limits/check_test_oracles.py).
+namespace skiboot_p9 {
+constexpr uint32_t pdbar_scom_index[4] = {0x1001220B, 0x1001230B, 0x1001260B, 0x1001270B};
+constexpr uint32_t htm_scom_index[4] = {0x10012200, 0x10012300, 0x10012600, 0x10012700};
+inline uint32_t eq(unsigned core, uint32_t addr) { return ((((core & 0x1Cu) + 0x40u) << 22)) | addr; }
+inline uint32_t ec(unsigned core, uint32_t addr) { return ((((core & 0x1Fu) + 0x20u) << 24)) | addr; }
+inline uint32_t pdbar(unsigned core) { return eq(core, pdbar_scom_index[core % 4]); }
+inline uint32_t htm_mode(unsigned core) { return eq(core, htm_scom_index[core % 4]); }
+inline uint32_t event_mask(unsigned core) { return ec(core, 0x20010AA8); }
+inline uint32_t trace(unsigned core) { return ec(core, 0x20010AA9); }
+inline uint64_t mmio_offset(uint32_t pcb) { return uint64_t(pcb) << 3; }
+} // namespace skiboot_p9
 
 namespace pmusim::fuzzing {
 
@@ -195,7 +213,7 @@ void check_imc(platform& p, unit& base, std::vector<std::string>& out) {
     }
     auto scom = [&](unsigned chip, uint32_t pcb) {
         uint64_t v = 0;
-        if (!read_mmio(u, u.xscom_base(chip) + imc::xscom_offset(pcb), 8, v))
+        if (!read_mmio(u, u.xscom_base(chip) + skiboot_p9::mmio_offset(pcb), 8, v))
             out.push_back(fmt::format("{}: cannot read SCOM {:#x} of chip {} as a debugger", u.name(), pcb, chip));
         return v;
     };
@@ -218,9 +236,9 @@ void check_imc(platform& p, unit& base, std::vector<std::string>& out) {
     }
     for (const auto& [cpu, ldbar] : ldbars) {
         const auto e = *u.thread_engines(cpu);
-        const uint64_t htm = scom(e.chip, imc::scom_htm_mode(e.core));
+        const uint64_t htm = scom(e.chip, skiboot_p9::htm_mode(e.core));
         const bool on = (htm >> 61) == 7 && (htm >> 59 & 1); // IBM 0:2 IMC_SELECT = 0b111, IBM 4 IMC_ON
-        const uint64_t trace_scom = u.options().trace_supported ? scom(e.chip, imc::scom_trace(e.core)) : 0;
+        const uint64_t trace_scom = u.options().trace_supported ? scom(e.chip, skiboot_p9::trace(e.core)) : 0;
         const bool trace_mode = core_trace_mode[{e.chip, e.core}];
         const bool core_acc = on && !trace_mode, thread_acc = core_acc && (ldbar >> 63);
         const bool tracing = on && (ldbar >> 62 & 1) && trace_scom != 0;
@@ -246,6 +264,45 @@ void check_imc(platform& p, unit& base, std::vector<std::string>& out) {
     if (u.interrupts_raised() != 0) out.push_back(fmt::format("{}: raised {} interrupts; the IMC has none", u.name(), u.interrupts_raised()));
 }
 
+// CoreSight PMU (IHI0091; Linux drivers/perf/arm_cspmu/arm_cspmu.h offsets, written here): each
+// SET register reads what its CLR register reads; no bit beyond the implemented counters (and bit
+// 31, the cycle counter, only with PMCFGR.CC); PMCFGR gives the configured counters (N + 1 logical
+// counters with the cycle counter, as arm_cspmu_init_mmio counts them) and SIZE + 1 = the counter
+// width; the interrupt line is (PMOVS & PMINTEN) != 0.
+void check_cspmu(platform&, unit& base, std::vector<std::string>& out) {
+    auto& u = dynamic_cast<arm_cspmu&>(base);
+    if (u.mmio_windows().empty()) return;
+    const uint64_t frame = u.mmio_windows().front().base;
+    const auto& o = u.options();
+    auto rd = [&](uint64_t offset, const char* name) {
+        uint64_t v = 0;
+        if (!read_mmio(u, frame + offset, 4, v)) out.push_back(fmt::format("{}: cannot read {}", u.name(), name));
+        return v;
+    };
+    const uint64_t cfgr = rd(0xE00, "PMCFGR");
+    const unsigned n = unsigned(cfgr & 0xFF), size = unsigned(cfgr >> 8 & 0x3F);
+    const bool cc = cfgr >> 14 & 1;
+    if (n + 1 != o.counters + (o.cycle_counter ? 1 : 0))
+        out.push_back(fmt::format("{}: PMCFGR.N {} for {} counters{}", u.name(), n, o.counters, o.cycle_counter ? " and a cycle counter" : ""));
+    if (size + 1 != o.counter_width) out.push_back(fmt::format("{}: PMCFGR.SIZE {} for {}-bit counters", u.name(), size, o.counter_width));
+    if (cc != o.cycle_counter) out.push_back(fmt::format("{}: PMCFGR.CC {}", u.name(), cc));
+    const uint64_t impl = (o.counters >= 32 ? 0x7FFFFFFFULL : (1ULL << o.counters) - 1) | (o.cycle_counter ? 0x80000000ULL : 0);
+    uint64_t inten = 0, ovs = 0;
+    const struct { const char* name; uint64_t set, clr; } pairs[] = {
+        {"CNTEN", 0xC00, 0xC20}, {"INTEN", 0xC40, 0xC60}, {"OVS", 0xCC0, 0xC80}};
+    for (const auto& pr : pairs) {
+        const uint64_t set = rd(pr.set, pr.name), clr = rd(pr.clr, pr.name);
+        if (set & ~impl) out.push_back(fmt::format("{}: PM{}SET {:#x} has unimplemented counters", u.name(), pr.name, set));
+        if (set != clr) out.push_back(fmt::format("{}: PM{}SET {:#x} != CLR {:#x}", u.name(), pr.name, set, clr));
+        if (std::string(pr.name) == "INTEN") inten = set;
+        if (std::string(pr.name) == "OVS") ovs = set;
+    }
+    const bool expected_irq = (ovs & inten) != 0;
+    if (u.irq_level() != expected_irq)
+        out.push_back(fmt::format("{}: interrupt line {} but PMOVS {:#x} & PMINTEN {:#x} says {}", u.name(), u.irq_level(),
+                                  ovs, inten, expected_irq));
+}
+
 using unit_check = std::function<void(platform&, unit&, std::vector<std::string>&)>;
 const std::map<std::string, unit_check>& unit_checks() {
     // One entry per unit type.
@@ -254,6 +311,7 @@ const std::map<std::string, unit_check>& unit_checks() {
         {"dsu_clusterpmu", check_dsu},
         {"cmn600", check_cmn},
         {"power9_imc", check_imc},
+        {"arm_cspmu", check_cspmu},
     };
     return checks;
 }
@@ -289,8 +347,8 @@ std::vector<uint64_t> register_offsets(unit& u, const address_window& w) {
             if (auto e = imc->thread_engines(cpu)) cores.insert({e->chip, e->core});
         for (const auto& [chip, core] : cores) {
             if (w.base != imc->xscom_base(chip)) continue;
-            for (uint32_t pcb : {imc::scom_pdbar(core), imc::scom_htm_mode(core), imc::scom_event_mask(core), imc::scom_trace(core)})
-                out.push_back(imc::xscom_offset(pcb));
+            for (uint32_t pcb : {skiboot_p9::pdbar(core), skiboot_p9::htm_mode(core), skiboot_p9::event_mask(core), skiboot_p9::trace(core)})
+                out.push_back(skiboot_p9::mmio_offset(pcb));
         }
     }
     for (const auto& def : u.table().registers)

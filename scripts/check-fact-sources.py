@@ -1,6 +1,15 @@
 #!/usr/bin/env python3
 """Checks the facts files (tests/facts/*.tsv) against the source lines they cite.
 
+Linux: every `linux:FILE@VERSION (TEXT)` citation is checked against Debian's linux-source-6.1
+(--linux /usr/src/linux-source-6.1.tar.xz, installed by scripts/install-deps.sh; only the cited
+files are extracted, once, into --cache): the file must exist, every macro the text names must be
+defined or used in it (a `Sysreg`/`Field` line of arch/arm64/tools/sysreg must be there as cited),
+and where the text gives the macro's value the fact's number must be in the macro's definition.
+A Linux citation without @COMMIT or @vX.Y is an error. Files that Linux 6.1 does not have (the
+CoreSight PMU driver arrived in 6.2) are checked against --linux-later (linux-source-6.12) when given,
+else counted as not checkable here.
+
 The ctest `facts:` cases compare the models with the facts files; this script closes the other
 side: that each fact says what the cited line of TF-A, skiboot or cmn-tools says. It reads the
 sources from local git clones at the commits the facts files name (nothing is downloaded):
@@ -171,17 +180,153 @@ def check_derived(fact, text, scom_facts):
     return None
 
 
+LINUX_CITATION = re.compile(r"\blinux:([\w./-]+?)(?:@([\w.]+))?(?=[\s(),;]|$)")
+MACRO = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
+NOT_MACROS = {"UNVERIFIED"}
+
+
+class LinuxTree:
+    """The files of one Linux source tarball, extracted on demand (all the cited ones at once: an
+    xz stream is read from its start for every extraction) into a cache folder."""
+
+    def __init__(self, tarball, cache):
+        self.tarball, self.cache = tarball, cache
+        self.top = os.path.basename(tarball).split(".tar")[0]  # linux-source-6.1
+        m = re.search(r"(\d+)\.(\d+)$", self.top)
+        self.version = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+        self.names = None
+
+    def prefetch(self, paths):
+        root = os.path.join(self.cache, self.top)
+        want = sorted({p for p in paths if not os.path.exists(os.path.join(root, p))})
+        if not want or not self.tarball:
+            return
+        if self.names is None:
+            listing = os.path.join(self.cache, self.top + ".list")
+            if not os.path.exists(listing):
+                os.makedirs(self.cache, exist_ok=True)
+                names = subprocess.run(["tar", "-tJf", self.tarball], capture_output=True, text=True, check=True).stdout
+                with open(listing + ".tmp", "w") as f:
+                    f.write(names)
+                os.replace(listing + ".tmp", listing)
+            self.names = set(open(listing).read().split("\n"))
+        members = [f"{self.top}/{p}" for p in want if f"{self.top}/{p}" in self.names]
+        if members:
+            subprocess.run(["tar", "-xJf", self.tarball, "-C", self.cache, *members], check=True)
+
+    def text(self, path):
+        full = os.path.join(self.cache, self.top, path)
+        return open(full, encoding="utf-8", errors="replace").read() if os.path.exists(full) else None
+
+
+def linux_definition_lines(text, macro):
+    return [l for l in text.split("\n") if re.match(r"\s*#\s*define\s+" + re.escape(macro) + r"\b", l)]
+
+
+def check_linux(fact, trees):
+    """(ok, why) for a fact citing Linux; ok None when no tree has the cited file."""
+    cites = LINUX_CITATION.findall(fact["source"])
+    if any(not version for _, version in cites):
+        return False, "a Linux citation without @COMMIT or @vX.Y"
+    cited = fact["source"]
+    for path, version in cites:
+        # A release names its tree (v6.12: linux-source-6.12); an older release or a commit is read
+        # in the first tree that has the file (the macros a fact quotes outlive the commit); a release only in its own.
+        release = re.fullmatch(r"v(\d+\.\d+)", version)
+        if release:  # a release is read in its own tree only (v5.10's CMN_CHILD_NODE_ADDR is not 6.1's)
+            candidates = [t for t in trees if t.version == tuple(map(int, release.group(1).split(".")))]
+        else:
+            candidates = trees
+        text = next((t for t in (tree.text(path) for tree in candidates) if t is not None), None)
+        if text is None:
+            return None, f"{path}@{version} is in none of the Linux trees given"
+        # The text of this citation: from the path to the next citation.
+        start = cited.index("linux:" + path)
+        nxt = cited.find("linux:", start + 6)
+        words = cited[start:nxt if nxt > 0 else None]
+        sysreg = re.search(r"Sysreg (\w+)((?: \d+){5})?", words)
+        if sysreg:
+            block = re.search(r"^Sysreg\s+" + sysreg.group(1) + r"\b" + (
+                r"\s+" + r"\s+".join(sysreg.group(2).split()) if sysreg.group(2) else "") + r".*?^EndSysreg", text, re.M | re.S)
+            if not block:
+                return False, f"no 'Sysreg {sysreg.group(1)}{sysreg.group(2) or ''}' block in {path}"
+            field = re.search(r"Field (\d+)(?::(\d+))? (\w+)", words)
+            if field and not re.search(r"^\s*Field\s+" + field.group(1) + (r":" + field.group(2) if field.group(2) else "") +
+                                       r"\s+" + field.group(3) + r"\b", block.group(0), re.M):
+                return False, f"no 'Field {field.group(0)[6:]}' in Sysreg {sysreg.group(1)} of {path}"
+            continue
+        words = re.sub(r"linux:[\w./-]+(?:@[\w.]+)?", " ", words)  # the path itself names nothing
+        macros = [m for m in MACRO.findall(words) if m not in NOT_MACROS and not m.startswith("_")]
+        missing = [m for m in macros if not re.search(r"\b" + re.escape(m) + r"\b", text)]
+        if missing and not release:
+            # A commit after the trees' releases (the CoreSight PMU header of 04330be8dc7f names
+            # macros 6.12 does not have): not checkable here, and counted as such.
+            return None, f"{', '.join(missing)} not in {path} of the trees given (a later commit)"
+        if missing:
+            return False, f"{', '.join(missing)} not in {path}"
+        functions = [f for f in re.findall(r"\b(arm_cspmu_\w+|arm_cmn_\w+|dsu_pmu_\w+|imc_\w+)\s*\(", words)]
+        missing = [f for f in functions if not re.search(r"\b" + re.escape(f) + r"\b", text)]
+        if missing:
+            return False, f"{', '.join(missing)}() not in {path}"
+        # A macro quoted with its value: the value must be the one its definition gives.
+        for m in macros:
+            given = re.search(re.escape(m) + r"\s+((?:BIT|GENMASK|GENMASK_ULL|sys_reg)\s*\([^)]*\)|(?:0x[0-9a-fA-F]+|\d+)\b)", words)
+            defs = linux_definition_lines(text, m)
+            if not given or not defs:
+                continue
+            quoted = given.group(1)
+            definition = " ".join(defs)
+            body = re.sub(r"^\s*#\s*define\s+" + re.escape(m) + r"(\([^)]*\))?", "", defs[0]).strip()
+            norm = lambda t: re.sub(r"\s+", "", re.sub(r"/\*.*?\*/|//.*", "", t)).lower()
+            if norm(quoted) in norm(body):
+                continue
+            expanded = body
+            for _ in range(4):  # other macros of the file in the body: (DSU_PMU_MAX_HW_CNTRS - 1)
+                for name in set(re.findall(r"\b[A-Z][A-Z0-9_]+\b", expanded)) - {"BIT", "GENMASK", "UL", "ULL", "U"}:
+                    inner = linux_definition_lines(text, name)
+                    if inner:
+                        expanded = re.sub(r"\b" + name + r"\b", "(" + re.sub(r"^\s*#\s*define\s+\w+", "", inner[0]).strip() + ")", expanded)
+            q = numbers(quoted) | defined_values("#define X " + quoted)
+            d = numbers(body) | defined_values(definition) | defined_values("#define X " + expanded)
+            if q and q <= d and not quoted.startswith("sys_reg"):
+                continue  # the same value written another way (0x1f for (DSU_PMU_MAX_HW_CNTRS - 1))
+            return False, f"{m} is quoted as '{quoted}', {path} defines it as '{body}'"
+    return True, ""
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tfa", required=True)
-    ap.add_argument("--skiboot", required=True)
-    ap.add_argument("--cmn-tools", required=True)
+    ap.add_argument("--tfa", help="a clone of TF-A (else its facts are not checked)")
+    ap.add_argument("--skiboot", help="a clone of skiboot (else its facts are not checked)")
+    ap.add_argument("--cmn-tools", help="a clone of cmn-tools (else its facts are not checked)")
+    ap.add_argument("--linux", help="Debian's linux-source-6.1 tarball (/usr/src/linux-source-6.1.tar.xz)")
+    ap.add_argument("--linux-later", help="a later linux-source tarball, for files 6.1 lacks (arm_cspmu)")
+    ap.add_argument("--cache", default="build/linux-sources", help="where the cited Linux files are extracted")
+    ap.add_argument("--require-linux", action="store_true", help="fail unless every Linux citation was checked")
+    ap.add_argument("--min-linux-checked", type=int, default=0,
+                    help="fail when fewer Linux citations than this were checked (coverage may only grow)")
     ap.add_argument("--facts", default=os.path.join(os.path.dirname(__file__), "..", "tests", "facts"))
     args = ap.parse_args()
-    sources = Sources({"tfa": args.tfa, "skiboot": args.skiboot, "cmn-tools": args.cmn_tools})
+    clones = {k: v for k, v in (("tfa", args.tfa), ("skiboot", args.skiboot), ("cmn-tools", args.cmn_tools)) if v}
+    sources = Sources(clones)
     checked = unchecked = 0
     failures = []
     scom_facts = {}
+    trees = [LinuxTree(t, args.cache) for t in (args.linux, args.linux_later) if t]
+    if args.require_linux and not args.linux:
+        print("check-fact-sources: --require-linux needs --linux (scripts/install-deps.sh installs linux-source-6.1)")
+        return 2
+    for t in trees:
+        if t.tarball and not os.path.exists(t.tarball):
+            print(f"check-fact-sources: {t.tarball} does not exist (scripts/install-deps.sh installs linux-source-6.1)")
+            return 2
+    linux_paths = set()
+    for path in sorted(glob.glob(os.path.join(args.facts, "*.tsv"))):
+        for row in open(path, encoding="utf-8"):
+            linux_paths.update(p for p, _ in LINUX_CITATION.findall(row))
+    for t in trees:
+        t.prefetch(linux_paths)
+    linux = {"checked": 0, "elsewhere": 0}
     for path in sorted(glob.glob(os.path.join(args.facts, "*.tsv"))):
         for n, row in enumerate(open(path, encoding="utf-8"), 1):
             row = row.rstrip("\n")
@@ -192,7 +337,17 @@ def main():
                 print(f"{path}:{n}: expected 7 tab-separated columns", file=sys.stderr)
                 return 2
             fact = dict(zip(["unit", "reg", "kind", "field", "value", "source", "note"], cols))
+            if "linux:" in fact["source"] and trees:
+                ok, why = check_linux(fact, trees)
+                if ok is None:
+                    linux["elsewhere"] += 1
+                else:
+                    linux["checked"] += 1
+                    if not ok:
+                        failures.append(f"{os.path.relpath(path)}:{n}: {fact['unit']} {fact['reg']} {fact['kind']} "
+                                        f"{fact['field']} = {fact['value']}: {why}; cited: {fact['source']}")
             cites = [(r, p, int(l)) for r, p, l in CITATION.findall(fact["source"])]
+            cites = [c for c in cites if c[0] in clones]
             if not cites:
                 unchecked += 1
                 continue
@@ -219,8 +374,15 @@ def main():
                                 f"{fact['field']} = {fact['value']}; cited text: {text.strip()}")
     for f in failures:
         print(f)
-    print(f"fact sources: {checked} checked against the cited line, {len(failures)} disagree, "
-          f"{unchecked} cite no TF-A/skiboot/cmn-tools line")
+    print(f"fact sources: {checked} checked against the cited TF-A/skiboot/cmn-tools line ({', '.join(clones) or 'no clone given'}), "
+          f"{linux['checked']} Linux citations checked against {', '.join(os.path.basename(t.tarball) for t in trees) or 'no Linux tree'}"
+          f" ({linux['elsewhere']} cite a release or file none of them has), {len(failures)} disagree, {unchecked} rows not checked here")
+    if linux["checked"] < args.min_linux_checked:
+        print(f"check-fact-sources: only {linux['checked']} Linux citations checked, at least {args.min_linux_checked} required")
+        return 1
+    if args.require_linux and linux["elsewhere"]:
+        print("check-fact-sources: some Linux citations name files no given tree has (--linux-later)")
+        return 1
     return 1 if failures else 0
 
 

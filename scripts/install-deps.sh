@@ -13,7 +13,8 @@ packages=(cmake g++ pkg-config make python3
           gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu picolibc-aarch64-linux-gnu  # firmware/
           python3-pytest                # the Python client's tests (python/, examples/python/)
           doxygen help2man              # API reference and man pages (docs/embedding.md)
-          slurm-wlm munge)              # the single-node Slurm sweep test (docs/whatif.md)
+          slurm-wlm munge               # the single-node Slurm sweep test (docs/whatif.md)
+          linux-source-6.1 linux-source-6.12)  # the facts' Linux citations checked against Linux's text (docs/facts.md)
 # Unicorn >= 2.1.1 (the ISS runs code with the MMU on; bookworm's 2.0.1 cannot: its load/store
 # helpers look the memory map up by virtual address, fixed upstream in 2.1.0). Debian trixie's
 # packages run on bookworm; apt pinning takes only these two from trixie, so nothing else moves.

@@ -55,9 +55,9 @@ if(Python3_FOUND)
     PROPERTIES TIMEOUT 120)
 endif()
 if(Python3_FOUND)
-  add_test(NAME "determinism: golden hash of a representative run and atomic outputs"
+  add_test(NAME "determinism: golden outputs of a representative run, diffed, and atomic outputs"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/determinism/check_determinism.py $<TARGET_FILE:pmusim>)
-  set_tests_properties("determinism: golden hash of a representative run and atomic outputs" PROPERTIES TIMEOUT 120)
+  set_tests_properties("determinism: golden outputs of a representative run, diffed, and atomic outputs" PROPERTIES TIMEOUT 120)
 endif()
 if(Python3_FOUND)
   add_test(NAME "limits: absurd inputs are refused with a clear message"
@@ -142,3 +142,40 @@ if(Python3_FOUND)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/check_completion_values.py $<TARGET_FILE:pmusim>)
   set_tests_properties("cli: bash completion of values: platforms, parameter keys, choices" PROPERTIES TIMEOUT 60)
 endif()
+# Each hole the oracle check closes, planted in a copy of the tree: the check must flag it.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/limits/check_test_oracles.py)
+execute_process(COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_oracles.py
+                        ${CMAKE_SOURCE_DIR} --list-plants OUTPUT_VARIABLE oracle_holes OUTPUT_STRIP_TRAILING_WHITESPACE)
+string(REPLACE "\n" ";" oracle_holes "${oracle_holes}")
+foreach(hole ${oracle_holes})
+  add_test(NAME "limits: the oracle check flags a planted ${hole}"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_oracles.py ${CMAKE_SOURCE_DIR} --plant ${hole})
+  set_tests_properties("limits: the oracle check flags a planted ${hole}" PROPERTIES TIMEOUT 60)
+endforeach()
+
+# The facts' sources (docs/facts.md): every Linux citation against Debian's linux-source-6.1 (the
+# cited files extracted once into the build folder), and every row's citation form.
+set(PMUSIM_LINUX_SOURCE_TARBALL /usr/src/linux-source-6.1.tar.xz CACHE FILEPATH
+    "Debian's linux-source-6.1 tarball the facts' Linux citations are checked against")
+# The CoreSight PMU driver (6.2) and the HCR_EL2 sysreg block came after 6.1: Debian's
+# linux-source-6.12 holds them.
+set(PMUSIM_LINUX_LATER_TARBALL /usr/src/linux-source-6.12.tar.xz CACHE FILEPATH
+    "a later linux-source tarball for the citations of files 6.1 does not have")
+add_test(NAME "facts: every Linux citation agrees with Debian's linux-source-6.1 and 6.12"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-fact-sources.py
+          --linux ${PMUSIM_LINUX_SOURCE_TARBALL} --linux-later ${PMUSIM_LINUX_LATER_TARBALL}
+          --cache ${CMAKE_BINARY_DIR}/linux-sources --min-linux-checked 860)
+set_tests_properties("facts: every Linux citation agrees with Debian's linux-source-6.1 and 6.12" PROPERTIES TIMEOUT 600)
+add_test(NAME "facts: the source check fails on a mis-cited Linux row"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/facts/planted/check_planted.py
+          ${PMUSIM_LINUX_SOURCE_TARBALL} ${CMAKE_BINARY_DIR}/linux-sources)
+set_tests_properties("facts: the source check fails on a mis-cited Linux row" PROPERTIES TIMEOUT 600)
+
+# The mutation set (tests/mutations, docs/mutations.md): two deliberate model breaks, chosen by the
+# date so that CI walks the whole set, each applied to this tree, built incrementally into this
+# build folder, run against its named test (which must fail), reverted and rebuilt. RUN_SERIAL: no
+# other test may see the mutant binary. About a minute per mutation on 2 cores (one object, a link).
+add_test(NAME "mutations: two model breaks chosen by date each fail their named test"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mutations/run.py --rotate 2 --in-place ${CMAKE_BINARY_DIR})
+set_tests_properties("mutations: two model breaks chosen by date each fail their named test" PROPERTIES
+  TIMEOUT 1500 RUN_SERIAL TRUE)

@@ -2,12 +2,13 @@
 """Determinism and atomic outputs (docs/reliability.md).
 
 1. Runs a representative sequence twice with every output (JSON log, JUnit, VCD, stdout) and
-   requires byte-identical files, then compares their SHA-256 with the committed golden hash
-   (tests/determinism/expected.sha256). A deliberate change to an output format or to the AMU/DSU
-   behaviour changes the hash: update it with --update after checking the new outputs.
+   requires byte-identical files, then compares each, normalized (the run's temporary folder and
+   pmusim's version replaced by placeholders), with its committed golden copy in
+   tests/determinism/golden/, printing a unified diff of what changed. A deliberate change to an
+   output format or to the AMU/DSU behaviour changes them: review the diff, then --update.
 2. A run whose output cannot be completed leaves no file under the output's name.
 Usage: check_determinism.py PMUSIM [--update]"""
-import hashlib
+import difflib
 import re
 import os
 import subprocess
@@ -17,7 +18,7 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 seq = os.path.join(here, "representative.seq")
 platform = os.path.join(here, "platform.yaml")
-golden = os.path.join(here, "expected.sha256")
+golden = os.path.join(here, "golden")
 outputs = ("log.jsonl", "junit.xml", "wave.vcd", "stdout.txt")
 
 
@@ -38,13 +39,27 @@ def content(path):
     return re.sub(rb'time="[0-9.]+"', b'time="-"', data) if path.endswith(".xml") else data
 
 
-def digest(paths):
-    h = hashlib.sha256()
+def normalized(path, out):
+    """The output with what may differ between machines and releases but not between runs replaced:
+    the output folder, pmusim's version, the VCD's date line."""
+    text = content(path).decode("utf-8", errors="replace")
+    text = text.replace(out, "<out>")
+    text = re.sub(r"pmusim[ -]\d+\.\d+(?:\.\d+)?(?:[-+~][\w.]+)?", "pmusim <version>", text)
+    text = re.sub(r"(\$date\b).*?(\$end)", r"\1 <date> \2", text, flags=re.S)
+    return text
+
+
+def compare(paths, out):
+    """A unified diff per output that differs from its golden copy."""
+    diffs = []
     for k in outputs:
-        data = content(paths[k])
-        h.update(f"{k} {len(data)}\n".encode())
-        h.update(data)
-    return h.hexdigest()
+        want_path = os.path.join(golden, k)
+        want = open(want_path, encoding="utf-8").read() if os.path.exists(want_path) else ""
+        got = normalized(paths[k], out)
+        if got != want:
+            diff = list(difflib.unified_diff(want.splitlines(True), got.splitlines(True), f"golden/{k}", f"this run/{k}"))
+            diffs.append("".join(diff[:80]) + (f"... ({len(diff) - 80} more diff lines)\n" if len(diff) > 80 else ""))
+    return diffs
 
 
 def main():
@@ -57,15 +72,17 @@ def main():
             assert content(p[k]) == content(q[k]), f"{k} differs between two runs"
         leftovers = [f for d in (a, b) for f in os.listdir(d) if ".tmp-" in f]
         assert not leftovers, f"temporary output files left behind: {leftovers}"
-        h = digest(p)
         if "--update" in sys.argv:
-            open(golden, "w").write(h + "\n")
-            print(f"determinism: golden hash updated to {h}")
+            os.makedirs(golden, exist_ok=True)
+            for k in outputs:
+                with open(os.path.join(golden, k), "w", encoding="utf-8") as f:
+                    f.write(normalized(p[k], a))
+            print(f"determinism: golden outputs updated in {golden}")
             return
-        want = open(golden).read().split()[0]
-        if h != want:
-            sys.exit(f"determinism: outputs hash {h}, committed {want}.\n"
-                     f"If the change is intended, inspect the outputs and run: {sys.argv[0]} {pmusim} --update")
+        diffs = compare(p, a)
+        if diffs:
+            sys.exit("determinism: the outputs differ from tests/determinism/golden/:\n" + "".join(diffs) +
+                     f"If the change is intended, review the diff and run: {sys.argv[0]} {pmusim} --update")
 
         # An output that cannot be completed: the VCD's directory does not exist. The run must
         # fail with a clear message and leave nothing under any output's name.
@@ -77,7 +94,8 @@ def main():
         assert r.returncode == 2, (r.returncode, r.stderr)
         assert "wave.vcd" in r.stderr, r.stderr
         assert not any(".tmp-" in f for f in os.listdir(a)), os.listdir(a)
-    print(f"determinism: outputs byte-identical across runs, hash {h} matches; failed outputs leave no file")
+    print(f"determinism: outputs byte-identical across runs and equal to tests/determinism/golden/ "
+          f"({', '.join(outputs)}); failed outputs leave no file")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <regex>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -137,6 +138,35 @@ inline uint64_t fact_number(const std::string& unit, const std::string& reg, con
 }
 inline sysreg_encoding fact_encoding(const std::string& unit, const std::string& reg) {
     return parse_encoding(find_fact(unit, reg, "encoding"));
+}
+
+
+// Whether a fact's source column cites a primary source (docs/facts.md "Sources"): TF-A, skiboot or
+// cmn-tools by file:line at the commit in the file's header; Linux by file@commit or @vX.Y (or
+// linux-6.1:file, Debian's linux-source-6.1); Marvell's CSR headers by repository@commit:file;
+// Arm documents by number (DDI0487, IHI0029, a TRM's six-digit number, the SysReg XML by date).
+// Our own notes (../shared/reference, reference/*.md) are never a source. A row with no primary
+// citation must say UNVERIFIED, and so must a row that says it assumes. An empty string: the row is
+// fine; otherwise why it is not.
+inline std::string source_problem(const std::string& source) {
+    static const std::regex primary(
+        R"((^|[\s(;,])(tfa|skiboot|cmn-tools):[\w./-]+:\d+)"
+        R"(|\blinux:[\w./-]+@(v?\d+\.\d+|[0-9a-f]{7,40})\b|\blinux-\d+\.\d+:[\w./-]+)"
+        R"(|\bmarvell:[\w./-]+@[0-9a-f]{7,40}:[\w./-]+)"
+        R"(|\b(DDI|IHI|DEN|ARM DDI )\s?0?\d{3,4}|\bTRM\s+1\d{5}\b|\bSysReg XML\b)");
+    static const std::regex linux_without_version(R"(\blinux:[\w./-]+(?!@)(?:[\s(),;:]|$))");
+    if (source.find("shared/reference") != std::string::npos || source.find("reference/") == 0 ||
+        source.find(" reference/") != std::string::npos)
+        return "cites pmusim's own notes (../shared/reference), which are not a source";
+    const bool unverified = source.find("UNVERIFIED") != std::string::npos;
+    if (std::regex_search(source, linux_without_version))
+        return "a Linux citation without a commit or version (linux:FILE@COMMIT, linux:FILE@v6.1)";
+    if (unverified) return {};
+    if (source.find("assume") != std::string::npos) return "says it assumes but is not marked UNVERIFIED";
+    if (!std::regex_search(source, primary))
+        return "cites no primary source (TF-A/skiboot/cmn-tools file:line, Linux file@commit, an Arm document by "
+               "number) and is not marked UNVERIFIED";
+    return {};
 }
 
 } // namespace pmusim::facts

@@ -41,7 +41,7 @@ TEST_CASE("access matrix: a KVM host's HCR_EL2.TIDCP traps its guest's CLUSTERPM
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     unit* dsu = p.find_unit("dsu0");
     REQUIRE(dsu);
-    // Firmware lets lower ELs write the cluster PMU (ACTLR_EL3/EL2.CLUSTERPMUEN, dsu.md §4.2), so
+    // Firmware lets lower ELs write the cluster PMU (ACTLR_EL3/EL2.CLUSTERPMUEN, Cortex-A76 TRM 100798 B2.6/B2.7), so
     // that only TIDCP can refuse an access below.
     b.el3_write(0, "SCR_EL3", SCR_RES1 | 1); // NS
     b.el3_write(0, "ACTLR_EL3", ACTLR_CLUSTERPMUEN);

@@ -216,7 +216,7 @@ TEST_CASE("cmn: flit match-group values place the fields of the CMN-600 layouts"
     req.channel = cmn_channel::req;
     req.srcid = 0x08;
     req.tgtid = 0x24;
-    req.opcode = chi::req_read_shared;
+    req.opcode = 0x01; // ReadShared: AMBA CHI IHI0050 REQ opcodes
     req.addr = 0x80001240;
     // REQ group 0: node ID [10:0] (target on upload, source on download), opcode [36:31],
     // size [39:37] (6: 64 bytes), NS [40]; group 1: address [51:4].
@@ -227,7 +227,7 @@ TEST_CASE("cmn: flit match-group values place the fields of the CMN-600 layouts"
     rsp.channel = cmn_channel::rsp;
     rsp.srcid = 0x24;
     rsp.tgtid = 0x08;
-    rsp.opcode = chi::rsp_comp_dbid_resp;
+    rsp.opcode = 0x5; // CompDBIDResp: AMBA CHI IHI0050 RSP opcodes
     rsp.dbid = 0x5A;
     // RSP group 0: node ID [14:4], opcode [18:15], DBID [34:27].
     CHECK(rsp.match_value(0, true) == (0x08ull << 4 | 0x5ull << 15 | 0x5Aull << 27));
@@ -236,7 +236,7 @@ TEST_CASE("cmn: flit match-group values place the fields of the CMN-600 layouts"
     dat.srcid = 0x24;
     dat.tgtid = 0x08;
     dat.homenid = 0x24;
-    dat.opcode = chi::dat_comp_data;
+    dat.opcode = 0x4; // CompData: AMBA CHI IHI0050 DAT opcodes
     dat.dataid = 2;
     // DAT group 0: node ID [14:4], HomeNID [25:15], opcode [28:26], DBID [44:37], DataID [48:47].
     CHECK(dat.match_value(0, false) == (0x24ull << 4 | 0x24ull << 15 | 0x4ull << 26 | 2ull << 47));

@@ -86,7 +86,7 @@ TEST_CASE("cmn snoop: SNP match groups place SrcID and opcode and flags and the 
     s.channel = cmn_channel::snp;
     s.srcid = 0x20;
     s.tgtid = 0x08; // not part of a SNP flit: never in the match value
-    s.opcode = chi::snp_unique;
+    s.opcode = 0x07; // SnpUnique: AMBA CHI IHI0050 SNP opcodes
     s.addr = 0x1'2345'6780;
     s.donotgotosd = true;
     // Group 0: SrcID [10:0], opcode [23:19], NS 24, DoNotGoToSD 25, RetToSrc 26, SNP Addr
