@@ -57,6 +57,7 @@ std::map<std::string, std::string> typed_column_values(const std::vector<std::st
                                                        const std::vector<std::string>& values,
                                                        const std::filesystem::path& point_dir) {
     std::map<std::string, std::string> out;
+    for (const auto& name : typed_column_names(params)) out[name] = ""; // a failed point keeps empty cells
     out["pmusim_version"] = PMUSIM_VERSION_STRING;
     try {
         std::ifstream f(point_dir / "config.json");
