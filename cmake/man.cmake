@@ -13,6 +13,7 @@ set(PMUSIM_SUBCOMMANDS
   "simulate|run a what-if scenario"
   "sweep|run a scenario over a grid of parameter values"
   "plot|draw a figure from what-if CSV files"
+  "compare|put two what-if runs side by side"
   "imc-dt|print the POWER9 IMC device-tree node")
 foreach(entry "|" ${PMUSIM_SUBCOMMANDS})
   string(REPLACE "|" ";" parts "${entry}")
