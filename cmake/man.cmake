@@ -13,8 +13,10 @@ set(PMUSIM_SUBCOMMANDS
   "simulate|run a what-if scenario"
   "sweep|run a scenario over a grid of parameter values"
   "plot|draw a figure from what-if CSV files"
+  "compare|put two what-if runs side by side"
   "imc-dt|print the POWER9 IMC device-tree node"
   "firmware|run an AArch64 ELF on a CPU's instruction-set simulator"
+  "linux|boot an arm64 Linux kernel and initramfs on a platform"
   "completion|print a shell completion script for pmusim")
 foreach(entry "|" ${PMUSIM_SUBCOMMANDS})
   string(REPLACE "|" ";" parts "${entry}")

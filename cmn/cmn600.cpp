@@ -728,6 +728,27 @@ void cmn600::observables(std::vector<observable>& out) {
                            collect();
                            return uint64_t(global_[g]);
                        }});
+    // What Linux counts for the event on global counter g (drivers/perf/arm-cmn.c@v6.1,
+    // arm_cmn_event_read: the DTM counters' 16-bit values summed, plus the DTC counter << 16, the
+    // DTC counting the carries out of the DTM counters paired to it). pmevcntG alone is only those
+    // carries: 0 until a DTM counter wraps. Combined (32-bit) DTM pairs, which Linux 6.1 does not
+    // program, are left out.
+    for (unsigned g = 0; g < 8; ++g)
+        out.push_back({fmt::format("{}.dtc0.count{}", basename(), g), 48, [this, g] {
+                           collect();
+                           const fs_t now = now_fs();
+                           uint64_t local = 0;
+                           for (size_t x = 0; x < dtms_.size(); ++x) {
+                               const uint64_t cfg = dtm_config_[x]->value;
+                               for (unsigned n = 0; n < 4; ++n) {
+                                   if (dtms_[x].combined[n / 2] || !bit(cfg, dtm_pmevcnt_paired + n) ||
+                                       field(cfg, dtm_global_num(n), dtm_global_num_bits) != g)
+                                       continue;
+                                   local += dtms_[x].counter[n].read(now);
+                               }
+                           }
+                           return ((uint64_t(global_[g]) << dtm_pmevcnt_bits) + local) & ((uint64_t(1) << 48) - 1);
+                       }});
     out.push_back({std::string(basename()) + ".dtc0.pmccntr", 40, [this] { return cycle_counter_.read(now_fs()); }});
     out.push_back({std::string(basename()) + ".dtc0.pmovsr", 9, [this] { return uint64_t(overflow_status()); }});
 }

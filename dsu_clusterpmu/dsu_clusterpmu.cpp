@@ -1,5 +1,6 @@
 #include "dsu_clusterpmu/dsu_clusterpmu.h"
 
+#include <cctype>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -164,8 +165,37 @@ access_outcome dsu_clusterpmu::external_rule_in_full(access_context& ctx, const 
     return access_outcome::ok;
 }
 
+namespace {
+// A write to an event counter or type register beyond CLUSTERPMCR_EL1.N (directly, or through
+// CLUSTERPMSELR_EL1.SEL >= N) is ignored, as on silicon; the access log says so (its `detail`).
+std::string unimplemented_counter_note(const register_def& def, unsigned selected, unsigned implemented) {
+    const std::string& n = def.name;
+    unsigned counter = 0;
+    if (n == "CLUSTERPMXEVTYPER_EL1" || n == "CLUSTERPMXEVCNTR_EL1") {
+        counter = selected;
+    } else {
+        size_t digits = 0;
+        for (const char* prefix : {"PMEVTYPER", "PMEVCNTR"})
+            if (n.rfind(prefix, 0) == 0 && n.size() > std::strlen(prefix) &&
+                std::isdigit(static_cast<unsigned char>(n[std::strlen(prefix)])))
+                digits = std::strlen(prefix);
+        if (!digits) return {};
+        counter = unsigned(std::stoul(n.substr(digits)));
+    }
+    if (counter < implemented) return {};
+    return fmt::format("{}: counter {} is not implemented (CLUSTERPMCR_EL1.N = {}): write ignored", n, counter,
+                       implemented);
+}
+} // namespace
+
 void dsu_clusterpmu::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
     collect();
+    if (trans.is_write()) {
+        register_bank::reg* target = ctx.path == access_path::system_register
+                                         ? bank_->find_sysreg(uint32_t(trans.get_address()))
+                                         : bank_->find_offset(trans.get_address() - base_);
+        if (target && ctx.detail.empty()) ctx.detail = unimplemented_counter_note(*target->def, selr_, opt_.counters);
+    }
     if (ctx.path != access_path::memory_mapped) return serve_from_bank(*bank_, trans, ctx, base_);
     const uint64_t offset = trans.get_address() - base_;
     register_bank::reg* r = bank_->find_offset(offset);

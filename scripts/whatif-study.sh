@@ -29,7 +29,7 @@ case $study in
     sweep=$root/scenarios/studies/dsu-multiplex/sweep.yaml
     sweep_plot=(--opt x=slice --opt y=max_abs_err_pct,mean_abs_err_pct
                 --opt "title=DSU multiplexing: |estimate - truth| / truth (%) vs slice length")
-    detail_csv=points/p00003/multiplex.csv   # slice 4ms
+    detail_csv=points/p00003/estimates.csv   # slice 4ms
     detail=(truth --opt "title=slice 4 ms: perf-style estimates vs ground truth")
     columns="slice,max_abs_err_pct,mean_abs_err_pct,err_pct_l3d_cache,err_pct_l3d_cache_refill,err_pct_bus_access,err_pct_l3d_cache_wb"
     ;;

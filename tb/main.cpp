@@ -401,6 +401,8 @@ void add_help_examples(CLI::App& app) {
                   "  pmusim sweep SWEEP.yaml -o out/sweep --no-progress --no-resume   # every point again, no progress line\n"
                   "  pmusim sweep SWEEP.yaml --list --shard 1/4                       # the points, nothing run"},
         {"plot", "  pmusim plot rates out/tour/samples.csv -o rates.svg --opt counters='dsu0.*'"},
+        {"compare", "  pmusim compare out/a out/b -o compare.csv --all\n"
+                    "  pmusim compare out/a1,out/a2,out/a3 out/b1,out/b2,out/b3   # replicates: 95% interval"},
         {"completion", "  pmusim completion bash > ~/.local/share/bash-completion/completions/pmusim"},
     };
     for (const auto& [name, text] : examples) app.get_subcommand(name)->footer(std::string("Examples:\n") + text);

@@ -90,6 +90,7 @@ std::vector<perf_interval> parse_perf_stat(const std::string& text, const std::s
                                                    event, f[0], iv.lines[event]));
         iv.values[event] = f[1];
         iv.lines[event] = n;
+        if (f.size() >= 6 && !f[5].empty()) iv.running_pct[event] = f[5];
     }
     if (out.empty()) throw input_error(file, 0, "no intervals: expected the output of `perf stat -I MS -x, -e EVENTS`");
     return out;
@@ -105,6 +106,18 @@ uint64_t perf_count(const perf_interval& interval, const std::string& event, con
                           fmt::format("event '{}': expected a count, found '{}' (an event perf could not count in an "
                                       "interval cannot be replayed)", event, it->second));
     return std::stoull(it->second);
+}
+
+bool perf_count_is_estimate(const perf_interval& interval, const std::string& event) {
+    auto it = interval.running_pct.find(event);
+    if (it == interval.running_pct.end()) return false;
+    try {
+        size_t used = 0;
+        const double pct = std::stod(it->second, &used);
+        return used == it->second.size() && pct < 100.0;
+    } catch (const std::exception&) {
+        return false;
+    }
 }
 
 } // namespace pmusim

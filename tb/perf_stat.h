@@ -19,6 +19,10 @@ struct perf_interval {
     fs_t start = 0, end = 0;                      // (start, end]: the previous time stamp (0 first) to this one
     std::map<std::string, std::string> values;    // event name -> counter value as printed
     std::map<std::string, unsigned> lines;        // event name -> its line in the file
+    // event name -> perf's percentage of the interval the event was on a counter (the sixth field,
+    // "100.00" when not multiplexed). Below 100, perf printed count x time_enabled / time_running:
+    // an estimate, not a measurement. Absent when the line has no sixth field.
+    std::map<std::string, std::string> running_pct;
     unsigned line = 0;                            // the interval's first line
 };
 
@@ -28,5 +32,9 @@ std::vector<perf_interval> parse_perf_stat(const std::string& text, const std::s
 // The value of `event` in `interval` as an unsigned count; throws input_error naming the line
 // when the event is absent ("<not counted>", "<not supported>", missing) or not an integer.
 uint64_t perf_count(const perf_interval& interval, const std::string& event, const std::string& file);
+
+// True when perf ran `event` for less than the whole interval (its percentage running, the sixth
+// field, below 100): the count is perf's scaled estimate. An unreadable percentage counts as 100.
+bool perf_count_is_estimate(const perf_interval& interval, const std::string& event);
 
 } // namespace pmusim

@@ -95,15 +95,20 @@ void sampler::on_sample() {
         const uint64_t value = v.value();
         const uint64_t mask = v.width >= 64 ? ~uint64_t(0) : (uint64_t(1) << v.width) - 1;
         const uint64_t delta = (value - last_[i]) & mask; // modulo the width: a wrap is not negative
+        // A gauge's delta is signed: 2 GHz -> 1 GHz is -1000000000, not 2^64 - 1e9.
+        const int64_t signed_delta = int64_t(value) - int64_t(last_[i]);
+        const std::string delta_text = v.gauge ? fmt::format("{}", signed_delta) : fmt::format("{}", delta);
         last_[i] = value;
         const std::string event = v.event ? v.event() : std::string();
         if (csv_)
             *csv_ << fmt::format("{},{},{},{},{},{},{},{},{}\n", taken_, now, cycle, csv_field(v.unit),
-                                 csv_field(v.instance), csv_field(v.counter), csv_field(event), value, delta);
+                                 csv_field(v.instance), csv_field(v.counter), csv_field(event), value, delta_text);
         if (jsonl_) {
             nlohmann::ordered_json j{{"sample", taken_}, {"time_fs", now},     {"cycle", cycle},
                                      {"unit", v.unit},   {"instance", v.instance}, {"counter", v.counter},
-                                     {"event", event},   {"value", value},     {"delta", delta}};
+                                     {"event", event},   {"value", value}};
+            if (v.gauge) j["delta"] = signed_delta;
+            else j["delta"] = delta;
             *jsonl_ << j.dump() << '\n';
         }
     }

@@ -24,6 +24,9 @@ struct sampled_value {
     unsigned width = 64;
     std::function<uint64_t()> value;
     std::function<std::string()> event; // may be empty
+    // A level such as a clock's frequency, not a count: its delta is the signed difference
+    // (a down-step is negative), never taken modulo the width.
+    bool gauge = false;
 };
 
 class sampler : public sc_core::sc_module {

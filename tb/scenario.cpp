@@ -20,6 +20,7 @@
 #include "models/input_file.h"
 #include "models/limits.h"
 #include "models/values.h"
+#include "dsu_clusterpmu/dsu_clusterpmu.h"
 #include "tb/builtin_platforms.h"
 #include "tb/perf_stat.h"
 #include "tb/yaml_nodes.h"
@@ -215,6 +216,77 @@ private:
     std::vector<seq::statement> sequence_body(const YAML::Node& n, bool is_file, const std::string& path);
     void load_events_file(const std::string& path, unsigned line);
     void load_measured(const YAML::Node& entry, unsigned top_line, const std::string& path);
+    // link: { dsu, cmn, requester, l3_miss_ratio, range, mix, seed } (tb/system_link.h)
+    void load_link(const YAML::Node& entry, unsigned top_line, const std::string& p) {
+        auto m = open_map(entry, top_line, p, {"dsu", "cmn", "requester", "l3_miss_ratio", "range", "mix", "seed"});
+        scenario_link x;
+        x.line = yaml_line(entry);
+        auto unit_of_type = [&](const char* key, const char* type, const char* what) {
+            const YAML::Node& n = need(m, key, x.line, p);
+            const std::string name = scalar(n, x.line, p + "." + key, what);
+            const unit_config* uc = s_.platform.find_unit(name);
+            if (!uc || uc->type != type)
+                fail(yaml_line(n), fmt::format("{}.{}: expected a {} instance of platform {}, found '{}'", p, key, type,
+                                               s_.platform.name, name));
+            return name;
+        };
+        x.dsu = unit_of_type("dsu", "dsu_clusterpmu", "a DSU instance like dsu0");
+        x.cmn = unit_of_type("cmn", "cmn600", "a CMN-600 instance like cmn0");
+        if (s_.platform.find_unit(x.dsu)->cpus.empty()) fail(x.line, p + ".dsu: the DSU has no CPUs");
+        x.requester = scalar(need(m, "requester", x.line, p), x.line, p + ".requester", "a CMN port like \"1,0 p0\"");
+        if (get(m, "l3_miss_ratio")) {
+            const std::string v = scalar(m["l3_miss_ratio"], x.line, p + ".l3_miss_ratio", "a ratio like 1/10");
+            x.miss_ratio = values::parse_rational(v, file_, yaml_line(m["l3_miss_ratio"]), "for '" + p + ".l3_miss_ratio'");
+            if (x.miss_ratio.num > x.miss_ratio.den)
+                fail(yaml_line(m["l3_miss_ratio"]), p + ".l3_miss_ratio: expected a ratio from 0 to 1, found '" + v + "'");
+        }
+        if (get(m, "range")) x.range = scalar(m["range"], x.line, p + ".range", "an address range LO-HI");
+        if (get(m, "mix")) x.mix = scalar(m["mix"], x.line, p + ".mix", "CHI requests like ReadShared");
+        if (get(m, "seed")) x.seed = number(m["seed"], x.line, p + ".seed");
+        s_.links.push_back(std::move(x));
+    }
+    template <class CheckAt>
+    void load_multiplex(const YAML::Node& entry, unsigned top_line, const std::string& p, CheckAt check_at) {
+        auto m = open_map(entry, top_line, p, {"unit", "events", "cpu", "at", "interval"});
+        scenario_multiplex x;
+        x.line = yaml_line(entry);
+        const YAML::Node& u = need(m, "unit", x.line, p);
+        x.unit = scalar(u, x.line, p + ".unit", "a unit instance like dsu0");
+        const unit_config* uc = s_.platform.find_unit(x.unit);
+        if (!uc || uc->type != "dsu_clusterpmu")
+            fail(yaml_line(u), p + ".unit: expected a DSU CLUSTERPMU (dsu_clusterpmu) instance of platform " +
+                                   s_.platform.name + ", found '" + x.unit + "'" +
+                                   (uc ? " (a " + uc->type + "; multiplexing is implemented for the DSU)" : ""));
+        if (get(m, "cpu")) x.cpu = cpu_index(m["cpu"], x.line, p + ".cpu");
+        else if (!uc->cpus.empty()) x.cpu = s_.platform.find_cpu(uc->cpus.front())->index;
+        x.at = get(m, "at") ? check_at(m["at"], x.line, p + ".at") : 0;
+        x.interval = get(m, "interval") ? duration(m["interval"], x.line, p + ".interval") : 4'000'000'000'000ull;
+        if (!x.interval) fail(yaml_line(m["interval"]), p + ".interval: expected a duration above 0");
+        const uint64_t runs = (s_.duration - x.at) / x.interval + 1;
+        if (runs > limits::max_scenario_sequence_runs)
+            fail(x.line, fmt::format("{}.interval: {} from {} to the end ({}) is {} rotations, more than {}: expected a "
+                                     "longer interval", p, format_time(x.interval), format_time(x.at),
+                                     format_time(s_.duration), runs, limits::max_scenario_sequence_runs));
+        const YAML::Node& ev = need(m, "events", x.line, p);
+        if (!ev.IsSequence() || ev.size() == 0) expected(ev, x.line, p + ".events", "a list of DSU event names or codes");
+        for (size_t i = 0; i < ev.size(); ++i) {
+            const std::string where = fmt::format("{}.events[{}]", p, i);
+            const std::string t = scalar(ev[i], x.line, where, "a DSU event name or code like l3d_cache or 0x2b");
+            const int code = dsu_event_code(t);
+            const dsu_event_info* info = nullptr;
+            for (const auto& d : dsu_events())
+                if (code >= 0 && d.code == unsigned(code)) info = &d;
+            if (!info) {
+                std::string names;
+                for (const auto& d : dsu_events()) names += (names.empty() ? "" : ", ") + std::string(d.perf_name);
+                fail(yaml_line(ev[i]), where + ": expected a DSU event (" + names + "), found '" + t + "'");
+            }
+            for (const auto& [n, c] : x.events)
+                if (c == info->code) fail(yaml_line(ev[i]), where + ": event '" + t + "' is listed twice");
+            x.events.emplace_back(info->perf_name, info->code);
+        }
+        s_.multiplex.push_back(std::move(x));
+    }
     void load_sampling(const YAML::Node& n, const std::string& path);
 };
 
@@ -349,6 +421,12 @@ void scenario_loader::load_measured(const YAML::Node& entry, unsigned top_line, 
         w.cpu = cpu;
         w.line = line;
         for (const auto& [event, key] : mapping) w.rates.emplace_back(key, rational(perf_count(iv, event, file), c));
+        // perf scaled a multiplexed event's count (count x enabled / running): replayed, but marked.
+        std::vector<std::string> used{cycles};
+        for (const auto& [event, key] : mapping) used.push_back(event);
+        for (const auto& event : used)
+            if (perf_count_is_estimate(iv, event))
+                s_.measured_estimates.push_back({file, iv.lines.at(event), event, iv.running_pct.at(event), iv.end});
         s_.workloads.push_back(std::move(w));
         if (frequency) {
             const fs_t length = iv.end - iv.start;
@@ -368,7 +446,7 @@ void scenario_loader::load_events_file(const std::string& path, unsigned line) {
 }
 
 void scenario_loader::load_sampling(const YAML::Node& n, const std::string& path) {
-    auto m = open_map(n, 0, path, {"every", "every_cycles", "start", "clock", "counters", "truth", "clocks"});
+    auto m = open_map(n, 0, path, {"every", "every_cycles", "start", "clock", "counters", "truth", "clocks", "jsonl"});
     scenario_sampling& s = s_.sampling;
     s.enabled = true;
     s.line = yaml_line(n);
@@ -439,6 +517,11 @@ void scenario_loader::load_sampling(const YAML::Node& n, const std::string& path
         if (!v) expected(*c, s.line, path + ".clocks", "true or false");
         s.clocks = *v;
     }
+    if (const YAML::Node* j = get(m, "jsonl")) {
+        const auto v = values::scan_bool(scalar(*j, s.line, path + ".jsonl", "true or false"));
+        if (!v) expected(*j, s.line, path + ".jsonl", "true or false");
+        s.jsonl = *v;
+    }
 }
 
 scenario scenario_loader::load(const std::map<std::string, std::string>& param_values) {
@@ -478,7 +561,7 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
         fail(e.mark.is_null() ? 0 : unsigned(e.mark.line) + 1, "malformed YAML: " + e.msg);
     }
     auto top = open_map(root, 1, "", {"name", "description", "params", "platform", "set", "duration", "workload",
-                                      "dvfs", "power", "measured", "events", "sequences", "sample"});
+                                      "dvfs", "power", "measured", "events", "sequences", "sample", "multiplex", "link"});
     const unsigned top_line = 1;
     if (const YAML::Node* n = get(top, "name")) s_.name = scalar(*n, top_line, "name", "a name");
     if (const YAML::Node* n = get(top, "description")) s_.description = scalar(*n, top_line, "description", "text");
@@ -596,6 +679,11 @@ scenario scenario_loader::load(const std::map<std::string, std::string>& param_v
             s_.sequences.push_back(std::move(x));
         });
     if (const YAML::Node* d = get(top, "sample")) load_sampling(*d, "sample");
+    if (const YAML::Node* d = get(top, "multiplex"))
+        each(*d, top_line, "multiplex", [&](const YAML::Node& e, const std::string& p) { load_multiplex(e, top_line, p, check_at); });
+    if (const YAML::Node* d = get(top, "link"))
+        each(*d, top_line, "link", [&](const YAML::Node& e, const std::string& p) { load_link(e, top_line, p); });
+    apply_links(s_); // after every workload, dvfs and power entry is known
     return std::move(s_);
 }
 

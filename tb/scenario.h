@@ -16,6 +16,7 @@
 #include "models/sim_time.h"
 #include "tb/platform_config.h"
 #include "tb/sequence_parser.h"
+#include "tb/system_link.h"
 
 namespace pmusim {
 
@@ -76,7 +77,28 @@ struct scenario_sampling {
     std::vector<std::string> truth; // fnmatch patterns over INSTANCE.EVENT of the ground truth; empty: none
     unsigned truth_line = 0;
     bool clocks = true;       // also sample every clock's frequency (unit "clock")
+    bool jsonl = false;       // also write samples.jsonl (the same rows as JSON Lines; large: off by default)
     unsigned line = 0;
+};
+
+// multiplex: { unit, events: [NAME|CODE, ...], cpu, at, interval } -- perf-style rotation of more
+// events than the unit has counters (docs/whatif.md "Multiplexing"), done by tb/perf_multiplex.
+struct scenario_multiplex {
+    std::string unit;
+    std::vector<std::pair<std::string, uint16_t>> events; // (name as stats.json has it, code), in list order
+    unsigned cpu = 0;       // the CPU whose EL1 programs the unit (perf's event->cpu)
+    fs_t at = 0;            // perf enables the events
+    fs_t interval = 0;      // perf_event_mux_interval_ms
+    unsigned line = 0;
+};
+
+// A replayed `perf stat` count perf had scaled (the event ran < 100 % of the interval).
+struct measured_estimate {
+    std::string file;   // the perf file
+    unsigned line = 0;  // its line
+    std::string event;
+    std::string running_pct;
+    fs_t interval_end = 0;
 };
 
 struct scenario {
@@ -96,6 +118,9 @@ struct scenario {
     std::vector<replayed_event> events;   // all files, sorted by time (stable)
     std::vector<scenario_sequence> sequences;
     scenario_sampling sampling;
+    std::vector<measured_estimate> measured_estimates; // replayed counts that are perf's estimates
+    std::vector<scenario_multiplex> multiplex;
+    std::vector<scenario_link> links; // the linked system model (tb/system_link.h), applied when loaded
 };
 
 // Loads a scenario file. `param_values` override the file's `params` defaults

@@ -447,6 +447,14 @@ sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool s
         a.cpu_cycle = platform_.system().core(ctx_.cpu).clock().edges_at(a.time_fs); // edges of the accessor's clock
     if (!r.detail.empty()) a.detail = r.detail;
     rec_.access(a);
+    // A write the unit completed but ignored (RAZ/WI beyond the implemented counters): silicon says
+    // nothing, pmusim says it once per statement (docs/dsu_clusterpmu.md).
+    if (is_write && r.outcome == access_outcome::ok && !r.detail.empty()) {
+        const std::string where_text = fmt::format("{}:{}", s.file, s.line);
+        rec_.line(fmt::format("NOTE {}: {}", where_text, r.detail));
+        if (!serve_out_ && ignored_write_notes_.insert(where_text).second)
+            std::cerr << fmt::format("pmusim: note: {}: {}\n", where_text, r.detail);
+    }
     if (delay > SC_ZERO_TIME) wait(delay);
     return r;
 }
@@ -772,6 +780,9 @@ sequence_runner::result sequence_runner::execute(const seq::statement& s) {
                     }
                     rates[k] = r;
                 }
+                // The statement replaces the workload: keys not listed become 0 (docs/sequence-language.md).
+                for (const auto& key : core.event_keys())
+                    if (!core_model::is_fixed_key(key)) rates.emplace(key, rational(0));
                 core.set_workload(rates, now_fs());
                 return done;
             },

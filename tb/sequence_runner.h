@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -136,6 +137,9 @@ private:
     const seq::statement* current_ = nullptr; // the top-level statement being executed
     std::istream* serve_in_ = nullptr;
     std::ostream* serve_out_ = nullptr;
+    // Statements (file:line) whose write completed but was ignored by the unit, already reported
+    // on stderr (a write to an unimplemented DSU counter; a periodic sequence reports it once).
+    std::set<std::string> ignored_write_notes_;
     std::vector<std::string> irq_events_; // edges since the last serve answer
     std::map<unsigned, std::unique_ptr<aarch64_iss>> iss_;
     std::vector<std::pair<seq::statement, aarch64_iss*>> nowait_; // started with `nowait`: joined at the end

@@ -24,6 +24,7 @@
 
 #include "models/input_error.h"
 #include "tb/param_overrides.h"
+#include "tb/perf_multiplex.h"
 #include "tb/platform.h"
 #include "tb/sampler.h"
 #include "tb/scenario.h"
@@ -50,6 +51,10 @@ public:
     int status = exit_ok;
     std::string error;
     bool finished = false;
+    // A statement of a built-in helper (the perf multiplexer), with the same checks as a sequence's.
+    bool run_statement(const seq::statement& st) { return status != exit_bad_input && execute(st); }
+    // Threads of built-in helpers, started with the scenario's sequences (after the firmware boot).
+    std::vector<std::function<void()>> helpers;
 
 private:
     struct action {
@@ -118,6 +123,7 @@ private:
         std::stable_sort(timeline.begin(), timeline.end(), [](const action& a, const action& b) { return a.at < b.at; });
         for (const auto& q : s_.sequences)
             sc_spawn(sc_bind(&scenario_driver::sequence_thread, this, &q), nullptr);
+        for (auto& h : helpers) sc_spawn(h, nullptr);
         // All actions of one instant run in the same delta cycle (the first after the samples).
         fs_t current = fs_never;
         for (const auto& a : timeline) {
@@ -226,6 +232,11 @@ void append_truth_values(const std::vector<unit*>& units, const scenario& s, std
 int simulate_scenario(const simulate_options& opt) {
     register_all_units(); // unit schemas before the platform is validated
     scenario s = load_scenario(opt.scenario_file, opt.params);
+    // A replayed perf count perf had scaled is an estimate: replayed as given, but said so.
+    for (const auto& e : s.measured_estimates)
+        std::cerr << fmt::format("pmusim: note: {}:{}: '{}' ran {}% of its interval: perf printed a scaled estimate "
+                                 "(count x time_enabled / time_running); replayed as if measured (stats.json "
+                                 "measured_estimates)\n", e.file, e.line, e.event, e.running_pct);
     std::vector<param_override> overrides = parse_override_arguments(opt.overrides);
     if (!overrides.empty()) s.platform = apply_param_overrides(s.platform_text, s.platform.file, s.platform, overrides);
     namespace fs = std::filesystem;
@@ -237,7 +248,7 @@ int simulate_scenario(const simulate_options& opt) {
     for (const auto& q : s.sequences)
         for (const auto& body : q.bodies)
             if (!body.empty()) inputs.push_back(body.front().file);
-    std::vector<std::string> owned{"samples.csv", "samples.jsonl", "stats.json", "config.json"};
+    std::vector<std::string> owned{"samples.csv", "samples.jsonl", "stats.json", "config.json", "multiplex.csv"};
     std::string log_json = opt.log_json;
     std::error_code ec;
     const bool log_to_file = !log_json.empty() && log_json != "-";
@@ -285,16 +296,22 @@ int simulate_scenario(const simulate_options& opt) {
         if (s.sampling.clocks)
             for (const auto& [name, c] : p.system().clocks) {
                 const clock_domain* cd = c.get();
-                values.push_back({"clock", name, "frequency_hz", 64, [cd] { return cd->frequency_hz(); }, {}});
+                values.push_back({"clock", name, "frequency_hz", 64, [cd] { return cd->frequency_hz(); }, {}, true});
             }
         csv = open_output(folder.file("samples.csv"));
-        jsonl = open_output(folder.file("samples.jsonl"));
+        if (s.sampling.jsonl) jsonl = open_output(folder.file("samples.jsonl"));
         smp = std::make_unique<sampler>("sampler", std::move(values), *p.find_clock(s.sampling.clock), s.sampling.every_fs,
-                                        s.sampling.every_cycles, s.duration, &csv->stream(), &jsonl->stream(),
+                                        s.sampling.every_cycles, s.duration, &csv->stream(), jsonl ? &jsonl->stream() : nullptr,
                                         s.sampling.start_fs);
     }
     const bool progress = opt.progress && isatty(STDERR_FILENO);
     scenario_driver driver("scenario", s, p, runner, boot_statements, progress);
+    std::vector<std::unique_ptr<perf_multiplexer>> multiplexers;
+    for (size_t i = 0; i < s.multiplex.size(); ++i)
+        multiplexers.push_back(std::make_unique<perf_multiplexer>(
+            fmt::format("multiplex{}", i).c_str(), s.multiplex[i], s.file, p, s.duration,
+            [&driver](const seq::statement& st) { return driver.run_statement(st); }));
+    for (auto& m : multiplexers) driver.helpers.push_back([mux = m.get()] { mux->run(); });
 
     sc_start();
     if (!runner.error_message().empty() && driver.status != exit_bad_input) {
@@ -310,7 +327,26 @@ int simulate_scenario(const simulate_options& opt) {
     if (json_out) json_out->commit();
     if (csv) csv->commit();
     if (jsonl) jsonl->commit();
-    write_whole(folder.file("stats.json"), run_stats(p.units(), p.system(), end).dump(2) + "\n");
+    nlohmann::ordered_json stats = run_stats(p.units(), p.system(), end);
+    if (!multiplexers.empty()) {
+        // perf's view of the multiplexed events: every reading in multiplex.csv, the last in stats.json.
+        atomic_output mux(folder.file("multiplex.csv").string());
+        mux.stream() << perf_multiplexer::csv_header() << '\n';
+        stats["multiplex"] = nlohmann::ordered_json::array();
+        for (auto& m : multiplexers) {
+            m->finish();
+            for (const auto& r : m->readings()) perf_multiplexer::write_csv_row(mux.stream(), r);
+            for (const auto& r : m->final_readings()) stats["multiplex"].push_back(perf_multiplexer::to_json(r));
+        }
+        mux.commit();
+    }
+    if (!s.measured_estimates.empty()) {
+        stats["measured_estimates"] = nlohmann::ordered_json::array();
+        for (const auto& e : s.measured_estimates)
+            stats["measured_estimates"].push_back({{"file", e.file}, {"line", e.line}, {"event", e.event},
+                                                   {"running_pct", e.running_pct}, {"interval_end_fs", e.interval_end}});
+    }
+    write_whole(folder.file("stats.json"), stats.dump(2) + "\n");
     write_whole(folder.file("config.json"), run_config(s, overrides).dump(2) + "\n");
     folder.commit();
     if (opt.verbose)

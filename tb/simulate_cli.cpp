@@ -23,10 +23,11 @@ std::string self_exe() {
     return std::string(buf, size_t(n));
 }
 
-std::string plot_script() {
-    if (const char* env = std::getenv("PMUSIM_TOOLS")) return std::string(env) + "/pmusim_plot.py";
-    return pmusim::data_file("tools/whatif/pmusim_plot.py");
+std::string tool_script(const std::string& name) {
+    if (const char* env = std::getenv("PMUSIM_TOOLS")) return std::string(env) + "/" + name;
+    return pmusim::data_file("tools/whatif/" + name);
 }
+std::string plot_script() { return tool_script("pmusim_plot.py"); }
 
 } // namespace
 
@@ -62,10 +63,16 @@ whatif_commands::whatif_commands(CLI::App& app) {
         ->check(CLI::IsMember({"rates", "truth", "sweep", "heatmap"}));
     plot_->add_option("inputs", plot_inputs_, "input CSV file(s) (rates: samples.csv; sweep: results.csv; ...)")->required();
     plot_->add_option("-o,--output", plot_output_, "figure file: .svg or .png")->required();
+    compare_ = app.add_subcommand("compare", "two configurations side by side: every stats.json quantity, its difference, "
+                                             "and with replicates (A1,A2,... B1,B2,...) a 95% confidence interval");
+    compare_->add_option("a", compare_a_, "simulate output folder, or comma-separated replicate folders")->required();
+    compare_->add_option("b", compare_b_, "the other configuration, as A")->required();
+    compare_->add_option("-o,--output", compare_output_, "CSV file (default: standard output)");
+    compare_->add_flag("--all", compare_all_, "also list quantities equal in every folder");
     plot_->add_option("--opt", plot_options_, "KEY=VALUE for the plotter; rates: counters=GLOB; sweep: x=, y=, group=, logx=true; heatmap: label=; all: title= (others are refused), e.g. --opt x=slice");
 }
 
-bool whatif_commands::selected() const { return *simulate_ || *sweep_ || *plot_; }
+bool whatif_commands::selected() const { return *simulate_ || *sweep_ || *plot_ || *compare_; }
 
 int whatif_commands::run() {
     if (*simulate_) {
@@ -97,6 +104,17 @@ int whatif_commands::run() {
         check_sweep_overrides(spec, o.overrides); // so is a -C the platform does not take
         o.self_exe = self_exe();
         return run_sweep(spec, o);
+    }
+    if (*compare_) {
+        // tools/whatif/pmusim_compare.py (standard library only) reads the folders' stats.json.
+        std::vector<std::string> argv = {"/usr/bin/python3", tool_script("pmusim_compare.py"), compare_a_, compare_b_,
+                                         "-o", compare_output_};
+        if (compare_all_) argv.push_back("--all");
+        std::vector<char*> args;
+        for (auto& a : argv) args.push_back(a.data());
+        args.push_back(nullptr);
+        execv(args[0], args.data());
+        throw input_error("", 0, "cannot run /usr/bin/python3 for pmusim compare");
     }
     // plot: Debian's python3 with matplotlib draws it (scripts/install-deps.sh installs both).
     std::vector<std::string> argv = {"/usr/bin/python3", plot_script(), plot_kind_, "-o", plot_output_};

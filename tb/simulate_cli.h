@@ -22,6 +22,9 @@ private:
     CLI::App* sweep_ = nullptr;
     CLI::App* merge_ = nullptr;
     CLI::App* plot_ = nullptr;
+    CLI::App* compare_ = nullptr;
+    std::string compare_a_, compare_b_, compare_output_ = "-";
+    bool compare_all_ = false;
     simulate_options sim_;
     std::vector<std::string> sets_;
     bool no_progress_ = false;

@@ -1,5 +1,7 @@
 #include "tb/stats.h"
 
+#include "pmusim/version.h"
+
 #include "models/soc.h"
 #include "tb/platform_listing.h"
 
@@ -51,6 +53,7 @@ nlohmann::ordered_json run_config(const scenario& s, const std::vector<param_ove
     j["name"] = s.name;
     j["params"] = s.params;
     j["platform"] = s.platform_ref;
+    j["pmusim_version"] = PMUSIM_VERSION_STRING;
     nlohmann::ordered_json set;
     for (const auto& [k, v] : s.overrides) set[k] = v;
     j["set"] = set.is_null() ? nlohmann::ordered_json::object() : set;
@@ -66,6 +69,7 @@ nlohmann::ordered_json run_config(const scenario& s, const std::vector<param_ove
         if (s.sampling.start_fs) sample["start_fs"] = s.sampling.start_fs;
         if (!s.sampling.truth.empty()) sample["truth"] = s.sampling.truth;
         sample["clocks"] = s.sampling.clocks;
+        sample["jsonl"] = s.sampling.jsonl;
     }
     j["sample"] = sample;
     j["event_files"] = s.event_files;

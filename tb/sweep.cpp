@@ -35,6 +35,8 @@
 #include "models/input_file.h"
 #include "models/limits.h"
 #include "tb/atomic_output.h"
+#include "tb/results_columns.h"
+#include "tb/sweep_sampling.h"
 #include "tb/scenario.h"
 #include "tb/unit_list.h"
 
@@ -169,6 +171,34 @@ std::pair<uint64_t, uint64_t> parse_shard(const std::string& text) {
     throw input_error("", 0, "--shard " + text + ": expected K/N, decimal numbers with 0 <= K < N < 2^64 (e.g. 0/4 .. 3/4)");
 }
 
+// `sample: { method: random|lhs, points: N, seed: S }` with a grid: N points of the grid's values
+// (tb/sweep_sampling.h), listed like `points:` so everything downstream is unchanged.
+template <class Fail> void sample_the_grid(sweep_spec& s, const YAML::Node& smp, Fail fail) {
+    if (s.axes.empty()) fail(smp, "sample: only with 'grid' (it picks points from the grid's value lists)");
+    if (!smp.IsMap()) fail(smp, "sample: expected a map { method: random|lhs, points: N, seed: S }");
+    for (auto it = smp.begin(); it != smp.end(); ++it)
+        if (it->first.Scalar() != "method" && it->first.Scalar() != "points" && it->first.Scalar() != "seed")
+            fail(it->first, "sample: unknown key '" + it->first.Scalar() + "'; allowed keys: method, points, seed");
+    const YAML::Node m = smp["method"], n = smp["points"], seed = smp["seed"];
+    if (!m || !m.IsScalar() || (m.Scalar() != "random" && m.Scalar() != "lhs"))
+        fail(m ? m : smp, "sample.method: expected random or lhs");
+    uint64_t points = 0, seed_value = 0;
+    if (!n || !n.IsScalar() || !parse_u64(n.Scalar(), points) || points == 0 || points > 1'000'000)
+        fail(n ? n : smp, "sample.points: expected a number of points, 1 to 1000000");
+    if (seed && (!seed.IsScalar() || !parse_u64(seed.Scalar(), seed_value)))
+        fail(seed, "sample.seed: expected an unsigned integer");
+    std::vector<size_t> sizes;
+    for (const auto& a : s.axes) sizes.push_back(a.size());
+    const auto rows = sample_grid(sizes, m.Scalar() == "lhs" ? sweep_sampling::lhs : sweep_sampling::random, points, seed_value);
+    for (const auto& r : rows) {
+        std::vector<std::string> values;
+        for (size_t p = 0; p < r.size(); ++p) values.push_back(s.axes[p][r[p]]);
+        s.listed.push_back(std::move(values));
+    }
+    s.axes.clear();
+    s.point_count = s.listed.size();
+}
+
 sweep_spec load_sweep(const std::string& path) {
     if (fs::is_directory(path)) throw input_error(path, 0, "is a folder: expected a sweep file (.yaml)");
     return parse_sweep(read_input_file(path, limits::max_scenario_file_bytes, "sweep file"), path);
@@ -185,10 +215,10 @@ sweep_spec parse_sweep(const std::string& text, const std::string& path) {
     }
     auto fail = [&](const YAML::Node& n, const std::string& m) -> void { throw input_error(path, yaml_line(n) ? yaml_line(n) : 1, m); };
     if (!root.IsMap()) fail(root, "top level: expected a map with scenario and grid or points");
-    static const std::set<std::string> keys = {"scenario", "grid", "points", "analysis", "stats", "description"};
+    static const std::set<std::string> keys = {"scenario", "grid", "points", "analysis", "stats", "description", "sample"};
     for (auto it = root.begin(); it != root.end(); ++it)
         if (!keys.count(it->first.Scalar()))
-            fail(it->first, "unknown top-level key '" + it->first.Scalar() + "'; allowed keys: scenario, grid, points, analysis, stats, description");
+            fail(it->first, "unknown top-level key '" + it->first.Scalar() + "'; allowed keys: scenario, grid, points, analysis, stats, description, sample");
     if (!root["scenario"] || !root["scenario"].IsScalar()) fail(root, "scenario: expected the path of a scenario file");
     s.scenario = (fs::path(path).parent_path() / root["scenario"].Scalar()).lexically_normal().string();
     if (std::error_code ec; !fs::is_regular_file(s.scenario, ec))
@@ -246,6 +276,7 @@ sweep_spec parse_sweep(const std::string& text, const std::string& path) {
         }
         s.point_count = s.listed.size();
     }
+    if (YAML::Node smp = root["sample"]) sample_the_grid(s, smp, fail); // tb/sweep_sampling.h
     if (YAML::Node a = root["analysis"]) {
         if (!a.IsSequence() || a.size() == 0) fail(a, "analysis: expected a command as a list like [python3, \"{tools}/fie_analysis.py\", \"{out}\"]");
         for (const auto& t : a) s.analysis.push_back(t.Scalar());
@@ -317,6 +348,7 @@ std::string header(const sweep_spec& spec, const std::vector<std::string>& metri
     std::string h = "point";
     for (const auto& p : spec.params) h += "," + csv_field(p);
     h += ",exit";
+    for (const auto& t : typed_column_names(spec.params)) h += "," + csv_field(t); // tb/results_columns.h
     for (const auto& m : metric_names) h += "," + csv_field(m);
     return h;
 }
@@ -384,9 +416,11 @@ std::string read_analysis(const sweep_spec& spec, const fs::path& dir, std::map<
     if (!a.is_object()) return "analysis.json: expected one JSON object {\"metric\": value, ...}";
     for (auto it = a.begin(); it != a.end(); ++it) {
         const std::string& k = it.key();
-        if (k == "point" || k == "exit" || std::find(spec.params.begin(), spec.params.end(), k) != spec.params.end() ||
+        const auto typed = typed_column_names(spec.params);
+        if (k == "point" || k == "exit" || std::find(typed.begin(), typed.end(), k) != typed.end() ||
+            std::find(spec.params.begin(), spec.params.end(), k) != spec.params.end() ||
             std::find(spec.stats.begin(), spec.stats.end(), k) != spec.stats.end())
-            return "analysis.json: key '" + k + "' is the name of a parameter, a stats column, point or exit; " +
+            return "analysis.json: key '" + k + "' is the name of a parameter, a stats column, a typed column, point or exit; " +
                    "an analysis may not overwrite them";
         if (metrics) (*metrics)[k] = metric_text(it.value());
     }
@@ -645,6 +679,8 @@ int run_sweep(const sweep_spec& spec, const sweep_options& opt) {
         csv << idx;
         for (const auto& v : spec.point(idx)) csv << ',' << csv_field(v);
         csv << ',' << c.code();
+        const auto typed = typed_column_values(spec.params, spec.point(idx), point_dir(idx));
+        for (const auto& t : typed_column_names(spec.params)) csv << ',' << csv_field(typed.at(t));
         for (const auto& m : metric_names) {
             auto f = metrics.find(m);
             csv << ',' << (f == metrics.end() ? "" : csv_field(f->second));

@@ -20,6 +20,7 @@ DOCUMENTED = {
     "sweep": ["-C", "-j", "--shard", "-o"],
     "sweep merge": ["-o"],
     "plot": ["-o", "--opt"],
+    "compare": ["-o", "--all"],
     "imc-dt": ["--platform", "--unit", "--avl-vector", "--linux-events"],
     "completion": [],
 }

@@ -20,7 +20,7 @@ platform: arm-default
 duration: 10us
 {sample}
 """
-SAMPLE = "sample:\n  every: 2us\n  counters: [\"dsu0.PMCCNTR\"]\n"
+SAMPLE = "sample:\n  every: 2us\n  counters: [\"dsu0.PMCCNTR\"]\n  jsonl: true\n"
 
 
 def pmusim(*args, stdin=None, timeout=60):

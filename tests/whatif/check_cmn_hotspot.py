@@ -118,5 +118,16 @@ if p.returncode == 0:
     # Software's view: the DTC's cycle counter ran (the DTC was enabled at 0), samples exist.
     samples = list(csv.DictReader(open(os.path.join(out, "samples.csv"))))
     check(any(r["counter"] == "pmccntr" for r in samples), "the DTC's counters are sampled")
+    # Software's count, read as drivers/perf/arm-cmn.c@v6.1 arm_cmn_event_read does: the 16-bit
+    # DTM counter plus the DTC's global counter (its carries) << 16. The 15,000 requests fit in the
+    # DTM counter: the DTC's pmevcnt0 alone stays 0, count0 is every request. The occupancy (at least
+    # one cycle per request) is the truth's hnf_qos_pocq_occupancy_all, carries included.
+    def last(counter):
+        vals = [int(r["value"]) for r in samples if r["instance"] == "cmn0.dtc0" and r["counter"] == counter]
+        return vals[-1] if vals else None
+    check(last("pmevcnt0") == 0, f"the DTC counter 0 holds only carries: 0 (got {last('pmevcnt0')})")
+    check(last("count0") == total, f"count0 = DTM + DTC << 16 = the {total} requests hnf10 received (got {last('count0')})")
+    check(last("count1") == occ_all and last("pmevcnt1") == occ_all >> 16,
+          f"count1 = the occupancy {occ_all}, pmevcnt1 its carries {occ_all >> 16} (got {last('count1')}, {last('pmevcnt1')})")
 
 finish("cmn hot spot")

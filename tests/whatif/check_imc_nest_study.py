@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Study 4 (docs/whatif.md): the nest IMC reader's bandwidth against the truth, checked
+"""Study 3 (docs/whatif.md): the nest IMC reader's bandwidth against the truth, checked
 against bounds derived from the microcode's documented behaviour, not against model output.
 
 Scenario scenarios/studies/imc-nest/nest.yaml, reads every 10 ms at 30.25 ms + k x 10 ms.

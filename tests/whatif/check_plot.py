@@ -99,6 +99,40 @@ fig = os.path.join(tmp, "mixed.svg")
 r = run("plot", "sweep", mixed, "-o", fig, "--opt", "x=clk", "--opt", "y=err_pct,bw_GBps")
 t = texts(fig) if r.returncode == 0 else []
 check("err_pct (%)" in t and "bw_GBps (GB/s)" in t, f"a panel per metric unit ({r.stderr} {t})")
+# Rationals are numbers (the scenario language writes rates as 1/10): a sweep over 1/10, 1/4, 1/2
+# is ordered by value, not as text (1/10, 1/2, 1/4 drew a peak that was not there), and ticks keep
+# the written form; a metric named *_per_s is a rate (1/s), not a time in seconds.
+rat = os.path.join(tmp, "rational.csv")
+open(rat, "w").write("point,miss_ratio,exit,l3_access_per_s\n0,1/2,0,9\n1,1/10,0,5\n2,1/4,0,7\n")
+fig = os.path.join(tmp, "rational.svg")
+r = run("plot", "sweep", rat, "-o", fig, "--opt", "x=miss_ratio", "--opt", "y=l3_access_per_s")
+t = texts(fig) if r.returncode == 0 else []
+ticks = [x for x in t if x in ("1/10", "1/4", "1/2")]
+check(ticks == ["1/10", "1/4", "1/2"], f"rational x values in numeric order ({r.stderr} {ticks})")
+check("l3_access_per_s (1/s)" in t and not any(x.endswith("(s)") for x in t), f"a *_per_s metric is labelled 1/s ({t})")
+# The heat map writes counts as counts (15,000, not 1.5e+04) and picks the text colour by the
+# cell colour's luminance: white on inferno's dark low end and middle, black on its bright top.
+hm = os.path.join(tmp, "counts.csv")
+open(hm, "w").write("x,y,value\n0,0,3\n1,0,15000\n0,1,7500\n1,1,30001\n")
+fig = os.path.join(tmp, "counts.svg")
+r = run("plot", "heatmap", hm, "-o", fig)
+body = open(fig).read() if r.returncode == 0 else ""
+
+
+def fill_after(svg, text):
+    """The fill of the glyph group drawn for `text` (matplotlib's default, black, has no style)."""
+    at = svg.find(f"<!-- {text} -->")
+    if at < 0:
+        return None
+    nxt = svg.find("<!--", at + 4)
+    m = re.search(r"fill: (#[0-9a-f]{6})", svg[at:nxt if nxt > 0 else len(svg)])
+    return m.group(1) if m else "#000000"
+
+
+check(all(f"<!-- {v} -->" in body for v in ("15,000", "7,500", "30,001")) and "e+04" not in body,
+      f"heat-map cells as whole counts with separators ({r.stderr})")
+check(fill_after(body, "3") == "#ffffff" and fill_after(body, "15,000") == "#ffffff", "white text on dark cells")
+check(fill_after(body, "30,001") == "#000000", "black text on the brightest cell")
 # Bars are categories: every bar is named on the axis, none left blank to avoid a collision
 # (8 long counter names, as the DSU multiplexing study's detail figure has).
 names = ["bus_access", "bus_access_rd", "bus_access_wr", "l3d_cache", "l3d_cache_allocate", "l3d_cache_rd",

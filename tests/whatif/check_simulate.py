@@ -56,26 +56,37 @@ check(events("cpu0.amu", "AMEVCNTR00")[0] == "0x11 cpu_cycles", "AMU counter 0 n
 check(series("dsu0", "PMEVCNTR0") == [75_000, 75_000, 50_000, 50_000, 87_500, 87_500, 62_500, 62_500],
       f"DSU L3D_CACHE_RD deltas (got {series('dsu0', 'PMEVCNTR0')})")
 # counter 1 = L3D_CACHE_REFILL = cpu0 l3_refill_rd (1/100 per cycle: 5000 per 250 us at 2 GHz, 2500 at
-# 1 GHz) + 5000 injected at 100 us + 2000 spread over (1.2 ms, 1.6 ms]: 250, 1250, 500 in samples 5-7.
-check(series("dsu0", "PMEVCNTR1") == [10_000, 5_000, 2_500, 2_500, 2_750, 3_750, 3_000, 2_500],
-      f"DSU L3D_CACHE_REFILL deltas with replayed events (got {series('dsu0', 'PMEVCNTR1')})")
+# 1 GHz) until the 1 ms phase, which does not list l3_refill_rd: a phase replaces the workload, keys not
+# listed become 0 (docs/sequence-language.md "workload"), so cpu0 refills nothing from 1 ms. Plus 5000
+# injected at 100 us + 2000 spread over (1.2 ms, 1.6 ms]: 250, 1250, 500 in samples 5-7.
+check(series("dsu0", "PMEVCNTR1") == [10_000, 5_000, 2_500, 2_500, 250, 1_250, 500, 0],
+      f"DSU L3D_CACHE_REFILL deltas: the 1 ms phase stops cpu0's refills, replayed events add (got {series('dsu0', 'PMEVCNTR1')})")
 # counter 2 counts CYCLES (1 GHz DSU clock: 250,000 per interval) until the 1 ms sequence moves it to
 # L3D_CACHE, which then sees the l3_access_rd traffic of counter 0.
 check(series("dsu0", "PMEVCNTR2") == [250_000] * 4 + [87_500, 87_500, 62_500, 62_500], "DSU counter 2 re-programmed at 1 ms")
 check(events("dsu0", "PMEVCNTR2") == ["0x11 cycles"] * 4 + ["0x2b l3d_cache"] * 4, "event column follows the re-programming")
 check(series("cpu0", "frequency_hz", "value")[1:3] == [2_000_000_000, 1_000_000_000], "clock rows show the DVFS step")
+# A frequency is a level, not a count: its delta is the signed step (-1 GHz at the third sample,
+# the first after the 500 us step), not 2^64 - 1e9; the first sample's delta is from 0.
+check(series("cpu0", "frequency_hz") == [2_000_000_000, 0, -1_000_000_000, 0, 0, 0, 0, 0],
+      f"clock rows' delta is the signed frequency step (got {series('cpu0', 'frequency_hz')})")
+check([j["delta"] for j in jl if j["instance"] == "cpu0" and j["counter"] == "frequency_hz"][2] == -1_000_000_000,
+      "JSON Lines: the down-step's delta is a negative integer")
 
 stats = json.load(open(os.path.join(out, "stats.json")))
 truth = {(e["instance"], e["event"]): e["count"] for e in stats["events"]}
 check(truth[("dsu0", "l3d_cache_rd")] == 550_000, "truth: L3D_CACHE_RD = 400,000 (cpu0) + 150,000 (cpu1)")
-check(truth[("dsu0", "l3d_cache_refill")] == 32_000, "truth: refills 25,000 + 7,000 injected")
-check(truth[("dsu0", "l3d_cache_refill_rd")] == 30_000, "truth: read refills 25,000 + 5,000 injected")
+# cpu0's refills: 1e6 cycles at 2 GHz + 5e5 at 1 GHz before the 1 ms phase, at 1/100: 15,000.
+check(truth[("dsu0", "l3d_cache_refill")] == 22_000, "truth: refills 15,000 + 7,000 injected")
+check(truth[("dsu0", "l3d_cache_refill_rd")] == 20_000, "truth: read refills 15,000 + 5,000 injected")
 check(truth[("dsu0", "l3d_cache_wb")] == 0, "truth: events nobody programmed are listed too")
 check(truth[("dsu0", "cycles")] == 2_000_000, "truth: 2 ms of a 1 GHz DSU clock")
 check(truth[("cpu0", "cpu_cycles")] == 2_500_000, "truth: cpu0 cycles 1e6 at 2 GHz + 1.5e6 at 1 GHz")
 check(truth[("cpu1", "cnt_cycles")] == 150_000, "truth: cpu1 constant cycles stop in WFI at 1.5 ms")
 cpu1 = [c for c in stats["cpus"] if c["cpu"] == "cpu1"][0]
 check(cpu1["power"] == "wfi" and cpu1["events"]["cycles"] == 3_000_000, "stats: cpu1 in WFI after 3e6 cycles")
+# cpu1's only phase lists l3_access_rd alone: its inst (1 per cycle at reset) becomes 0 with it.
+check(cpu1["events"].get("inst") == 0, f"stats: a phase's unlisted keys are 0 (cpu1 inst {cpu1['events'].get('inst')})")
 
 cfg = json.load(open(os.path.join(out, "config.json")))
 check(cfg["params"] == {"dsu_clock": "1GHz"}, "config: scenario params")
@@ -110,6 +121,16 @@ run("simulate", "scenarios/examples/tour.yaml", "-o", out3)
 for f in ["samples.csv", "samples.jsonl", "stats.json", "config.json"]:
     check(open(os.path.join(out, f), "rb").read() == open(os.path.join(out3, f), "rb").read(), f"{f} is deterministic")
 
+
+# samples.jsonl is optional (the tour asks for it with sample.jsonl: true); without it only the CSV.
+p_nojs = os.path.join(tmp, "nojsonl.yaml")
+open(p_nojs, "w").write("platform: arm-default\nduration: 1ms\nsample:\n  every: 100us\n  counters: [dsu0.PMCCNTR]\n")
+r = run("simulate", p_nojs, "-o", os.path.join(tmp, "nojsonl"))
+check(r.returncode == 0 and sorted(os.listdir(os.path.join(tmp, "nojsonl"))) == ["config.json", "samples.csv", "stats.json"],
+      f"no samples.jsonl unless asked ({r.stderr})")
+cfg = json.load(open(os.path.join(out, "config.json")))
+check(cfg.get("pmusim_version") == run("--version").stdout.split()[-1] and cfg["duration_fs"] == 2 * 10**12,
+      "config.json carries pmusim's version and the duration")
 
 # Bad input: exit 2 with file:line.
 def scenario(name, text):

@@ -24,6 +24,11 @@ import tempfile
 
 from checklib import PMUSIM, check, finish, run
 
+# The studies of docs/whatif.md are numbered 1, 2, 3, ... in order (Study 3 was missing once).
+import re
+numbers = [int(n) for n in re.findall(r"^## Study ([0-9]+):", open("docs/whatif.md").read(), re.M)]
+check(numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 4, f"studies numbered consecutively ({numbers})")
+
 tmp = tempfile.mkdtemp(prefix="pmusim-studies-")
 expected = {"19.2MHz": (10066, [1023, 1023, 1023, 819, 614, 614]),
             "25MHz": (13107, [1023, 1023, 1023, 819, 614, 614]),
@@ -51,10 +56,16 @@ r = subprocess.run([PMUSIM, "simulate", "scenarios/studies/dsu-multiplex/multipl
 check(r.returncode == 0, f"multiplex simulates ({r.stderr})")
 a = subprocess.run([sys.executable, "tools/whatif/dsu_multiplex_analysis.py", out], capture_output=True, text=True)
 check(a.returncode == 0, f"multiplex analysis ({a.stderr})")
-rows = list(csv.DictReader(open(os.path.join(out, "multiplex.csv"))))
+rows = list(csv.DictReader(open(os.path.join(out, "estimates.csv"))))
 check(len(rows) == 8, f"8 multiplexed events ({len(rows)})")
-check(all(r["running_slices"] == "18" and r["enabled_slices"] == "24" for r in rows), "each event ran 18 of 24 slices")
-check(all(abs(float(r["measured"]) - int(r["raw"]) * 24 / 18) < 0.01 for r in rows), "estimate = raw x 24 / 18")
+# 96 ms in 4 ms slices = 24; 8 events on 6 counters, rotated by one per slice: each runs 6 of every
+# 8 slices = 18 of 24 (72 of 96 ms, 75 %).
+mux = {m["event"]: m for m in json.load(open(os.path.join(out, "stats.json")))["multiplex"]}
+MS = 1_000_000_000_000
+check(all(m["time_enabled_fs"] == 96 * MS and m["time_running_fs"] == 72 * MS for m in mux.values()),
+      "each event ran 72 of 96 ms (18 of 24 slices)")
+check(all(r["running_pct"] == "75.00" for r in rows), "running 75 %")
+check(all(int(r["measured"]) == int(r["raw"]) * 96 // 72 for r in rows), "estimate = floor(raw x 96 / 72)")
 truth = {e["event"]: e["count"] for e in json.load(open(os.path.join(out, "stats.json")))["events"] if e["instance"] == "dsu0"}
 check(truth["l3d_cache"] == truth["l3d_cache_rd"] + truth["l3d_cache_wr"], "truth: L3D_CACHE = RD + WR")
 check(truth["bus_access"] == truth["bus_access_rd"] + truth["bus_access_wr"], "truth: BUS_ACCESS = RD + WR")

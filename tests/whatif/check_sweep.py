@@ -33,8 +33,13 @@ b = open(os.path.join(tmp, "j2", "results.csv"), "rb").read()
 check(a == b, "results.csv is byte-identical across -j levels")
 rows = list(csv.DictReader(open(os.path.join(tmp, "j1", "results.csv"))))
 check([r["point"] for r in rows] == ["0", "1", "2"], "one row per point, in point order")
-check(list(rows[0].keys())[:5] == ["point", "dsu_clock", "exit", "dsu0.cycles", "dsu0.l3d_cache_rd"],
-      f"columns: point, parameters, exit, stats, then analysis metrics ({list(rows[0].keys())})")
+check(list(rows[0].keys())[:9] == ["point", "dsu_clock", "exit", "platform", "pmusim_version", "duration_s",
+                                   "dsu_clock_value", "dsu0.cycles", "dsu0.l3d_cache_rd"],
+      f"columns: point, parameters, exit, typed columns, stats, then analysis metrics ({list(rows[0].keys())})")
+# Typed columns: what ran and the parameter as a number (the tour: arm-default, 2 ms).
+check([(r["platform"], r["duration_s"], r["dsu_clock_value"]) for r in rows] ==
+      [("arm-default", "0.002", "250000000"), ("arm-default", "0.002", "500000000"), ("arm-default", "0.002", "1000000000")],
+      "typed columns: platform, duration in seconds, frequency in Hz")
 # The tour lasts 2 ms: DSU cycles = 2 ms x the swept clock; L3D_CACHE_RD does not depend on it (550,000).
 check([r["dsu0.cycles"] for r in rows] == ["500000", "1000000", "2000000"], "ground-truth column follows the parameter")
 check(all(r["dsu0.l3d_cache_rd"] == "550000" for r in rows), "CPU-side events do not depend on the DSU clock")

@@ -49,7 +49,13 @@ full = os.path.join(tmp, "full")
 r = run("sweep", sweep, "-o", full, "-j", "2")
 check(r.returncode == 0, f"uninterrupted sweep exits 0 ({r.stderr})")
 want = read(os.path.join(full, "results.csv"), "rb")
-check(want == b"point,dsu_clock,exit,dsu0.cycles\n0,250MHz,0,2500\n1,500MHz,0,5000\n2,1GHz,0,10000\n3,2GHz,0,20000\n",
+# Typed columns after exit (docs/whatif.md "Results for analysis"): the platform, pmusim's version
+# (as --version prints it), the duration in seconds and each parameter as a number (Hz).
+version = run("--version").stdout.split()[-1].encode()
+check(want == b"point,dsu_clock,exit,platform,pmusim_version,duration_s,dsu_clock_value,dsu0.cycles\n" +
+      b"".join(b"%d,%s,0,arm-default,%s,0.00001,%d,%d\n" % (i, clk, version, hz, hz // 100_000)
+               for i, (clk, hz) in enumerate([(b"250MHz", 250_000_000), (b"500MHz", 500_000_000),
+                                             (b"1GHz", 1_000_000_000), (b"2GHz", 2_000_000_000)])),
       f"results: 10 us of 250 MHz .. 2 GHz ({want!r})")
 check("pmusim sweep:" not in r.stderr, f"no progress line when stderr is not a terminal ({r.stderr!r})")
 
@@ -200,10 +206,11 @@ check(r.returncode == 2 and ":4: stats: 'dsu0.cycles' is also a parameter name" 
 # (exit 12 = 10 + 2) and says why; other keys become columns.
 analysis = write("analysis.py", """import json, sys
 mode = sys.argv[1]
-print(json.dumps({"clash": {"dsu_clock": "x", "ok": 1}, "stats": {"dsu0.cycles": 1},
+print(json.dumps({"clash": {"dsu_clock": "x", "ok": 1}, "stats": {"dsu0.cycles": 1}, "typed": {"platform": "x"},
                   "quoted": {"note": "two\\nlines, \\"quoted\\"", "n": 7}}[mode]))
 """)
-for mode, needle in (("clash", "key 'dsu_clock' is the name of a parameter"), ("stats", "key 'dsu0.cycles' is the name")):
+for mode, needle in (("clash", "key 'dsu_clock' is the name of a parameter"), ("stats", "key 'dsu0.cycles' is the name"),
+                     ("typed", "key 'platform' is the name of a parameter, a stats column, a typed column")):
     sw = write(f"an-{mode}.yaml", f"scenario: tiny.yaml\ngrid:\n  dsu_clock: [1GHz]\nstats: [dsu0.cycles]\n"
                                   f"analysis: [python3, \"{analysis}\", {mode}]\n")
     out = os.path.join(tmp, f"an-{mode}")

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "tb/scenario.h"
 #include "tb/sweep.h"
@@ -228,4 +229,71 @@ TEST_CASE("sweep: grid points in order and shards") {
         REQUIRE_THROWS_AS(parse_shard(bad), input_error);
     std::remove(sw.c_str());
     std::remove(scen.c_str());
+}
+
+// Typed results columns (tb/results_columns.h, docs/whatif.md "Results for analysis"): values a
+// sweep writes as text, as numbers worked out by hand.
+#include "tb/results_columns.h"
+TEST_CASE("results: parameter values as numbers", "[whatif]") {
+    using pmusim::numeric_value;
+    CHECK(numeric_value("25MHz") == "25000000");
+    CHECK(numeric_value("19.2MHz") == "19200000");
+    CHECK(numeric_value("12ms") == "0.012");
+    CHECK(numeric_value("15.9ms") == "0.0159");
+    CHECK(numeric_value("1s") == "1");
+    CHECK(numeric_value("1/4") == "0.25");
+    CHECK(numeric_value("1/10") == "0.1");
+    CHECK(numeric_value("1/3") == "0.3333333333333333");
+    CHECK(numeric_value("3/2") == "1.5");
+    CHECK(numeric_value("7") == "7");
+    CHECK(numeric_value("0x10") == "16");
+    CHECK(numeric_value("arm-default") == "");
+    CHECK(pmusim::fs_as_seconds(1) == "0.000000000000001");
+    CHECK(pmusim::fs_as_seconds(96'000'000'000'000ull) == "0.096");
+    CHECK(pmusim::typed_column_names({"slice"}) ==
+          std::vector<std::string>{"platform", "pmusim_version", "duration_s", "slice_value"});
+}
+
+// Random and Latin-hypercube sampling of a grid (tb/sweep_sampling.h): the Latin property checked
+// directly (every value of a 4-value list taken exactly once by 4 points, for each parameter),
+// determinism per seed, and the sweep file's `sample:` giving listed points.
+#include "tb/sweep_sampling.h"
+TEST_CASE("sweep: random and Latin-hypercube sampling", "[whatif]") {
+    using pmusim::sample_grid;
+    using pmusim::sweep_sampling;
+    const auto lhs = sample_grid({4, 4, 8}, sweep_sampling::lhs, 4, 7);
+    REQUIRE(lhs.size() == 4);
+    for (size_t p = 0; p < 2; ++p) {
+        std::set<size_t> seen;
+        for (const auto& r : lhs) seen.insert(r[p]);
+        CHECK(seen == std::set<size_t>{0, 1, 2, 3}); // one point per stratum = per value
+    }
+    std::set<size_t> pairs; // 8 values, 4 strata: stratum k holds values 2k and 2k+1
+    for (const auto& r : lhs) pairs.insert(r[2] / 2);
+    CHECK(pairs == std::set<size_t>{0, 1, 2, 3});
+    CHECK(sample_grid({4, 4, 8}, sweep_sampling::lhs, 4, 7) == lhs);   // same seed, same points
+    CHECK(sample_grid({4, 4, 8}, sweep_sampling::lhs, 4, 8) != lhs);   // another seed, others
+    const auto rnd = sample_grid({3, 5}, sweep_sampling::random, 1000, 1);
+    std::vector<int> counts(3, 0);
+    for (const auto& r : rnd) {
+        REQUIRE(r[0] < 3);
+        REQUIRE(r[1] < 5);
+        ++counts[r[0]];
+    }
+    for (int c : counts) CHECK((c > 250 && c < 420)); // 1000/3 each, far inside 5 sigma (~75)
+
+    const std::string dir = (std::filesystem::temp_directory_path() / ("pmusim-sample-" + std::to_string(getpid()))).string();
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/s.yaml") << "platform: arm-default\nduration: 1us\n";
+    auto spec = pmusim::parse_sweep("scenario: s.yaml\ngrid:\n  a: [1, 2, 3, 4]\n  b: [x, y]\nsample: { method: lhs, points: 4, seed: 3 }\n",
+                                    dir + "/sweep.yaml");
+    CHECK(spec.point_count == 4);
+    std::set<std::string> a_values;
+    for (uint64_t i = 0; i < 4; ++i) a_values.insert(spec.point(i)[0]);
+    CHECK(a_values == std::set<std::string>{"1", "2", "3", "4"});
+    CHECK_THROWS_WITH(pmusim::parse_sweep("scenario: s.yaml\ngrid:\n  a: [1]\nsample: { method: sobol, points: 4 }\n", dir + "/sweep.yaml"),
+                      Catch::Contains("sweep.yaml:4: sample.method: expected random or lhs"));
+    CHECK_THROWS_WITH(pmusim::parse_sweep("scenario: s.yaml\npoints:\n  - { a: 1 }\nsample: { method: lhs, points: 4 }\n", dir + "/sweep.yaml"),
+                      Catch::Contains("sample: only with 'grid'"));
+    std::filesystem::remove_all(dir);
 }

@@ -57,7 +57,11 @@ def fail(message):
 
 
 def numeric(text):
-    """'25MHz' -> 25e6, '12ms' -> 0.012, '3' -> 3.0; None when not a number."""
+    """'25MHz' -> 25e6, '12ms' -> 0.012, '3' -> 3.0, '1/4' -> 0.25 (a rational, as the scenario
+    language writes rates); None when not a number."""
+    q = re.fullmatch(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", text or "")
+    if q:
+        return int(q.group(1)) / int(q.group(2)) if int(q.group(2)) else None
     m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*", text or "")
     if not m:
         try:
@@ -278,6 +282,11 @@ SUFFIX_UNITS = {"pct": "%", "gbps": "GB/s", "mbps": "MB/s", "ms": "ms", "us": "u
 
 
 def unit_of(column):
+    # A rate: l3_access_per_s is events per second (1/s), not a time in seconds.
+    per = re.search(r"_per_([A-Za-z0-9]+)$", column)
+    if per:
+        unit = SUFFIX_UNITS.get(per.group(1).lower(), per.group(1))
+        return "1/" + unit if unit in ("s", "ms", "us", "ns", "cycles") else "/" + unit
     suffix = column.rsplit("_", 1)[-1].lower() if "_" in column else ""
     return SUFFIX_UNITS.get(suffix, "")
 
@@ -335,12 +344,31 @@ def plot_sweep(fig, paths, opts):
     bottom = axes[-1]
     if categorical:
         readable_ticks(bottom, list(range(len(cats))), cats, categories=True)
-    elif any(re.search(r"[a-zA-Z]", r[x]) for r in rows):
-        # Values written with units (25MHz, 12ms): ticks at the values, labelled as written.
+    elif any(re.search(r"[a-zA-Z/]", r[x]) for r in rows):
+        # Values written with units (25MHz, 12ms) or as rationals (1/4): ticks at the values,
+        # labelled as written, in numeric order.
         written = {numeric(r[x]): r[x] for r in rows}
         readable_ticks(bottom, sorted(written), [written[v] for v in sorted(written)], log=logx)
     bottom.set_xlabel(x)
     return axes
+
+
+def cell_text(v):
+    """A heat-map cell's value as a reader wants it: whole counts with thousands separators
+    (15,000, not 1.5e+04), other values with 4 significant digits."""
+    if float(v).is_integer() and abs(v) < 1e15:
+        return f"{int(v):,}"
+    return f"{v:,.4g}" if abs(v) < 1e6 else f"{v:.4g}"
+
+
+def text_colour_on(rgba):
+    """Black or white, whichever contrasts more with the cell colour (WCAG relative luminance:
+    the colour map's lightness is not linear in the value, so half the maximum is no threshold)."""
+    def linear(c):
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    lum = 0.2126 * linear(rgba[0]) + 0.7152 * linear(rgba[1]) + 0.0722 * linear(rgba[2])
+    # Contrast ratio against white (1.05 / (lum + 0.05)) and against black ((lum + 0.05) / 0.05).
+    return "black" if (lum + 0.05) / 0.05 > 1.05 / (lum + 0.05) else "white"
 
 
 def plot_heatmap(fig, paths, opts):
@@ -361,15 +389,14 @@ def plot_heatmap(fig, paths, opts):
     h = max(k[1] for k in cells) + 1
     grid = [[cells.get((xx, yy), 0.0) for xx in range(w)] for yy in range(h)]
     im = ax.imshow(grid, origin="lower", cmap="inferno")
-    top = max(max(row) for row in grid)
     if w * h <= MAX_CELL_TEXTS:
         for yy in range(h):
             for xx in range(w):
-                text = f"{grid[yy][xx]:.4g}"
+                text = cell_text(grid[yy][xx])
                 if (xx, yy) in labels:
                     text = labels[(xx, yy)] + "\n" + text
                 ax.text(xx, yy, text, ha="center", va="center", fontsize="small",
-                        color="white" if grid[yy][xx] < top / 2 else "black")
+                        color=text_colour_on(im.cmap(im.norm(grid[yy][xx]))))
     step_x, step_y = max(1, math.ceil(w / MAX_TICK_LABELS)), max(1, math.ceil(h / MAX_TICK_LABELS))
     ax.set_xticks(range(0, w, step_x))
     ax.set_yticks(range(0, h, step_y))
