@@ -13,6 +13,7 @@
 #include <sstream>
 #include <systemc>
 
+#include "debug/debug_cli.h"
 #include "models/input_error.h"
 #include "models/values.h"
 #include "models/reference_mode.h"
@@ -54,6 +55,7 @@ struct run_options {
     // Firmware (docs/firmware.md)
     fs_t firmware_time_limit = fs_per_second;
     bool skip_firmware_boot = false;
+    debug::debug_options debug; // --gdb, --gdb-wait, --trace (docs/debugging.md)
 };
 
 std::string read_file(const std::string& path) {
@@ -110,6 +112,8 @@ int simulate(std::vector<seq::statement> statements, const std::string& source_n
     if (opt.skip_firmware_boot) runner.skip_firmware_boot();
     if (serve) runner.serve(std::cin, std::cout);
     else runner.load(std::move(statements));
+    std::unique_ptr<debug::debug_attachment> debugging; // after load(): it attaches to the ISSs load() made
+    if (opt.debug.any()) debugging = std::make_unique<debug::debug_attachment>(opt.debug, runner, p);
     if (!serve) {
         rec.line(fmt::format("pmusim: {} on platform {} (firmware profile {})", source_name, cfg.name,
                              opt.skip_firmware_boot ? std::string("not run: the ELF is the firmware")
@@ -251,6 +255,7 @@ int run_command(const run_options& opt) {
         return run_single(opt.files.front(), opt, [&](run_recorder& rec) { return run_file(opt.files.front(), opt, rec); });
     if (!opt.log_json.empty() || !opt.vcd.empty())
         throw input_error("", 0, "--log-json and --vcd describe one run: give them with a single sequence file");
+    if (opt.debug.any()) throw input_error("", 0, "--gdb and --trace debug one run: give them with a single sequence file");
     const std::vector<std::string> files = sequence_files(opt.files);
     refuse_inputs_as_outputs({opt.junit}, files); // before any work (docs/reliability.md)
     multi_run_result r = run_files_in_children(files, opt.jobs, [&](const std::string& file, int& status) {
@@ -396,6 +401,7 @@ int main(int argc, char** argv) {
     run->add_flag("--quiet,-q", ropt.quiet, "print only failures and errors");
     run->add_flag("--reference", ropt.reference,
                   "per-cycle reference mode: every counter advanced on every clock edge (slow; docs/reference-mode.md)");
+    debug::add_debug_options(*run, ropt.debug); // for the sequence's exec statements
 
     run_options sopt;
     auto* serve = app.add_subcommand("serve", "speak the sequence language on stdin/stdout, one answer per line");
@@ -423,6 +429,7 @@ int main(int argc, char** argv) {
     firmware->add_flag("--quiet,-q", fwopt.quiet, "print only failures and errors");
     firmware->add_option("-C,--param", fwopt.overrides, override_option_help)->allow_extra_args(false);
     firmware->add_flag("--reference", fwopt.reference, "per-cycle reference mode (docs/reference-mode.md)");
+    debug::add_debug_options(*firmware, fwopt.debug);
 
 
     std::string regs_format = "markdown", regs_unit, regs_dir, regs_platform;
