@@ -1,0 +1,29 @@
+# The GDB stub and the trace, end to end (docs/debugging.md): Debian's gdb-multiarch in batch
+# mode against `pmusim firmware --gdb`, and `--trace` on an ISS test program.
+find_program(GDB_MULTIARCH gdb-multiarch)
+find_program(AARCH64_NM aarch64-linux-gnu-nm)
+find_package(Python3 COMPONENTS Interpreter)
+set(GDB_TEST_DIR ${CMAKE_BINARY_DIR}/tests/gdb)
+add_custom_command(OUTPUT ${GDB_TEST_DIR}/gdb_session.elf
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${GDB_TEST_DIR}
+  COMMAND ${AARCH64_GCC} -c ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_session.S -o ${GDB_TEST_DIR}/gdb_session.o
+  COMMAND ${AARCH64_LD} -N -Ttext=0x80000000 -e _start --build-id=none --no-warn-rwx-segments
+          ${GDB_TEST_DIR}/gdb_session.o -o ${GDB_TEST_DIR}/gdb_session.elf
+  DEPENDS ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_session.S ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
+  COMMENT "Assembling the GDB session test program")
+add_custom_target(gdb_test_programs ALL DEPENDS ${GDB_TEST_DIR}/gdb_session.elf)
+if(NOT GDB_MULTIARCH)
+  message(FATAL_ERROR "gdb-multiarch not found: run scripts/install-deps.sh")
+endif()
+if(Python3_FOUND)
+  add_test(NAME "gdb: break at a symbol, read a counter through memory, step, continue to the pass"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_gdb_session.py $<TARGET_FILE:pmusim>
+            ${GDB_MULTIARCH} ${GDB_TEST_DIR}/gdb_session.elf)
+  set_tests_properties("gdb: break at a symbol, read a counter through memory, step, continue to the pass"
+    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 150)
+  add_test(NAME "gdb: the trace shows the TAM trap with its ESR and the MRS disassembled"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_trace.py $<TARGET_FILE:pmusim>
+            ${AARCH64_NM} ${ISS_ELF_DIR}/traps.elf ${GDB_TEST_DIR})
+  set_tests_properties("gdb: the trace shows the TAM trap with its ESR and the MRS disassembled"
+    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60)
+endif()
