@@ -178,7 +178,7 @@ void aarch64_iss::on_traced_instruction(uc_struct*, uint64_t address, uint32_t, 
     const uint64_t index = self->retired_ + in_run;
     if (index == self->traced_index_) return;
     self->traced_index_ = index;
-    const fs_t t = self->core_.clock().time_after_edges(self->t_pos_, in_run * self->cycles_per_instruction_);
+    const fs_t t = in_run == 0 ? self->t_pos_ : self->core_.clock().time_after_edges(self->t_pos_, in_run * self->cycles_per_instruction_);
     self->trace_->instruction(*self, index, t, address, self->fetch_word(address));
 }
 
