@@ -223,7 +223,7 @@ std::optional<std::string> gdb_stub::read_packet() {
     }
 }
 
-void gdb_stub::send_packet(const std::string& payload) {
+void gdb_stub::send_packet(const std::string& payload, bool wait_for_ack) {
     if (conn_ < 0) return;
     const std::string framed = frame(payload);
     for (int attempt = 0; attempt < 3; ++attempt) {
@@ -237,7 +237,7 @@ void gdb_stub::send_packet(const std::string& payload) {
             }
             sent += size_t(n);
         }
-        if (!ack_mode_) return;
+        if (!ack_mode_ || !wait_for_ack) return;
         // Wait for the ack ('+'); '-' asks for the packet again.
         for (;;) {
             size_t i = 0;
@@ -278,7 +278,8 @@ resume_request gdb_stub::stopped(const stop_reason& why) {
         std::optional<resume_request> resume;
         std::string reply = handle_packet(*packet, resume);
         if (resume) {
-            if (!reply.empty()) send_packet(reply); // D and vKill answer OK
+            // D and vKill answer OK; the connection closes then, without waiting for GDB's ack.
+            if (!reply.empty()) send_packet(reply, false);
             if (resume->k == resume_request::kind::resume) awaiting_stop_reply_ = true;
             else close_connection();
             return *resume;
@@ -323,7 +324,7 @@ void gdb_stub::exited(int status) {
         else
             reply = handle_packet(*packet, resume);
         if (resume) {
-            if (!reply.empty()) send_packet(reply);
+            if (!reply.empty()) send_packet(reply, false);
             close_connection();
             return;
         }

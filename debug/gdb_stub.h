@@ -76,7 +76,7 @@ private:
 
     // Reads one packet's payload (acking it); nullopt when the connection closed.
     std::optional<std::string> read_packet();
-    void send_packet(const std::string& payload);
+    void send_packet(const std::string& payload, bool wait_for_ack = true);
     bool fill(bool block); // reads what the socket has into in_; false: closed
     void close_connection();
     std::string stop_reply(const stop_reason& why) const;
