@@ -9,7 +9,6 @@
 #include "models/input_error.h"
 #include "models/soc.h"
 #include "tb/platform.h"
-#include "tb/sequence_runner.h"
 
 namespace pmusim::debug {
 
@@ -24,18 +23,17 @@ void add_debug_options(CLI::App& command, debug_options& options) {
                        "trace insn,exceptions,sysreg,mmio (or all) as JSON lines to stderr or =FILE (docs/debugging.md)");
 }
 
-debug_attachment::debug_attachment(const debug_options& options, sequence_runner& runner, platform& p) {
+debug_attachment::debug_attachment(const debug_options& options, platform& p) {
     if (!options.trace.empty()) trace_ = std::make_unique<trace>(options.trace);
     if (options.gdb_port >= 0) {
         debugger_ = std::make_unique<iss_debugger>(uint16_t(options.gdb_port), options.gdb_wait);
         // The line a script reads the port from (with --gdb 0).
         std::cerr << fmt::format("pmusim: GDB stub on 127.0.0.1:{}\n", debugger_->port()) << std::flush;
     }
-    for (unsigned cpu = 0; cpu < p.system().cores.size(); ++cpu)
-        if (aarch64_iss* iss = runner.iss(cpu)) {
-            if (debugger_) debugger_->add(*iss);
-            if (trace_) iss->set_trace(trace_.get());
-        }
+    for (aarch64_iss* iss : aarch64_iss::on_platform(p)) {
+        if (debugger_) debugger_->add(*iss);
+        if (trace_) iss->set_trace(trace_.get());
+    }
 }
 
 debug_attachment::~debug_attachment() {

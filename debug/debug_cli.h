@@ -9,7 +9,6 @@ class App;
 }
 
 namespace pmusim {
-class sequence_runner;
 class platform;
 }
 
@@ -27,10 +26,11 @@ struct debug_options {
 
 void add_debug_options(CLI::App& command, debug_options& options);
 
-// The stub and the trace of one simulation, attached to the runner's ISSs (created by load()).
+// The stub and the trace of one simulation, attached to every ISS of the platform (those that
+// exist now: `pmusim run` after the runner's load(), `pmusim linux` after its machine is built).
 class debug_attachment {
 public:
-    debug_attachment(const debug_options& options, sequence_runner& runner, platform& p);
+    debug_attachment(const debug_options& options, platform& p);
     ~debug_attachment();
 
 private:

@@ -140,8 +140,9 @@ uint64_t iss_debugger::checkpoint(aarch64_iss& cpu, bool at_breakpoint) {
         std::cerr << fmt::format("pmusim: waiting for GDB on 127.0.0.1:{} (target remote :{})\n", port(), port());
         stub_.accept_connection();
         halt(cpu, sigtrap);
-    } else if (stepping_ == cpu.cpu() && step_started_) {
-        halt(cpu, sigtrap); // the step is done
+    } else if (stepping_ == cpu.cpu() && step_started_ &&
+               (cpu.debug_pc() != step_from_pc_ || cpu.instructions_retired() != step_from_retired_)) {
+        halt(cpu, sigtrap); // the step is done (a run-loop step that retired nothing, e.g. an engine rescan, is not one)
     } else if (at_breakpoint) {
         halt(cpu, sigtrap);
     } else if (!halted_) {
@@ -155,7 +156,11 @@ uint64_t iss_debugger::checkpoint(aarch64_iss& cpu, bool at_breakpoint) {
     while (halted_ && !killed_ && stepping_ != cpu.cpu()) sc_core::wait(resume_);
     if (killed_) return 0;
     if (stepping_ == cpu.cpu()) {
-        step_started_ = true;
+        if (!step_started_) {
+            step_started_ = true;
+            step_from_pc_ = cpu.debug_pc();
+            step_from_retired_ = cpu.instructions_retired();
+        }
         return 1;
     }
     return run_slice;

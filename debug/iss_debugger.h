@@ -48,6 +48,7 @@ private:
     bool halted_ = false, killed_ = false;
     std::optional<unsigned> stepping_;
     bool step_started_ = false;
+    uint64_t step_from_pc_ = 0, step_from_retired_ = 0; // a step is done when either has moved
     sc_core::sc_event resume_;
     std::set<uint64_t> breakpoints_;
     std::chrono::steady_clock::time_point next_poll_{};

@@ -23,7 +23,7 @@ namespace {
 // A64 encodings (Arm ARM C6.2): the fixed words and the masks of the instruction classes
 // the ISS decodes itself.
 constexpr uint32_t insn_eret = 0xd69f03e0;
-constexpr uint32_t insn_wfi = 0xd503207f;
+constexpr uint32_t insn_wfi = 0xd503207f, insn_wfe = 0xd503205f;
 constexpr uint32_t insn_hlt_semihosting = 0xd45e0000; // HLT #0xF000 (Arm semihosting, AArch64)
 constexpr uint32_t mask_exception_gen = 0xffe0001f;   // SVC/HVC/SMC: 0xd4000001/2/3 | imm16 << 5
 constexpr uint32_t insn_svc = 0xd4000001, insn_hvc = 0xd4000002, insn_smc = 0xd4000003;
@@ -51,8 +51,8 @@ constexpr uint64_t vector_current_sp0 = 0x000, vector_current_spx = 0x200, vecto
 
 // Control-register bits the routing reads (Arm ARM D17.2: SCR_EL3, HCR_EL2), as the control
 // registers' table places them; TSC is not in that table.
-using ctl::scr_irq, ctl::scr_ea, ctl::scr_smd, ctl::scr_hce, ctl::hcr_vm, ctl::hcr_imo;
-constexpr unsigned hcr_tsc = 19;
+using ctl::scr_irq, ctl::scr_ea, ctl::scr_smd, ctl::scr_hce, ctl::hcr_vm, ctl::hcr_imo, ctl::hcr_tsc;
+constexpr uint32_t key_scr_el3 = (3u << 14) | (6u << 11) | (1u << 7) | (1u << 3), key_hcr_el2 = (3u << 14) | (4u << 11) | (1u << 7) | (1u << 3);
 
 constexpr uint64_t page_size = 4096;
 
@@ -103,6 +103,11 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& 
     // Plain memory: the memory model's own bytes, mapped once (as DMI): no callback per access.
     for (const auto& [base, m] : p.memories())
         check(uc_mem_map_ptr(uc_, base, m->size(), UC_PROT_ALL, m->data()), "mapping plain memory");
+    // The engine's lower ELs are AArch64 (its arm_el_is_aa64 reads SCR_EL3.RW and HCR_EL2.RW):
+    // EL0 runs at the engine's EL0. The ISS's own SCR_EL3/HCR_EL2 are the gate's registers.
+    uc_arm64_cp_reg engine_scr{1, 1, 3, 6, 0, (uint64_t(1) << 10) | 1}, engine_hcr{1, 1, 3, 4, 0, uint64_t(1) << 31};
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &engine_scr);
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &engine_hcr);
     uc_hook h;
     check(uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&aarch64_iss::on_block), this, 1, 0), "block hook");
     hooks_.push_back(h);
@@ -114,11 +119,26 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& 
     // drops the translated code at that address after every run, except for 0.
     for (const auto& [base, m] : p.memories())
         if (base == 0) no_until_ = 1; // odd: no instruction starts there
+    // SYS instructions (TLBI, IC, DC, AT): the Inner Shareable maintenance reaches the other engines.
+    check(uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&aarch64_iss::on_sys), this, 1, 0, UC_ARM64_INS_SYS),
+          "SYS hook");
+    hooks_.push_back(h);
+    check(uc_hook_add(uc_, &h, UC_HOOK_EDGE_GENERATED, reinterpret_cast<void*>(&aarch64_iss::on_new_block), this, 1, 0),
+          "new-block hook");
+    hooks_.push_back(h);
+    for (int insn : {UC_ARM64_INS_MRS, UC_ARM64_INS_MSR}) {
+        check(uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&aarch64_iss::on_sysreg_insn), this, 1, 0, insn),
+              "MRS/MSR hook");
+        hooks_.push_back(h);
+    }
+    instances().push_back(this);
     SC_HAS_PROCESS(aarch64_iss);
     SC_THREAD(thread);
 }
 
 aarch64_iss::~aarch64_iss() {
+    auto& all = instances();
+    all.erase(std::remove(all.begin(), all.end(), this), all.end());
     if (uc_) uc_close(uc_);
 }
 
@@ -152,8 +172,7 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
         if (s->address != run_end) access_in_run = false;
         for (uint64_t a = s->address; a + 4 <= s->address + s->file_size; a += 4) {
             uint32_t w = fetch_word(a);
-            bool sysreg = (w & mask_sysreg_move) == insn_sysreg_move && handled_here(encoding_of(w));
-            if (w == insn_eret || w == insn_wfi || w == insn_hlt_semihosting || sysreg) exits_.push_back(a);
+            if (iss_instruction(w)) exits_.push_back(a);
             if (ends_block(w)) access_in_run = false;
             else if (may_access_window(a, w)) {
                 const auto form = decode_base_offset(w);
@@ -173,6 +192,78 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
     // clear Unicorn's 1 GiB translation buffer: seconds).
     for (const auto& s : image_.segments)
         check(uc_ctl_remove_cache(uc_, s.address, s.address + s.memory_size), "dropping translated code");
+    begin_run(image_.entry, el, secure, time_limit_fs, std::nullopt, "firmware " + elf_path);
+}
+
+void aarch64_iss::power_on(const cpu_boot& boot, fs_t time_limit_fs) {
+    if (running()) throw input_error(boot.name, 0, fmt::format("cpu{} is already running", cpu_));
+    if (!in_plain_memory(boot.entry))
+        throw input_error(boot.name, 0, fmt::format("cpu{}: entry {:#x} is outside the platform's plain memory", cpu_, boot.entry));
+    image_ = {};
+    image_.path = boot.name;
+    image_.entry = boot.entry;
+    exits_.clear();
+    access_points_.clear();
+    group_members_.clear();
+    set_stop_points();
+    // The loader wrote the image behind the engine's back: no translation of old code survives.
+    flush_translations();
+    flush_tlb();
+    begin_run(boot.entry, boot.el, boot.secure, time_limit_fs, boot.sp, boot.name);
+    for (unsigned r = 0; r < 4; ++r) write_x(r, boot.x[r]);
+}
+
+void aarch64_iss::power_off(const std::string& why) {
+    if (!running()) return;
+    // From this CPU's own thread (its call handler) the run loop sees the state and returns; from
+    // another process this CPU's thread is waiting (at sync or WFI) and sees it when it wakes.
+    finish(firmware_result::state::off, 0, 0, why);
+    power_off_requested_ = true;
+    start_event_.cancel();
+    wake_.notify(SC_ZERO_TIME);
+}
+
+std::vector<aarch64_iss*>& aarch64_iss::instances() {
+    static std::vector<aarch64_iss*> all;
+    return all;
+}
+
+std::vector<aarch64_iss*> aarch64_iss::on_platform(const platform& p) {
+    std::vector<aarch64_iss*> out;
+    for (aarch64_iss* i : instances())
+        if (&i->platform_ == &p) out.push_back(i);
+    std::sort(out.begin(), out.end(), [](const aarch64_iss* a, const aarch64_iss* b) { return a->cpu_ < b->cpu_; });
+    return out;
+}
+
+void aarch64_iss::flush_tlb() { check(uc_ctl_flush_tlb(uc_), "flushing the TLB"); }
+void aarch64_iss::flush_translations() { check(uc_ctl_flush_tb(uc_), "flushing translated code"); }
+void aarch64_iss::code_written(uint64_t begin, uint64_t end) {
+    for (aarch64_iss* i : on_platform(platform_)) check(uc_ctl_remove_cache(i->uc_, begin, end), "dropping translated code");
+}
+
+// SYS (op0 = 1) executed by the engine: TLB and instruction-cache maintenance to the Inner
+// Shareable domain reaches the other engines of the platform (Arm ARM D8.13 "TLB maintenance
+// instructions", D7.5 "Cache maintenance instructions"): TLBI with CRn = 8, CRm 3 (…IS) or
+// 0/1 with op1... in the Inner Shareable group; IC IALLUIS (op1 0, C7, C1, 0); IC IVAU
+// (op1 3, C7, C5, 1) is broadcast as well (it is by VA to the PoU, Inner Shareable). The engine
+// executes the instruction itself (returns 0).
+uint32_t aarch64_iss::on_sys(uc_struct*, int, const uc_arm64_cp_reg* cp, void* self_ptr) {
+    auto* self = static_cast<aarch64_iss*>(self_ptr);
+    const bool tlbi_is = cp->crn == 8 && (cp->crm == 3 || cp->crm == 0 || cp->crm == 1); // CRm 0/1: TLBI ...IS of the IPA group
+    const bool ic_is = cp->crn == 7 && ((cp->op1 == 0 && cp->crm == 1 && cp->op2 == 0) || (cp->op1 == 3 && cp->crm == 5 && cp->op2 == 1));
+    if (!tlbi_is && !ic_is) return 0;
+    for (aarch64_iss* other : on_platform(self->platform_)) {
+        if (other == self) continue;
+        if (tlbi_is) uc_ctl_flush_tlb(other->uc_);
+        else uc_ctl_flush_tb(other->uc_);
+    }
+    return 0;
+}
+
+void aarch64_iss::begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_limit_fs, std::optional<uint64_t> sp,
+                            const std::string& what) {
+    power_off_requested_ = false;
     // Reset state (docs/firmware.md "Initial state").
     for (unsigned r = 0; r < 31; ++r) write_x(r, 0);
     std::fill(std::begin(sp_), std::end(sp_), 0);
@@ -192,14 +283,17 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
         if (scr) {
             uint64_t v = scr->value;
             v = secure ? (v & ~uint64_t(1)) : (v | 1);
-            scr->value = v;
+            scr->value = v | (uint64_t(1) << ctl::scr_rw); // and AArch64 below EL3
         }
+        if (el_ < 2)
+            if (auto* hcr = r.find("HCR_EL2")) hcr->value |= uint64_t(1) << ctl::hcr_rw; // EL1 is AArch64
     }
     for (const auto& [base, m] : platform_.memories())
-        if (image_.entry >= base && image_.entry - base < m->size()) sp_[el_] = (base + m->size()) & ~uint64_t(15);
+        if (entry >= base && entry - base < m->size()) sp_[el_] = (base + m->size()) & ~uint64_t(15);
+    if (sp) sp_[el_] = *sp;
     load_pstate(pstate_daif | 1); // DAIF masked, SPSel = 1 (ELxh), as out of reset
     last_vector_ = ~uint64_t(0);
-    set_pc(image_.entry);
+    set_pc(entry);
 
     started_at_ = now_fs();
     t_pos_ = started_at_;
@@ -208,8 +302,6 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
     result_.s = firmware_result::state::running;
     retired_ = 0;
     saved_workload_.clear();
-    for (const auto& k : core_.event_keys())
-        if (!core_model::is_fixed_key(k)) saved_workload_[k] = rational(0); // placeholder: restored below
     // The AMU counts what the firmware does: one instruction per cycles_per_instruction CPU cycles.
     std::map<std::string, rational> rates;
     for (const auto& k : core_.event_keys())
@@ -219,8 +311,8 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
     core_.set_power(power_state::run, t_pos_);
     core_secure_ = !core_.secure();
     update_security();
-    rec_.line(fmt::format("[{}] cpu{}: firmware {} starts at EL{} {} at {:#x}", format_time(now_fs()), cpu_, elf_path,
-                          el_, secure_state() ? "Secure" : "Non-secure", image_.entry));
+    rec_.line(fmt::format("[{}] cpu{}: {} starts at EL{} {} at {:#x}", format_time(now_fs()), cpu_, what, el_,
+                          secure_state() ? "Secure" : "Non-secure", entry));
     start_event_.notify(SC_ZERO_TIME);
 }
 
@@ -230,6 +322,14 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
 void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* self_ptr) {
     auto* self = static_cast<aarch64_iss*>(self_ptr);
     uint64_t n = size / 4;
+    if (self->counted_ == 0 && self->scan_block(address, size)) return;
+    if (self->irq_watch_ && self->counted_ > 0 && self->irq_target()) {
+        // A pending IRQ became unmasked in the block before: taken at this instruction boundary.
+        self->stop_.kind = stop_kind::irq;
+        self->block_start_ = address;
+        uc_emu_stop(self->uc_);
+        return;
+    }
     if (self->budget_check_ && self->counted_ + n > self->budget_) {
         self->stop_.kind = stop_kind::budget;
         self->block_start_ = address;
@@ -240,6 +340,51 @@ void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* se
     self->block_start_ = address;
     self->access_from_ = address;
     self->counted_ += n;
+}
+
+bool aarch64_iss::iss_instruction(uint32_t w) const {
+    return w == insn_eret || w == insn_wfi || w == insn_wfe || w == insn_hlt_semihosting ||
+           ((w & mask_sysreg_move) == insn_sysreg_move && handled_here(encoding_of(w)));
+}
+
+void aarch64_iss::on_new_block(uc_struct*, void* cur, void*, void* self_ptr) {
+    const auto* tb = static_cast<const uc_tb*>(cur);
+    static_cast<aarch64_iss*>(self_ptr)->scan_block(tb->pc, tb->size);
+}
+
+// The block is about to run for the first time (or, from the block hook, is the first of a run):
+// the engine stops before it runs when it holds an instruction of the ISS's without a stop point.
+// With the MMU off the block's addresses are physical, as the engine's memory reads take them.
+bool aarch64_iss::scan_block(uint64_t address, uint32_t size) {
+    if (stop_.kind != stop_kind::none) return false;
+    std::vector<uint64_t> found;
+    for (uint64_t a = address; a + 4 <= address + size; a += 4)
+        if (iss_instruction(fetch_word(a)) && !std::binary_search(exits_.begin(), exits_.end(), a)) found.push_back(a);
+    if (found.empty()) return false;
+    found_exits_ = std::move(found);
+    rescan_size_ = size;
+    stop_.kind = stop_kind::rescan;
+    stop_.address = address;
+    uc_emu_stop(uc_);
+    return true;
+}
+
+uint32_t aarch64_iss::on_sysreg_insn(uc_struct* uc, int, const ::uc_arm64_cp_reg* cp, void* self_ptr) {
+    auto* self = static_cast<aarch64_iss*>(self_ptr);
+    uint64_t pc = 0;
+    uc_reg_read(uc, UC_ARM64_REG_PC, &pc); // the engine stores the PC before the hook
+    if (std::binary_search(self->exits_.begin(), self->exits_.end(), pc)) return 0; // a stop point: already handled
+    const sysreg_encoding enc{uint8_t(cp->op0), uint8_t(cp->op1), uint8_t(cp->crn), uint8_t(cp->crm), uint8_t(cp->op2)};
+    if (!self->handled_here(enc)) return 0; // the engine's own register
+    uc_arm64_cp_reg probe = *cp;
+    if (uc_reg_read(uc, UC_ARM64_REG_CP_REG, &probe) != UC_ERR_OK)
+        return 0; // a register the engine lacks: it raises UNDEFINED with the PC on it (handle_exception)
+    if (!self->missed_sysreg_) {
+        self->missed_sysreg_ = true;
+        self->missed_sysreg_pc_ = pc;
+        uc_emu_stop(uc);
+    }
+    return 1; // not executed by the engine
 }
 
 bool aarch64_iss::handled_here(const sysreg_encoding& enc) const {
@@ -385,11 +530,39 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     uint64_t pc = engine_pc();
     block_start_ = pc;
     budget_check_ = true;
+    irq_watch_ = irq_pending();
     ++engine_runs_;
     skip_breakpoint_at(pc);
     last_error_ = uc_emu_start(uc_, pc, no_until_, 0, 0);
+    irq_watch_ = false;
     if (stop_.kind == stop_kind::memory) set_pc(faulting_access());
+    if (missed_sysreg_) {
+        missed_sysreg_ = false;
+        fail(3, fmt::format("{}: MRS/MSR of a register the ISS or the gate owns in code the ISS could not scan before it "
+                            "ran: not modelled (docs/firmware.md \"What is not modelled\")", where(missed_sysreg_pc_)));
+    }
     uint64_t retired;
+    if (stop_.kind == stop_kind::irq) {
+        // As for the budget stop below: the PC may be stale, the block at block_start_ did not run.
+        set_pc(block_start_);
+        return counted_;
+    }
+    if (stop_.kind == stop_kind::rescan) {
+        // The new block did not run (the engine stopped before it): the blocks before it did, whole.
+        // Its instructions of the ISS's become stop points and it is translated again with their hooks.
+        const uint64_t at = stop_.address;
+        for (uint64_t a : found_exits_) exits_.insert(std::upper_bound(exits_.begin(), exits_.end(), a), a);
+        for (uint64_t a : found_exits_) {
+            uc_hook h;
+            check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&aarch64_iss::on_stop_point), this, a, a),
+                  "code hook");
+            stop_hooks_.push_back(h);
+        }
+        check(uc_ctl_remove_cache(uc_, at, at + rescan_size_), "dropping a translated block");
+        set_pc(at);
+        stop_.kind = stop_kind::budget; // nothing to handle: run again from the block
+        return counted_;
+    }
     if (stop_.kind == stop_kind::budget) {
         // The block hook stopped the engine before the block at block_start_ ran. While any code
         // hook exists (the stop points), Unicorn does not restore the PC to that block's start, and
@@ -501,6 +674,7 @@ void aarch64_iss::thread() {
 void aarch64_iss::run_loop() {
     while (running()) {
         sync();
+        if (!running()) return; // powered off by another process while this one waited
         if (now_fs() >= deadline_)
             fail(2, fmt::format("{}: the firmware did not exit within {} (time limit)", where(engine_pc()),
                                 format_time(deadline_ - started_at_)));
@@ -527,7 +701,9 @@ void aarch64_iss::run_loop() {
         retire(retired);
         uint64_t pc = engine_pc();
         switch (stop_.kind) {
-        case stop_kind::budget: break;
+        case stop_kind::budget:
+        case stop_kind::irq:
+        case stop_kind::rescan: break;
         case stop_kind::breakpoint: at_breakpoint_ = true; break;
         case stop_kind::sysreg: handle_sysreg(pc); break;
         case stop_kind::memory: handle_memory(pc, stop_); break;
@@ -559,8 +735,12 @@ void aarch64_iss::finish(firmware_result::state s, int exit_code, uint64_t statu
     for (const auto& k : core_.event_keys())
         if (!core_model::is_fixed_key(k)) back[k] = rational(k == "inst" ? 1 : 0);
     core_.set_workload(back, t);
-    rec_.line(fmt::format("[{}] cpu{}: firmware {} {} after {} instructions{}", format_time(t), cpu_, image_.path,
-                          s == firmware_result::state::passed ? "passed" : s == firmware_result::state::failed ? "failed" : "stopped",
+    rec_.line(fmt::format("[{}] cpu{}: {} {} after {} instructions{}", format_time(t), cpu_,
+                          image_.segments.empty() ? image_.path : "firmware " + image_.path,
+                          s == firmware_result::state::passed   ? "passed"
+                          : s == firmware_result::state::failed ? "failed"
+                          : s == firmware_result::state::off    ? "powered off"
+                                                                : "stopped",
                           retired_, message.empty() ? "" : ": " + message));
     finished_.notify(SC_ZERO_TIME);
     if (debug_) debug_->finished(*this);
@@ -569,6 +749,23 @@ void aarch64_iss::finish(firmware_result::state s, int exit_code, uint64_t statu
 void aarch64_iss::fail(int exit_code, const std::string& message) {
     finish(firmware_result::state::error, exit_code, 0, message);
     throw firmware_stopped{};
+}
+
+void aarch64_iss::report_unmodelled(control reg, uint64_t written) {
+    uint64_t bits = cpu_controls::unmodelled_bits(reg, written) & ~reported_unmodelled_[reg == control::hcr_el2];
+    if (!bits) return;
+    reported_unmodelled_[reg == control::hcr_el2] |= bits;
+    const register_def* def = cpu_controls_table().find(register_name(reg));
+    for (unsigned b = 0; b < 64; ++b) {
+        if (!((bits >> b) & 1)) continue;
+        std::string field;
+        if (def)
+            for (const auto& f : def->fields)
+                if (b >= f.lsb && b < f.lsb + f.width) field = " (" + f.name + ")";
+        log_note(fmt::format("{} bit {}{} set: not modelled, no behaviour follows (docs/firmware.md \"What is not "
+                             "modelled\"); reported once",
+                             register_name(reg), b, field));
+    }
 }
 
 void aarch64_iss::log_note(const std::string& text) { rec_.line(fmt::format("[{}] cpu{}: {}", format_time(now_fs()), cpu_, text)); }
@@ -650,6 +847,8 @@ void aarch64_iss::handle_sysreg(uint64_t pc) {
     case access_outcome::ok:
     case access_outcome::ignored:
         if (is_read) write_x(rt, r.value);
+        else if (enc.key() == key_scr_el3 || enc.key() == key_hcr_el2)
+            report_unmodelled(enc.key() == key_scr_el3 ? control::scr_el3 : control::hcr_el2, read_x(rt));
         set_pc(pc + 4);
         retire(1);
         return;
@@ -809,7 +1008,8 @@ void aarch64_iss::on_mmio_write(uc_struct*, uint64_t offset, unsigned size, uint
     }
 }
 
-void aarch64_iss::handle_memory(uint64_t pc, const stop_info& st) {
+void aarch64_iss::handle_memory(uint64_t pc, const stop_info& first_stop) {
+    const stop_info st = first_stop; // a copy: the single step below overwrites stop_, which it may name
     // The instruction starts now: synchronise, then execute it alone with its page mapped as
     // MMIO, whose callbacks are TLM transactions at this instant.
     sync();
@@ -907,8 +1107,16 @@ void aarch64_iss::load_pstate(uint64_t value) {
     uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
     if (!(value >> 32)) ps = (value & pstate_nzcv_daif) | (value & 1);
     uint64_t spsel = el_ == 0 ? 0 : (ps & 1);
-    uint64_t engine = (ps & pstate_nzcv_daif) | (1u << 2) | spsel; // EL1t / EL1h
+    // EL0 runs at the engine's EL0 (EL0t), so the engine itself refuses EL1-only registers and
+    // instructions there; EL1-EL3 run at the engine's EL1 (EL1t / EL1h).
+    uint64_t engine = (ps & pstate_nzcv_daif) | (el_ == 0 ? 0 : (1u << 2) | spsel);
     uc_reg_write(uc_, UC_ARM64_REG_PSTATE, &engine);
+    // Writing PSTATE does not recompute the engine's cached translation flags (its EL among them,
+    // QEMU's hflags); writing a system register does (arm_rebuild_hflags in Unicorn 2.1.1's
+    // reg_write for UC_ARM64_REG_CP_REG). TPIDR_EL1 written with its own value changes nothing else.
+    uc_arm64_cp_reg tpidr{13, 0, 3, 0, 4, 0};
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &tpidr);
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &tpidr);
     uint64_t own = sp_[el_ == 0 ? 0 : el_];
     uc_reg_write(uc_, UC_ARM64_REG_SP_EL0, &sp_[0]);
     uc_reg_write(uc_, UC_ARM64_REG_SP_EL1, &own);
@@ -981,6 +1189,11 @@ void aarch64_iss::exception_return(uint64_t pc) {
     if ((spsr >> 4) & 1) fail(2, fmt::format("{}: ERET to AArch32 (SPSR {:#x}): not modelled", where(pc), spsr));
     if (target > el_ || (target == 0 && (spsr & 1)))
         fail(2, fmt::format("{}: illegal exception return from EL{} (SPSR_EL{} {:#x})", where(pc), el_, el_, spsr));
+    // SCR_EL3.RW = 0 makes the ELs below EL3 AArch32 (Arm ARM D1.4 "Execution state"): an ERET into
+    // them is to AArch32, which pmusim does not model. HCR_EL2.RW is not checked: pmusim resets
+    // HCR_EL2 to 0, and firmware that leaves EL2 unused (this repo's tests) need not set it.
+    if (target < 3 && target > 0 && el_ == 3 && !((scr() >> ctl::scr_rw) & 1))
+        fail(2, fmt::format("{}: ERET to EL{} with SCR_EL3.RW = 0 (AArch32 below EL3): not modelled", where(pc), target));
     if (target == 2 && !cpu_controls::el2_enabled_by(scr(), el_ == 3 ? !(scr() & 1) : secure_state()))
         fail(2, fmt::format("{}: ERET to EL2, which is disabled in this security state (SCR_EL3 {:#x})", where(pc), scr()));
     save_stack_pointers();
@@ -1006,6 +1219,21 @@ void aarch64_iss::handle_special(uint64_t pc) {
         exception_return(pc);
         return;
     }
+    if (w == insn_wfi || w == insn_wfe) {
+        if (unsigned target = wait_trap_target(w == insn_wfe)) {
+            // EC 0x01 "Trapped WFI or WFE"; ISS: CV [24] = 1, COND [23:20] = 0b1110 (taken from AArch64),
+            // TI [1:0] = 0 WFI, 1 WFE (Arm ARM D24.2.47 ESR_ELx, ISS encoding for an exception from a
+            // WFI or WFE instruction; QEMU's syn_wfx(1, 0xe, ti, false)). Preferred return: the WFx.
+            const uint64_t iss = (uint64_t(1) << 24) | (uint64_t(0xe) << 20) | (w == insn_wfe ? 1 : 0);
+            take_exception(target, false, esr::syndrome(ec_wfx, iss), pc, std::nullopt);
+            return;
+        }
+        if (w == insn_wfe) { // no event register is modelled: WFE completes at once, as a NOP
+            set_pc(pc + 4);
+            retire(1);
+            return;
+        }
+    }
     // WFI: the CPU waits (the AMU stops counting) until its IRQ input is high; it wakes even
     // when PSTATE.I masks the interrupt (Arm ARM D1.16.2).
     set_pc(pc + 4);
@@ -1015,12 +1243,30 @@ void aarch64_iss::handle_special(uint64_t pc) {
     core_.set_power(power_state::wfi, now_fs());
     sc_event_or_list wake;
     for (auto* l : irqs_) wake |= l->changed_event();
-    while (!irq_pending() && now_fs() < deadline_) {
-        if (irqs_.empty()) wait(to_sc_time(deadline_ - now_fs()));
-        else wait(to_sc_time(deadline_ - now_fs()), wake);
-    }
+    wake |= wake_;
+    while (!irq_pending() && now_fs() < deadline_ && running()) wait(to_sc_time(deadline_ - now_fs()), wake);
+    if (!running()) return;
     core_.set_power(power_state::run, now_fs());
     t_pos_ = now_fs();
+}
+
+// The EL a WFI/WFE traps to, or 0 (Arm ARM D1.6.x "Wait for Interrupt", the trap controls' pages):
+// SCTLR_EL1.nTWI/nTWE = 0 traps EL0's to EL1 (to EL2 when HCR_EL2.TGE routes EL0's exceptions);
+// HCR_EL2.TWI/TWE traps EL0's and EL1's to EL2 where EL2 is enabled; SCR_EL3.TWI/TWE traps all below
+// EL3 to EL3; in that priority. A WFI that would not wait (an interrupt is pending, the wake-up
+// condition) completes instead: the traps apply only when the instruction would wait.
+unsigned aarch64_iss::wait_trap_target(bool wfe) const {
+    if (!wfe && irq_pending()) return 0;
+    const uint64_t s = scr(), h = hcr();
+    if (el_ == 0) {
+        uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}; // SCTLR_EL1: nTWI [16], nTWE [18]
+        uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &sctlr);
+        if (!((sctlr.val >> (wfe ? 18 : 16)) & 1)) return route_from_el0();
+    }
+    if (el_ <= 1 && cpu_controls::el2_enabled_by(s, secure_state()) && ((h >> (wfe ? ctl::hcr_twe : ctl::hcr_twi)) & 1))
+        return 2;
+    if (el_ <= 2 && ((s >> (wfe ? ctl::scr_twe : ctl::scr_twi)) & 1)) return 3;
+    return 0;
 }
 
 bool aarch64_iss::irq_pending() const {
@@ -1029,21 +1275,69 @@ bool aarch64_iss::irq_pending() const {
     return false;
 }
 
-bool aarch64_iss::try_take_irq() {
-    if (!irq_pending()) return false;
+// Routing and masking of a physical IRQ (Arm ARM D1.3.6 "Asynchronous exception routing",
+// D1.3.6.1 masking): SCR_EL3.IRQ routes to EL3; HCR_EL2.IMO or TGE route EL0/EL1's to EL2 where EL2
+// is enabled; an IRQ to a lower EL than the current one is not taken; PSTATE.I masks one taken to
+// the current EL, never one taken to a higher EL.
+unsigned aarch64_iss::irq_target() const {
     uint64_t s = scr(), h = hcr();
     unsigned target = 1;
     if ((s >> scr_irq) & 1) target = 3;
     else if (el_ <= 1 && cpu_controls::el2_enabled_by(s, secure_state()) &&
              (((h >> hcr_imo) & 1) || ((h >> ctl::hcr_tge) & 1)))
         target = 2;
-    if (target < el_) return false;
+    if (target < el_) return 0;
     if (target == el_) {
         uint64_t ps = 0;
         uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
-        if (ps & pstate_i) return false;
+        if (ps & pstate_i) return 0;
     }
+    return target;
+}
+
+bool aarch64_iss::try_take_irq() {
+    if (!irq_pending()) return false;
+    unsigned target = irq_target();
+    if (!target) return false;
     take_exception(target, true, 0, engine_pc(), std::nullopt);
+    return true;
+}
+
+// A system instruction EL0 executed and the engine (at its EL0) refused. Those of op1 = 3 are the
+// EL0-accessible class whose access an EL1 control enables (SCTLR_EL1.UMA for MSR DAIFSet/DAIFClr
+// and MRS/MSR DAIF, UCT for CTR_EL0, DZE for DC ZVA, UCI for DC CVAU/CIVAC/IC IVAU; CNTKCTL_EL1,
+// PMUSERENR_EL0 for the timer and PMU): refused, they trap to EL1 with EC 0x18 and the
+// instruction's ISS (Arm ARM D24.2.47, "ISS encoding for an exception from MSR, MRS, or System
+// instruction execution in AArch64 state"; the SCTLR_EL1 field pages). Every other EL1-only
+// register or instruction (op1 0-2, 4-7: SCTLR_EL1, VBAR_EL1, TTBR0_EL1, TLBI, IC IALLU, ...) is
+// UNDEFINED at EL0 (EC 0x00), as is one the gate owns (its rule decides, handle_sysreg).
+bool aarch64_iss::el0_system_trap(uint32_t w, uint64_t at) {
+    if ((w & 0xffc00000) != 0xd5000000) return false; // not a system instruction
+    const unsigned op0 = (w >> 19) & 3, op1 = (w >> 16) & 7, crn = (w >> 12) & 15;
+    if (op1 != 3 || op0 == 2) return false;
+    const bool msr_immediate = op0 == 0 && crn == 4;
+    if (op0 == 0 && !msr_immediate) return false; // hints, barriers: never refused at EL0
+    const sysreg_encoding enc{uint8_t(op0), uint8_t(op1), uint8_t(crn), uint8_t((w >> 8) & 15), uint8_t((w >> 5) & 7)};
+    if (op0 == 3 && handled_here(enc)) return false;
+    const bool is_write = msr_immediate || !((w >> 21) & 1);
+    take_exception(route_from_el0(), false, sysreg_trap_syndrome(enc, is_write, msr_immediate ? 31 : w & 31), at,
+                   std::nullopt);
+    return true;
+}
+
+bool aarch64_iss::host_call(uint64_t at, bool hvc, uint32_t imm16, uint64_t executed) {
+    if (!call_handler_) return false;
+    cpu_call call;
+    call.hvc = hvc;
+    call.imm16 = uint16_t(imm16);
+    call.el = el_;
+    call.secure = secure_state();
+    for (unsigned r = 0; r < 4; ++r) call.x[r] = read_x(r);
+    if (!call_handler_(*this, call)) return false;
+    if (!running()) return true; // the call powered this CPU off (CPU_OFF, SYSTEM_OFF)
+    for (unsigned r = 0; r < 4; ++r) write_x(r, call.x[r]);
+    set_pc(at + 4);
+    retire(executed);
     return true;
 }
 
@@ -1069,6 +1363,7 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
         return;
     }
     if ((w & mask_exception_gen) == insn_hvc) {
+        if (el_ >= 1 && host_call(at, true, imm16, executed)) return;
         // HVC is UNDEFINED at EL0, with SCR_EL3.HCE = 0, or where EL2 is disabled (Arm ARM C6.2.105).
         if (el_ == 0 || !((s >> scr_hce) & 1) || (el_ < 3 && !cpu_controls::el2_enabled_by(s, secure_state()))) {
             take_undefined(at);
@@ -1086,11 +1381,13 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
             take_exception(2, false, esr::syndrome(ec_smc64, imm16), at, std::nullopt);
             return;
         }
+        if (host_call(at, false, imm16, executed)) return;
         if (el_ < 3 && ((s >> scr_smd) & 1)) { take_undefined(at); return; }
         retire(executed);
         take_exception(3, false, esr::syndrome(ec_smc64, imm16), at + 4, std::nullopt);
         return;
     }
+    if (el_ == 0 && el0_system_trap(w, at)) return;
     if ((w & mask_sysreg_move) == insn_sysreg_move) {
         // Unicorn raises UNDEFINED itself for encodings its CPU lacks (EL2/EL3 registers) before
         // the MRS/MSR hooks run: the same handling as the hooks' path.

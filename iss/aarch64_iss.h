@@ -23,7 +23,9 @@
 // - SVC, HVC, SMC, and MRS/MSR outside those segments or of registers Unicorn's CPU lacks
 //   arrive at UC_HOOK_INTR (UNDEFINED) with the PC on them.
 // No wait() happens inside an engine callback: the engine is stopped first.
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -36,10 +38,12 @@
 
 #include "iss/elf_loader.h"
 #include "models/access_context.h"
+#include "models/cpu_controls.h"
 #include "models/rational.h"
 #include "models/sim_time.h"
 
 struct uc_struct;
+struct uc_arm64_cp_reg;
 
 namespace pmusim {
 
@@ -49,8 +53,34 @@ struct access_record;
 class interrupt_line;
 class core_model;
 
+// Where and how a CPU starts without an ELF (a loader outside the CPU placed the image): Linux's
+// arm64 boot protocol is entry = the Image's first instruction, EL2 or EL1 Non-secure, x0 = the
+// DTB's address, x1..x3 = 0 (Documentation/arm64/booting.rst).
+struct cpu_boot {
+    uint64_t entry = 0;
+    unsigned el = 1;
+    bool secure = false;
+    std::array<uint64_t, 4> x{};      // x0..x3; the other general registers start at 0
+    std::optional<uint64_t> sp;       // SP_ELx at entry; default: the top of the entry's memory
+    std::string name = "boot image";  // what logs and messages call the code
+};
+
+// An SMC or HVC the CPU executed that a host-side model may serve (PSCI as a model, when no EL3
+// or EL2 firmware runs): the function in x[0], arguments in x[1..3]. A handler that serves it
+// writes the results into x and returns true; the instruction then retires like a call that
+// returned (x0..x3 written, PC past it). false: the architecture's SMC/HVC exception as usual.
+struct cpu_call {
+    bool hvc = false;
+    uint16_t imm16 = 0;
+    unsigned el = 1;       // the calling EL
+    bool secure = false;   // the calling security state
+    std::array<uint64_t, 4> x{};
+};
+class aarch64_iss;
+using cpu_call_handler = std::function<bool(aarch64_iss& cpu, cpu_call& call)>;
+
 struct firmware_result {
-    enum class state { idle, running, passed, failed, error };
+    enum class state { idle, running, passed, failed, error, off };
     state s = state::idle;
     uint64_t exit_status = 0; // SYS_EXIT subcode
     int exit_code = 0;        // pmusim's: 0 passed, 1 failed, 2 bad input, 3 model error
@@ -67,6 +97,30 @@ public:
     // Loads the ELF into memory now (input_error on bad input) and starts running it at `el`
     // (3: Secure) from the current time. `time_limit_fs` is simulated time from now.
     void start(const std::string& elf_path, unsigned el, bool secure, fs_t time_limit_fs);
+
+    // Boot/host API (docs/firmware.md "Booting a CPU from a host"). power_on starts the CPU at
+    // `boot` from the current time (no ELF; the image is already in memory); it is what PSCI
+    // CPU_ON does to a CPU that is off. power_off stops the CPU (PSCI CPU_OFF, SYSTEM_OFF): it
+    // ends its run with the state `off` and the AMU's activity of an idle CPU; from any process
+    // or from inside this CPU's own call handler. A CPU powered off can be powered on again.
+    void power_on(const cpu_boot& boot, fs_t time_limit_fs = fs_never);
+    void power_off(const std::string& why = "powered off");
+    bool powered_off() const { return result_.s == firmware_result::state::off; }
+    // The handler of SMC and HVC calls (PSCI as a model); none by default.
+    void set_call_handler(cpu_call_handler handler) { call_handler_ = std::move(handler); }
+    // General registers, for a call handler or a host loader (x31 reads as 0).
+    uint64_t x(unsigned r) const { return read_x(r); }
+    void set_x(unsigned r, uint64_t v) { write_x(r, v); }
+    uint64_t pc() const { return engine_pc(); }
+    // Multi-CPU maintenance: each engine has its own TLB and translated code. A TLBI ...IS or
+    // IC IALLUIS/IVAU in one engine reaches every engine of the same platform (the Inner
+    // Shareable domain); a host that writes code into memory (a loader, DMA) calls
+    // code_written() so that no engine runs stale translations.
+    void flush_tlb();
+    void flush_translations();
+    void code_written(uint64_t begin, uint64_t end);
+    // Every ISS of a platform, for the broadcasts (cpu order).
+    static std::vector<aarch64_iss*> on_platform(const platform& p);
     bool running() const { return result_.s == firmware_result::state::running; }
     const sc_core::sc_event& finished() const { return finished_; }
     const firmware_result& result() const { return result_; }
@@ -126,11 +180,11 @@ public:
 
     // Exception-model constants (Arm ARM D1.10, D17.2.37 ESR_ELx), public for tests.
     static constexpr uint32_t ec_unknown = esr::ec_unknown, ec_svc64 = 0x15, ec_hvc64 = 0x16, ec_smc64 = 0x17,
-                              ec_sysreg = esr::ec_sysreg, ec_dabort_lower = 0x24, ec_dabort_same = 0x25;
+                              ec_sysreg = esr::ec_sysreg, ec_wfx = 0x01, ec_dabort_lower = 0x24, ec_dabort_same = 0x25;
 
 private:
     // Why the engine stopped.
-    enum class stop_kind { none, budget, sysreg, memory, exception, special, fetch_fault, engine_error, breakpoint };
+    enum class stop_kind { none, budget, irq, rescan, sysreg, memory, exception, special, fetch_fault, engine_error, breakpoint };
     struct stop_info {
         stop_kind kind = stop_kind::none;
         uint64_t address = 0; // memory: the faulting data address
@@ -141,6 +195,16 @@ private:
 
     void thread();
     void run_loop();
+    // The reset state and run start common to start() and power_on().
+    void begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_limit_fs, std::optional<uint64_t> sp,
+                   const std::string& what);
+    cpu_call_handler call_handler_;
+    bool power_off_requested_ = false;
+    sc_core::sc_event wake_; // power_off from another process wakes a waiting CPU
+    // SMC/HVC served by the call handler: true when it served the call (the instruction retired).
+    bool host_call(uint64_t at, bool hvc, uint32_t imm16, uint64_t executed);
+    static uint32_t on_sys(uc_struct* uc, int reg, const ::uc_arm64_cp_reg* cp, void* self); // TLBI/IC broadcast
+    static std::vector<aarch64_iss*>& instances();
     // Runs the engine for at most `budget` instructions from the current PC; returns how many retired.
     uint64_t run_engine(uint64_t budget);
     uint64_t engine_pc() const;
@@ -158,6 +222,7 @@ private:
     void handle_special(uint64_t pc);
     void semihosting_call(uint64_t pc);
     void take_undefined(uint64_t pc);
+    bool el0_system_trap(uint32_t word, uint64_t at);
 
     struct gate_result {
         access_outcome outcome = access_outcome::ok;
@@ -182,7 +247,16 @@ private:
     void update_security();
     bool local_sysreg(uint32_t key, bool is_read, unsigned rt);
     bool irq_pending() const;
+    unsigned wait_trap_target(bool wfe) const;
+    // A write to SCR_EL3 / HCR_EL2 that sets bits nothing models: logged once per bit.
+    void report_unmodelled(control reg, uint64_t written);
+    uint64_t reported_unmodelled_[2] = {}; // SCR_EL3, HCR_EL2
+    // The EL a pending IRQ is taken to now, or 0 when it is not taken (masked, or routed below).
+    unsigned irq_target() const;
     bool try_take_irq();
+    // An IRQ line was high when the engine started: every block start checks whether the
+    // instructions before it unmasked it (MSR DAIFClr/DAIF end Unicorn's blocks, as ISB does).
+    bool irq_watch_ = false;
 
     void finish(firmware_result::state s, int exit_code, uint64_t status, const std::string& message);
     [[noreturn]] void fail(int exit_code, const std::string& message); // throws to the run loop
@@ -235,6 +309,21 @@ private:
     std::map<uint32_t, uint64_t> el23_registers_; // other EL2/EL3 registers nobody models: stored
     bool core_secure_ = true;
     uint64_t last_vector_ = ~uint64_t(0), retired_at_vector_ = 0; // exception-loop detection
+
+    // Code found at run time (outside the ELF's segments: copied, loaded, JIT-written, or no ELF):
+    // every translation block is scanned before it first runs (UC_HOOK_EDGE_GENERATED, and the
+    // block hook for the first block of a run); the ISS's own instructions in it become stop
+    // points and the block is translated again with their code hooks.
+    static void on_new_block(uc_struct* uc, void* cur, void* prev, void* self);
+    bool scan_block(uint64_t address, uint32_t size); // true: new stop points, engine stopped
+    bool iss_instruction(uint32_t word) const;
+    std::vector<uint64_t> found_exits_;     // of the block the last rescan stop names
+    uint32_t rescan_size_ = 0;
+    // MRS/MSR (UC_HOOK_INSN) of a register the ISS or the gate owns that reached the engine: the
+    // scan missed it (code read through an address the scan cannot read); the run stops with an error.
+    static uint32_t on_sysreg_insn(uc_struct* uc, int reg, const ::uc_arm64_cp_reg* cp, void* self);
+    uint64_t missed_sysreg_pc_ = 0;
+    bool missed_sysreg_ = false;
 
     // Engine bookkeeping.
     stop_info stop_;

@@ -107,6 +107,7 @@ elf_image load_elf(const std::string& path, const std::vector<uint8_t>& b, platf
 
 elf_image load_elf_file(const std::string& path, platform& p) {
     std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw input_error(path, 0, "cannot read the ELF file: no such file");
     if (!std::filesystem::is_regular_file(path, ec)) throw input_error(path, 0, "cannot read the ELF file (not a regular file)");
     uint64_t limit = 0;
     for (const auto& [_, m] : p.memories()) limit += m->size();

@@ -68,20 +68,40 @@ void aarch64_iss::semihosting_call(uint64_t pc) {
     case sys_close: result = word(0) >= handle_stdin && word(0) <= handle_stderr ? 0 : -1; break;
     case sys_writec: out(handle_stdout, bytes(param, 1)); break;
     case sys_write0: {
-        std::string s;
-        for (uint64_t a = param; s.size() < max_string; ++a) {
-            char c = bytes(a, 1)[0];
+        // The whole string, however long, a chunk at a time (bounded memory); one that runs off
+        // plain memory is the firmware's error: the run stops naming it.
+        std::string chunk;
+        for (uint64_t a = param;; ++a) {
+            char c = 0;
+            if (uc_mem_read(uc_, a, &c, 1) != UC_ERR_OK)
+                fail(2, fmt::format("{}: SYS_WRITE0: the string at {:#x} runs outside memory at {:#x} (no NUL)", where(pc),
+                                    param, a));
             if (!c) break;
-            s += c;
+            chunk += c;
+            if (chunk.size() == max_string) {
+                out(handle_stdout, chunk);
+                chunk.clear();
+            }
         }
-        out(handle_stdout, s);
+        out(handle_stdout, chunk);
         break;
     }
     case sys_write: {
-        uint64_t h = word(0);
-        if (h != handle_stdout && h != handle_stderr) { result = int64_t(word(2)); break; }
-        out(h, bytes(word(1), word(2)));
-        result = 0; // bytes not written
+        // Returns the number of bytes NOT written (semihosting 2.0, SYS_WRITE): 0 when all were;
+        // a buffer (or its tail) outside plain memory is not written, and counts.
+        uint64_t h = word(0), address = word(1), length = word(2);
+        if (h != handle_stdout && h != handle_stderr) { result = int64_t(length); break; }
+        uint64_t done = 0;
+        std::string chunk;
+        while (done < length) {
+            chunk.resize(std::min<uint64_t>(max_string, length - done));
+            if (!in_plain_memory(address + done) || !in_plain_memory(address + done + chunk.size() - 1) ||
+                uc_mem_read(uc_, address + done, chunk.data(), chunk.size()) != UC_ERR_OK)
+                break;
+            out(h, chunk);
+            done += chunk.size();
+        }
+        result = int64_t(length - done);
         break;
     }
     case sys_read: result = int64_t(word(2)); break; // EOF: nothing read
@@ -92,8 +112,16 @@ void aarch64_iss::semihosting_call(uint64_t pc) {
     case sys_time: result = 0; break;
     case sys_errno: result = 0; break;
     case sys_get_cmdline: {
+        // An empty command line: one NUL into the firmware's buffer, its length (0) into the
+        // block's second word. A buffer outside plain memory (or of size 0) is an error: -1.
         uint8_t zero = 0;
-        if (word(1) > 0) uc_mem_write(uc_, word(0), &zero, 1);
+        uint64_t buffer = word(0), size = word(1), length = 0;
+        if (size == 0 || !in_plain_memory(buffer) || uc_mem_write(uc_, buffer, &zero, 1) != UC_ERR_OK) {
+            result = -1;
+            break;
+        }
+        if (uc_mem_write(uc_, param + 8, &length, 8) != UC_ERR_OK)
+            fail(2, fmt::format("{}: SYS_GET_CMDLINE: parameter block at {:#x} is outside memory", where(pc), param));
         result = 0;
         break;
     }

@@ -26,7 +26,8 @@ register_table make_table() {
          {{"NS", ctl::scr_ns, 1, fa::rw, "Non-secure state of EL0/EL1"},
           {"IRQ", ctl::scr_irq, 1, fa::rw, ""}, {"FIQ", 2, 1, fa::rw, ""}, {"EA", ctl::scr_ea, 1, fa::rw, ""},
           {"RES1", 4, 2, fa::res1, ""}, {"SMD", ctl::scr_smd, 1, fa::rw, ""}, {"HCE", ctl::scr_hce, 1, fa::rw, ""},
-          {"RW", 10, 1, fa::rw, "lower ELs are AArch64"}, {"EEL2", ctl::scr_eel2, 1, fa::rw, "Secure EL2 enable"},
+          {"RW", ctl::scr_rw, 1, fa::rw, "lower ELs are AArch64"},
+          {"TWI", ctl::scr_twi, 1, fa::rw, "traps WFI below EL3 to EL3"}, {"TWE", ctl::scr_twe, 1, fa::rw, "traps WFE below EL3 to EL3"}, {"EEL2", ctl::scr_eel2, 1, fa::rw, "Secure EL2 enable"},
           {"FGTEn", ctl::scr_fgten, 1, fa::rw, "fine-grained traps enable"},
           {"AMVOFFEN", ctl::scr_amvoffen, 1, fa::rw, "AMUv1p1 virtual offsets enable (0 traps EL2 offset accesses to EL3)"}},
          "Secure Configuration Register"},
@@ -43,9 +44,11 @@ register_table make_table() {
          "Architectural Feature Trap Register (EL2), E2H=0 layout"},
         {"HCR_EL2", enc(3, 4, 1, 1, 0), {}, 64, 0,
          {{"VM", ctl::hcr_vm, 1, fa::rw, ""}, {"IMO", ctl::hcr_imo, 1, fa::rw, ""},
+          {"TWI", ctl::hcr_twi, 1, fa::rw, "traps EL0/EL1 WFI to EL2"}, {"TWE", ctl::hcr_twe, 1, fa::rw, "traps EL0/EL1 WFE to EL2"},
+          {"TSC", ctl::hcr_tsc, 1, fa::rw, "traps EL1 SMC to EL2"},
           {"TGE", ctl::hcr_tge, 1, fa::rw, "trap general exceptions to EL2"},
           {"TIDCP", ctl::hcr_tidcp, 1, fa::rw, "trap IMPLEMENTATION DEFINED registers (e.g. CLUSTERPM*) to EL2"},
-          {"RW", 31, 1, fa::rw, ""}, {"E2H", ctl::hcr_e2h, 1, fa::rw, "EL2 host"},
+          {"RW", ctl::hcr_rw, 1, fa::rw, ""}, {"E2H", ctl::hcr_e2h, 1, fa::rw, "EL2 host"},
           {"AMVOFFEN", ctl::hcr_amvoffen, 1, fa::rw, "AMUv1p1 virtual offsets enable"}},
          "Hypervisor Configuration Register"},
         {"MDCR_EL3", enc(3, 6, 1, 3, 1), {}, 64, 0,
@@ -104,6 +107,27 @@ const char* register_name(control reg) {
 const register_table& cpu_controls_table() {
     static const register_table table = make_table();
     return table;
+}
+
+uint64_t cpu_controls::unmodelled_bits(control reg, uint64_t value) {
+    auto bit = [](unsigned b) { return uint64_t(1) << b; };
+    uint64_t modelled = ~uint64_t(0);
+    switch (reg) {
+    case control::scr_el3:
+        // FIQ is stored only (pmusim has no FIQ source); SIF, ST, TLOR, TERR, APK, API, TID3, ... act on nothing.
+        modelled = bit(ctl::scr_ns) | bit(ctl::scr_irq) | bit(ctl::scr_ea) | (uint64_t(3) << 4) | bit(ctl::scr_smd) |
+                   bit(ctl::scr_hce) | bit(ctl::scr_rw) | bit(ctl::scr_twi) | bit(ctl::scr_twe) | bit(ctl::scr_eel2) |
+                   bit(ctl::scr_fgten) | bit(ctl::scr_amvoffen);
+        break;
+    case control::hcr_el2:
+        // VM is read for the guest view (no stage 2 translation); TID0-3, TACR, TVM, TRVM, FMO, AMO,
+        // TSW, TPCP, TPU, TTLB, TDZ, ... trap EL1 registers the engine executes itself: not modelled.
+        modelled = bit(ctl::hcr_vm) | bit(ctl::hcr_imo) | bit(ctl::hcr_twi) | bit(ctl::hcr_twe) | bit(ctl::hcr_tsc) |
+                   bit(ctl::hcr_tidcp) | bit(ctl::hcr_tge) | bit(ctl::hcr_rw) | bit(ctl::hcr_e2h) | bit(ctl::hcr_amvoffen);
+        break;
+    default: break; // the others' fields are all acted on
+    }
+    return value & ~modelled;
 }
 
 cpu_controls::cpu_controls(const sc_core::sc_module_name& name, soc& system) : unit(name, system) {

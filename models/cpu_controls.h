@@ -51,6 +51,10 @@ public:
     bool el2_enabled(unsigned cpu, bool secure) const { return el2_enabled_by(value(cpu, control::scr_el3), secure); }
     static bool el2_enabled_by(uint64_t scr_el3, bool secure);
     register_bank& bank(unsigned cpu) { return *banks_.at(cpu); }
+    // The bits of `value` written to `reg` that pmusim gives no behaviour (docs/firmware.md
+    // "What is not modelled"): stored and read back, but nothing acts on them. The ISS reports
+    // each once per CPU in the log, naming the register and the bit.
+    static uint64_t unmodelled_bits(control reg, uint64_t value);
 
 protected:
     void access(tlm::tlm_generic_payload& trans, access_context& ctx) override;
@@ -73,6 +77,13 @@ constexpr unsigned hcr_tge = 27;        // HCR_EL2.TGE
 constexpr unsigned hcr_e2h = 34;        // HCR_EL2.E2H
 constexpr unsigned hcr_amvoffen = 51;   // HCR_EL2.AMVOFFEN
 constexpr unsigned hcr_tidcp = 20;      // HCR_EL2.TIDCP (Linux kvm_arm.h HCR_TIDCP; 53 is EnSCXT)
+constexpr unsigned hcr_twi = 13;        // HCR_EL2.TWI: trap EL0/EL1 WFI to EL2 (DDI0487 D24.2.62)
+constexpr unsigned hcr_twe = 14;        // HCR_EL2.TWE: trap EL0/EL1 WFE to EL2
+constexpr unsigned hcr_tsc = 19;        // HCR_EL2.TSC: trap EL1 SMC to EL2
+constexpr unsigned hcr_rw = 31;         // HCR_EL2.RW: EL1 is AArch64
+constexpr unsigned scr_rw = 10;         // SCR_EL3.RW: lower ELs are AArch64
+constexpr unsigned scr_twi = 12;        // SCR_EL3.TWI: trap EL0-EL2 WFI to EL3 (DDI0487 D24.2.169)
+constexpr unsigned scr_twe = 13;        // SCR_EL3.TWE: trap EL0-EL2 WFE to EL3
 constexpr unsigned scr_ns = 0;          // SCR_EL3.NS
 constexpr unsigned scr_irq = 1;         // SCR_EL3.IRQ
 constexpr unsigned scr_ea = 3;          // SCR_EL3.EA

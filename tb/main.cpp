@@ -113,7 +113,7 @@ int simulate(std::vector<seq::statement> statements, const std::string& source_n
     if (serve) runner.serve(std::cin, std::cout);
     else runner.load(std::move(statements));
     std::unique_ptr<debug::debug_attachment> debugging; // after load(): it attaches to the ISSs load() made
-    if (opt.debug.any()) debugging = std::make_unique<debug::debug_attachment>(opt.debug, runner, p);
+    if (opt.debug.any()) debugging = std::make_unique<debug::debug_attachment>(opt.debug, p);
     if (!serve) {
         rec.line(fmt::format("pmusim: {} on platform {} (firmware profile {})", source_name, cfg.name,
                              opt.skip_firmware_boot ? std::string("not run: the ELF is the firmware")
