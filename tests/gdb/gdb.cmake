@@ -27,3 +27,16 @@ if(Python3_FOUND)
   set_tests_properties("gdb: the trace shows the TAM trap with its ESR and the MRS disassembled"
     PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60)
 endif()
+add_test(NAME "gdb: an unknown trace category is bad input"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/expect_exit.sh 2 $<TARGET_FILE:pmusim> firmware -q --trace insn,bogus ${ISS_ELF_DIR}/traps.elf)
+add_test(NAME "gdb: --gdb-wait without --gdb is bad input"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/expect_exit.sh 2 $<TARGET_FILE:pmusim> firmware -q --gdb-wait ${ISS_ELF_DIR}/traps.elf)
+set_tests_properties("gdb: an unknown trace category is bad input" "gdb: --gdb-wait without --gdb is bad input"
+  PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 30)
+# `pmusim run` traces a sequence's exec statements: amu_count.S writes AMCNTENSET0_EL0
+# (S3_3_C13_C2_5, Arm ARM D17.3) = 0xf first.
+add_test(NAME "gdb: pmusim run traces the firmware of an exec statement"
+  COMMAND $<TARGET_FILE:pmusim> run -q --trace sysreg ${ISS_ELF_DIR}/exec_mix.seq)
+set_tests_properties("gdb: pmusim run traces the firmware of an exec statement" PROPERTIES
+  ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "\"encoding\":\"S3_3_C13_C2_5\",\"file\":\"[^\"]*amu_count.elf\",\"kind\":\"sysreg\",\"line\":0,\"op\":\"write\",\"outcome\":\"ok\"")
