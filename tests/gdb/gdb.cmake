@@ -40,3 +40,10 @@ add_test(NAME "gdb: pmusim run traces the firmware of an exec statement"
 set_tests_properties("gdb: pmusim run traces the firmware of an exec statement" PROPERTIES
   ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "\"encoding\":\"S3_3_C13_C2_5\",\"file\":\"[^\"]*amu_count.elf\",\"kind\":\"sysreg\",\"line\":0,\"op\":\"write\",\"outcome\":\"ok\"")
+if(Python3_FOUND)
+  add_test(NAME "gdb: attach to running firmware then Ctrl-C and kill"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_gdb_interrupt.py $<TARGET_FILE:pmusim>
+            ${GDB_MULTIARCH} ${ISS_ELF_DIR}/forever.elf)
+  set_tests_properties("gdb: attach to running firmware then Ctrl-C and kill"
+    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 150)
+endif()
