@@ -340,6 +340,8 @@ void add_help_examples(CLI::App& app) {
                 "  pmusim run a.seq b.seq tests/sequences -j 2 --junit junit.xml --quiet\n"
                 "  pmusim run my.seq --reference\n"
                 "  pmusim run my.seq -C dsu0.counters=4 -C cpu0.features.fgt=true   # parameter overrides\n"
+                "  pmusim run my.seq --gdb 1234 --gdb-wait --trace exceptions,sysreg=trace.jsonl  # its exec statements: "
+                "docs/debugging.md\n"
                 "Reports (JUnit, JSON-lines log, VCD): docs/logs.md.\n"
                 "Statements: docs/sequence-language.md; each unit type's commands (UNIT VERB ARGS): "
                 "pmusim --list-unit-types."},
