@@ -540,6 +540,7 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     budget_check_ = true;
     irq_watch_ = irq_pending();
     ++engine_runs_;
+    skip_breakpoint_at(pc);
     last_error_ = uc_emu_start(uc_, pc, no_until_, 0, 0);
     irq_watch_ = false;
     engine_warm_ = engine_warm_ || counted_ > 0;
@@ -729,6 +730,15 @@ void aarch64_iss::run_loop() {
         if (now_fs() >= deadline_)
             fail(2, fmt::format("{}: the firmware did not exit within {} (time limit)", where(engine_pc()),
                                 format_time(deadline_ - started_at_)));
+        uint64_t cap = ~uint64_t(0);
+        if (debug_) {
+            cap = debug_->checkpoint(*this, at_breakpoint_); // may hold the CPU (halted)
+            at_breakpoint_ = false;
+            if (cap == 0) {
+                finish(firmware_result::state::failed, 1, 0, "killed by the debugger");
+                return;
+            }
+        }
         if (try_take_irq()) continue;
         // Run ahead: up to the next instant anything else is due (nothing else can change what the
         // firmware sees before then) or the time limit.
@@ -738,7 +748,7 @@ void aarch64_iss::run_loop() {
         if (gap == SC_ZERO_TIME) limit = now_fs();
         const clock_domain& clk = core_.clock();
         uint64_t edges = clk.edges_at(limit) - clk.edges_at(t_pos_);
-        uint64_t budget = std::max<uint64_t>(1, edges / cycles_per_instruction_);
+        uint64_t budget = std::min(cap, std::max<uint64_t>(1, edges / cycles_per_instruction_));
         uint64_t retired = run_engine(budget);
         retire(retired);
         uint64_t pc = engine_pc();
@@ -746,6 +756,7 @@ void aarch64_iss::run_loop() {
         case stop_kind::budget:
         case stop_kind::irq:
         case stop_kind::rescan: break;
+        case stop_kind::breakpoint: at_breakpoint_ = true; break;
         case stop_kind::sysreg: handle_sysreg(pc); break;
         case stop_kind::memory: handle_memory(pc, stop_); break;
         case stop_kind::exception: handle_exception(pc, stop_.intno); break;
@@ -785,6 +796,7 @@ void aarch64_iss::finish(firmware_result::state s, int exit_code, uint64_t statu
                                                                 : "stopped",
                           retired_, message.empty() ? "" : ": " + message));
     finished_.notify(SC_ZERO_TIME);
+    if (debug_) debug_->finished(*this);
 }
 
 void aarch64_iss::fail(int exit_code, const std::string& message) {
@@ -855,7 +867,7 @@ aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_reg
     if (!is_write && r.outcome == access_outcome::ok) std::memcpy(&r.value, data, bytes);
     if (r.outcome == access_outcome::error && r.detail.empty())
         r.detail = fmt::format("bus error ({})", trans.get_response_string());
-    if (!rec_.json) return r; // no access log: the record is not built (its cost is most of an access's)
+    if (!rec_.json && !trace_) return r; // no access log: the record is not built (its cost is most of an access's)
     access_record a;
     a.time_fs = now_fs();
     a.time = format_time(a.time_fs);
@@ -871,7 +883,8 @@ aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_reg
     if (r.syndrome) a.syndrome = fmt::format("{:#x}", r.syndrome);
     a.cpu_cycle = core_.clock().edges_at(a.time_fs);
     if (!r.detail.empty()) a.detail = r.detail;
-    rec_.access(a);
+    if (rec_.json) rec_.access(a);
+    if (trace_) trace_->access(*this, a, system_register);
     return r;
 }
 
@@ -1070,6 +1083,7 @@ void aarch64_iss::handle_memory(uint64_t pc, const stop_info& first_stop) {
     mmio_access_.size = st.size;
     mmio_access_.is_write = st.is_write;
     check(uc_mmio_map(uc_, page, page_size, &aarch64_iss::on_mmio_read, this, &aarch64_iss::on_mmio_write, this), "mapping MMIO");
+    skip_breakpoint_at(pc);
     run_until(pc, pc + 4);
     uc_err e = uc_err(last_error_);
     uc_mem_unmap(uc_, page, page_size);
@@ -1197,6 +1211,7 @@ void aarch64_iss::take_exception(unsigned target, bool irq, uint64_t esr, uint64
     load_pstate((ps & 0xf0000000) | pstate_daif | 1);
     uint64_t vector = vbar + offset;
     update_security();
+    if (trace_) trace_->exception(*this, std::max(t_pos_, now_fs()), from, target, irq, irq ? 0 : esr, elr, far, vector);
     rec_.line(fmt::format("[{}] cpu{}: {} EL{} -> EL{} at {:#x} (ESR {:#x}, ELR {:#x})", format_time(now_fs()), cpu_,
                           irq ? "IRQ" : "exception", from, target, vector, irq ? 0 : esr, elr));
     // A synchronous exception at the vector it leads to, with nothing retired since that vector

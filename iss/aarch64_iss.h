@@ -49,6 +49,7 @@ namespace pmusim {
 
 class platform;
 class run_recorder;
+struct access_record;
 class interrupt_line;
 class core_model;
 
@@ -135,13 +136,55 @@ public:
     // next pending SystemC activity only.
     static void set_global_quantum(const sc_core::sc_time& q) { tlm_utils::tlm_quantumkeeper::set_global_quantum(q); }
 
+    // A debugger (debug/iss_debugger.h, docs/debugging.md). The run loop calls checkpoint() before
+    // every engine run; it may hold the CPU there (halted: simulated time stands still) and returns
+    // the most instructions the run may retire (1: a single step; 0: stop the firmware, killed).
+    class debug_hooks {
+    public:
+        virtual ~debug_hooks() = default;
+        virtual uint64_t checkpoint(aarch64_iss& cpu, bool at_breakpoint) = 0;
+        virtual void finished(aarch64_iss& cpu) = 0;
+    };
+    void set_debug_hooks(debug_hooks* hooks) { debug_ = hooks; }
+    // Code hooks on these addresses only: the engine stops before the instruction.
+    void set_breakpoints(const std::vector<uint64_t>& addresses);
+    // The architectural state as a debugger sees it (between engine runs; iss/debug_access.cpp).
+    uint64_t debug_read_x(unsigned r) const { return read_x(r); }
+    void debug_write_x(unsigned r, uint64_t v) { write_x(r, v); }
+    uint64_t debug_pc() const { return engine_pc(); }
+    void debug_set_pc(uint64_t pc) { set_pc(pc); }
+    uint64_t debug_sp() const;
+    void debug_set_sp(uint64_t sp);
+    uint32_t debug_pstate() const; // NZCV, DAIF, M[3:0] = EL << 2 | SPSel
+    void debug_set_pstate(uint32_t value); // NZCV and DAIF; the EL and SPSel are not changed
+    void debug_read_v(unsigned n, uint8_t bytes[16]) const;
+    void debug_write_v(unsigned n, const uint8_t bytes[16]);
+    uint32_t debug_fp_status(bool control) const; // FPSR, or FPCR
+    void debug_set_fp_status(bool control, uint32_t value);
+    // Memory at a physical address: plain memory, or a unit window read or written through the gate
+    // as this CPU (not in the access log).
+    bool debug_memory(bool is_write, uint64_t address, uint8_t* bytes, size_t length);
+    const std::string& elf_path() const { return image_.path; }
+
+    // The instruction, exception and access trace (debug/trace.h, docs/debugging.md).
+    class trace_sink {
+    public:
+        virtual ~trace_sink() = default;
+        virtual bool wants_instructions() const = 0;
+        virtual void instruction(const aarch64_iss& cpu, uint64_t index, fs_t time, uint64_t pc, uint32_t word) = 0;
+        virtual void exception(const aarch64_iss& cpu, fs_t time, unsigned from_el, unsigned to_el, bool irq, uint64_t esr,
+                               uint64_t elr, std::optional<uint64_t> far, uint64_t vector) = 0;
+        virtual void access(const aarch64_iss& cpu, const access_record& record, bool system_register) = 0;
+    };
+    void set_trace(trace_sink* trace);
+
     // Exception-model constants (Arm ARM D1.10, D17.2.37 ESR_ELx), public for tests.
     static constexpr uint32_t ec_unknown = esr::ec_unknown, ec_svc64 = 0x15, ec_hvc64 = 0x16, ec_smc64 = 0x17,
                               ec_sysreg = esr::ec_sysreg, ec_wfx = 0x01, ec_dabort_lower = 0x24, ec_dabort_same = 0x25;
 
 private:
     // Why the engine stopped.
-    enum class stop_kind { none, budget, irq, rescan, sysreg, memory, exception, special, fetch_fault, engine_error };
+    enum class stop_kind { none, budget, irq, rescan, sysreg, memory, exception, special, fetch_fault, engine_error, breakpoint };
     struct stop_info {
         stop_kind kind = stop_kind::none;
         uint64_t address = 0; // memory: the faulting data address
@@ -323,6 +366,18 @@ private:
     std::map<std::string, rational> saved_workload_;
 
     uint64_t retired_ = 0, engine_runs_ = 0, peripheral_accesses_ = 0;
+
+    // Debugger and trace (iss/debug_access.cpp).
+    debug_hooks* debug_ = nullptr;
+    std::vector<uint64_t> breakpoints_, breakpoint_hooks_;
+    uint64_t skip_breakpoint_at_ = 0; // the run starts on this breakpoint: do not stop there again
+    bool skip_breakpoint_ = false, at_breakpoint_ = false;
+    void skip_breakpoint_at(uint64_t pc);
+    static void on_breakpoint(uc_struct* uc, uint64_t address, uint32_t size, void* self);
+    trace_sink* trace_ = nullptr;
+    uint64_t trace_hook_ = 0;
+    uint64_t traced_index_ = ~uint64_t(0);
+    static void on_traced_instruction(uc_struct* uc, uint64_t address, uint32_t size, void* self);
     std::string stdout_line_; // semihosting output, flushed per line into the log
 };
 

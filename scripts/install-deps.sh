@@ -11,6 +11,7 @@ packages=(cmake g++ pkg-config make python3
           qemu-system-arm               # benchmark only: pmusim linux's boot vs QEMU -M virt (docs/performance.md)
           clang libclang-rt-14-dev      # libFuzzer + sanitizer runtimes (scripts/fuzz.sh)
           gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu picolibc-aarch64-linux-gnu  # firmware/
+          libcapstone-dev gdb-multiarch  # trace disassembly, the GDB stub's tests (docs/debugging.md)
           python3-pytest                # the Python client's tests (python/, examples/python/)
           doxygen help2man              # API reference and man pages (docs/embedding.md)
           slurm-wlm munge               # the single-node Slurm sweep test (docs/whatif.md)

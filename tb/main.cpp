@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <systemc>
 
+#include "debug/debug_cli.h"
 #include "models/input_error.h"
 #include "models/values.h"
 #include "models/reference_mode.h"
@@ -58,6 +59,7 @@ struct run_options {
     // Firmware (docs/firmware.md)
     fs_t firmware_time_limit = fs_per_second;
     bool skip_firmware_boot = false;
+    debug::debug_options debug; // --gdb, --gdb-wait, --trace (docs/debugging.md)
 };
 
 std::string read_file(const std::string& path) {
@@ -119,6 +121,8 @@ int simulate(std::vector<seq::statement> statements, const std::string& source_n
     if (!serve && !opt.quiet && isatty(STDERR_FILENO)) runner.show_progress(true);
     if (serve) runner.serve(std::cin, std::cout);
     else runner.load(std::move(statements));
+    std::unique_ptr<debug::debug_attachment> debugging; // after load(): it attaches to the ISSs load() made
+    if (opt.debug.any()) debugging = std::make_unique<debug::debug_attachment>(opt.debug, p);
     if (!serve) {
         rec.line(fmt::format("pmusim: {} on platform {} (firmware profile {})", source_name, cfg.name,
                              opt.skip_firmware_boot ? std::string("not run: the ELF is the firmware")
@@ -286,6 +290,7 @@ int run_command(const run_options& opt) {
         return run_single(opt.files.front(), opt, [&](run_recorder& rec) { return run_file(opt.files.front(), opt, rec); });
     if (!opt.log_json.empty() || !opt.vcd.empty())
         throw input_error("", 0, "--log-json and --vcd describe one run: give them with a single sequence file");
+    if (opt.debug.any()) throw input_error("", 0, "--gdb and --trace debug one run: give them with a single sequence file");
     prepare_junit_folder(opt);
     std::vector<std::string> files;
     try {
@@ -381,6 +386,8 @@ void add_help_examples(CLI::App& app) {
                 "  pmusim run my.seq --summary                      # every unit's counters at the end\n"
                 "  pmusim run my.seq --reference\n"
                 "  pmusim run my.seq -C dsu0.counters=4 -C cpu0.features.fgt=true   # parameter overrides\n"
+                "  pmusim run my.seq --gdb 1234 --gdb-wait --trace exceptions,sysreg=trace.jsonl  # its exec statements: "
+                "docs/debugging.md\n"
                 "Reports (JUnit, JSON-lines log, VCD): docs/logs.md.\n"
                 "Statements: docs/sequence-language.md; each unit type's commands (UNIT VERB ARGS): "
                 "pmusim --list-unit-types."},
@@ -448,6 +455,7 @@ int main(int argc, char** argv) {
     run->add_flag("--summary", ropt.summary, "print every unit's counters at the end (they are also printed after a failed expectation)");
     run->add_flag("--reference", ropt.reference,
                   "per-cycle reference mode: every counter advanced on every clock edge (slow; docs/reference-mode.md)");
+    debug::add_debug_options(*run, ropt.debug); // for the sequence's exec statements
 
     run_options sopt;
     auto* serve = app.add_subcommand("serve", "speak the sequence language on stdin/stdout, one answer per line");
@@ -476,6 +484,7 @@ int main(int argc, char** argv) {
     firmware->add_flag("--summary", fwopt.summary, "print every unit's counters at the end (they are also printed after a failure)");
     firmware->add_option("-C,--param", fwopt.overrides, override_option_help)->allow_extra_args(false);
     firmware->add_flag("--reference", fwopt.reference, "per-cycle reference mode (docs/reference-mode.md)");
+    debug::add_debug_options(*firmware, fwopt.debug);
 
 
     std::string regs_format = "markdown", regs_unit, regs_dir, regs_platform;

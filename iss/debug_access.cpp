@@ -1,0 +1,185 @@
+// The ISS's side of a debugger and a trace (docs/debugging.md): breakpoints as code hooks on their
+// addresses only, the architectural state as GDB numbers it, memory and unit windows, and the
+// instruction hook of the trace. The debugger itself is debug/iss_debugger.h.
+#include "iss/aarch64_iss.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fmt/format.h>
+#include <unicorn/unicorn.h>
+
+#include "models/core.h"
+#include "models/input_error.h"
+#include "tb/platform.h"
+
+namespace pmusim {
+
+namespace {
+void check(uc_err e, const char* what) {
+    if (e != UC_ERR_OK) throw model_error(fmt::format("Unicorn: {}: {}", what, uc_strerror(e)));
+}
+constexpr uint64_t pstate_nzcv_daif = 0xf00003c0;
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Breakpoints
+
+void aarch64_iss::set_breakpoints(const std::vector<uint64_t>& addresses) {
+    std::vector<uint64_t> sorted = addresses;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    if (sorted == breakpoints_) return;
+    for (uint64_t h : breakpoint_hooks_) uc_hook_del(uc_, h);
+    breakpoint_hooks_.clear();
+    // Code translated before a hook existed does not call it: drop the blocks holding the old and
+    // the new addresses, so that they are translated again with (or without) the hook.
+    for (uint64_t a : breakpoints_) uc_ctl_remove_cache(uc_, a, a + 4);
+    breakpoints_ = sorted;
+    for (uint64_t a : breakpoints_) {
+        uc_hook h;
+        check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&aarch64_iss::on_breakpoint), this, a, a),
+              "breakpoint hook");
+        breakpoint_hooks_.push_back(h);
+        uc_ctl_remove_cache(uc_, a, a + 4);
+    }
+}
+
+void aarch64_iss::skip_breakpoint_at(uint64_t pc) {
+    skip_breakpoint_ = std::binary_search(breakpoints_.begin(), breakpoints_.end(), pc);
+    skip_breakpoint_at_ = pc;
+}
+
+// Before the instruction at a breakpoint: stop the engine there, unless the run started on it (the
+// CPU resumes from that breakpoint: its instruction runs).
+void aarch64_iss::on_breakpoint(uc_struct* uc, uint64_t address, uint32_t, void* self_ptr) {
+    auto* self = static_cast<aarch64_iss*>(self_ptr);
+    if (self->skip_breakpoint_ && address == self->skip_breakpoint_at_) {
+        self->skip_breakpoint_ = false;
+        return;
+    }
+    if (self->stop_.kind == stop_kind::none) self->stop_.kind = stop_kind::breakpoint;
+    uc_emu_stop(uc);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registers
+
+uint64_t aarch64_iss::debug_sp() const {
+    uint64_t sp = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_SP, &sp);
+    return sp;
+}
+void aarch64_iss::debug_set_sp(uint64_t sp) { uc_reg_write(uc_, UC_ARM64_REG_SP, &sp); }
+
+uint32_t aarch64_iss::debug_pstate() const {
+    uint64_t ps = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
+    // The engine runs at EL1; the EL is the ISS's (M[3:2]), SPSel the engine's M[0] (0 at EL0).
+    const uint64_t spsel = el_ == 0 ? 0 : (ps & 1);
+    return uint32_t((ps & pstate_nzcv_daif) | (uint64_t(el_) << 2) | spsel);
+}
+
+void aarch64_iss::debug_set_pstate(uint32_t value) {
+    uint64_t ps = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
+    ps = (ps & ~pstate_nzcv_daif) | (value & pstate_nzcv_daif);
+    uc_reg_write(uc_, UC_ARM64_REG_PSTATE, &ps);
+}
+
+void aarch64_iss::debug_read_v(unsigned n, uint8_t bytes[16]) const {
+    uint8_t q[16] = {};
+    if (n < 32) uc_reg_read(uc_, UC_ARM64_REG_Q0 + int(n), q);
+    std::memcpy(bytes, q, 16);
+}
+void aarch64_iss::debug_write_v(unsigned n, const uint8_t bytes[16]) {
+    uint8_t q[16];
+    std::memcpy(q, bytes, 16);
+    if (n < 32) uc_reg_write(uc_, UC_ARM64_REG_Q0 + int(n), q);
+}
+
+uint32_t aarch64_iss::debug_fp_status(bool control) const {
+    uint64_t v = 0;
+    uc_reg_read(uc_, control ? UC_ARM64_REG_FPCR : UC_ARM64_REG_FPSR, &v);
+    return uint32_t(v);
+}
+void aarch64_iss::debug_set_fp_status(bool control, uint32_t value) {
+    uint64_t v = value;
+    uc_reg_write(uc_, control ? UC_ARM64_REG_FPCR : UC_ARM64_REG_FPSR, &v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory
+
+bool aarch64_iss::debug_memory(bool is_write, uint64_t address, uint8_t* bytes, size_t length) {
+    if (length == 0) return true;
+    if (address + length < address) return false;
+    const bool plain = in_plain_memory(address) && in_plain_memory(address + length - 1);
+    if (plain) {
+        if (is_write) {
+            if (uc_mem_write(uc_, address, bytes, length) != UC_ERR_OK) return false;
+            uc_ctl_remove_cache(uc_, address, address + length); // code written by the debugger runs as written
+            return true;
+        }
+        return uc_mem_read(uc_, address, bytes, length) == UC_ERR_OK;
+    }
+    if (in_plain_memory(address) || in_plain_memory(address + length - 1)) return false; // straddles
+    // A unit window: accesses of the width asked for (8 bytes at most, naturally aligned), through
+    // the gate with this CPU's access context, as the firmware's own load or store would be.
+    const unsigned width = length >= 8 && address % 8 == 0 && length % 8 == 0 ? 8
+                           : address % 4 == 0 && length % 4 == 0                ? 4
+                           : length == 2 && address % 2 == 0                    ? 2
+                           : length == 1                                        ? 1
+                                                                                : 0;
+    if (width == 0) return false;
+    for (size_t at = 0; at < length; at += width) {
+        uint64_t value = 0;
+        if (is_write) std::memcpy(&value, bytes + at, width);
+        tlm::tlm_generic_payload trans;
+        uint8_t data[8] = {};
+        std::memcpy(data, &value, 8);
+        trans.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+        trans.set_address(address + at);
+        trans.set_data_ptr(data);
+        trans.set_data_length(width);
+        trans.set_streaming_width(width);
+        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        access_context ctx = context();
+        ctx.path = access_path::memory_mapped;
+        trans.set_extension(&ctx);
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+        to_gate->b_transport(trans, delay);
+        trans.clear_extension(&ctx);
+        if (trans.get_response_status() != tlm::TLM_OK_RESPONSE || ctx.outcome != access_outcome::ok) return false;
+        if (!is_write) std::memcpy(bytes + at, data, width);
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Trace
+
+void aarch64_iss::set_trace(trace_sink* trace) {
+    trace_ = trace;
+    if (trace_hook_) uc_hook_del(uc_, uc_hook(trace_hook_));
+    trace_hook_ = 0;
+    if (trace_ && trace_->wants_instructions()) {
+        uc_hook h;
+        check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&aarch64_iss::on_traced_instruction), this, 1, 0),
+              "trace hook");
+        trace_hook_ = h;
+    }
+}
+
+// Before each instruction the engine executes. Its index is the instructions retired before it;
+// an instruction the engine starts twice (a window access runs again alone) is traced once.
+void aarch64_iss::on_traced_instruction(uc_struct*, uint64_t address, uint32_t, void* self_ptr) {
+    auto* self = static_cast<aarch64_iss*>(self_ptr);
+    const uint64_t in_run = self->before_block_ + (address >= self->block_start_ ? (address - self->block_start_) / 4 : 0);
+    const uint64_t index = self->retired_ + in_run;
+    if (index == self->traced_index_) return;
+    self->traced_index_ = index;
+    const fs_t t = in_run == 0 ? self->t_pos_ : self->core_.clock().time_after_edges(self->t_pos_, in_run * self->cycles_per_instruction_);
+    self->trace_->instruction(*self, index, t, address, self->fetch_word(address));
+}
+
+} // namespace pmusim

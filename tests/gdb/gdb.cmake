@@ -1,0 +1,49 @@
+# The GDB stub and the trace, end to end (docs/debugging.md): Debian's gdb-multiarch in batch
+# mode against `pmusim firmware --gdb`, and `--trace` on an ISS test program.
+find_program(GDB_MULTIARCH gdb-multiarch)
+find_program(AARCH64_NM aarch64-linux-gnu-nm)
+find_package(Python3 COMPONENTS Interpreter)
+set(GDB_TEST_DIR ${CMAKE_BINARY_DIR}/tests/gdb)
+add_custom_command(OUTPUT ${GDB_TEST_DIR}/gdb_session.elf
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${GDB_TEST_DIR}
+  COMMAND ${AARCH64_GCC} -c ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_session.S -o ${GDB_TEST_DIR}/gdb_session.o
+  COMMAND ${AARCH64_LD} -N -Ttext=0x80000000 -e _start --build-id=none --no-warn-rwx-segments
+          ${GDB_TEST_DIR}/gdb_session.o -o ${GDB_TEST_DIR}/gdb_session.elf
+  DEPENDS ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_session.S ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
+  COMMENT "Assembling the GDB session test program")
+add_custom_target(gdb_test_programs ALL DEPENDS ${GDB_TEST_DIR}/gdb_session.elf)
+if(NOT GDB_MULTIARCH)
+  message(FATAL_ERROR "gdb-multiarch not found: run scripts/install-deps.sh")
+endif()
+if(Python3_FOUND)
+  add_test(NAME "gdb: break at a symbol, read a counter through memory, step, continue to the pass"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_gdb_session.py $<TARGET_FILE:pmusim>
+            ${GDB_MULTIARCH} ${GDB_TEST_DIR}/gdb_session.elf)
+  set_tests_properties("gdb: break at a symbol, read a counter through memory, step, continue to the pass"
+    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 150)
+  add_test(NAME "gdb: the trace shows the TAM trap with its ESR and the MRS disassembled"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_trace.py $<TARGET_FILE:pmusim>
+            ${AARCH64_NM} ${ISS_ELF_DIR}/traps.elf ${GDB_TEST_DIR})
+  set_tests_properties("gdb: the trace shows the TAM trap with its ESR and the MRS disassembled"
+    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60)
+endif()
+add_test(NAME "gdb: an unknown trace category is bad input"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/expect_exit.sh 2 $<TARGET_FILE:pmusim> firmware -q --trace insn,bogus ${ISS_ELF_DIR}/traps.elf)
+add_test(NAME "gdb: --gdb-wait without --gdb is bad input"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/expect_exit.sh 2 $<TARGET_FILE:pmusim> firmware -q --gdb-wait ${ISS_ELF_DIR}/traps.elf)
+set_tests_properties("gdb: an unknown trace category is bad input" "gdb: --gdb-wait without --gdb is bad input"
+  PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 30)
+# `pmusim run` traces a sequence's exec statements: amu_count.S writes AMCNTENSET0_EL0
+# (S3_3_C13_C2_5, Arm ARM D17.3) = 0xf first.
+add_test(NAME "gdb: pmusim run traces the firmware of an exec statement"
+  COMMAND $<TARGET_FILE:pmusim> run -q --trace sysreg ${ISS_ELF_DIR}/exec_mix.seq)
+set_tests_properties("gdb: pmusim run traces the firmware of an exec statement" PROPERTIES
+  ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "\"encoding\":\"S3_3_C13_C2_5\",\"file\":\"[^\"]*amu_count.elf\",\"kind\":\"sysreg\",\"line\":0,\"op\":\"write\",\"outcome\":\"ok\"")
+if(Python3_FOUND)
+  add_test(NAME "gdb: attach to running firmware then Ctrl-C and kill"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_gdb_interrupt.py $<TARGET_FILE:pmusim>
+            ${GDB_MULTIARCH} ${ISS_ELF_DIR}/forever.elf)
+  set_tests_properties("gdb: attach to running firmware then Ctrl-C and kill"
+    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 150)
+endif()
