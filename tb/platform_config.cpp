@@ -10,6 +10,7 @@
 #include "models/input_file.h"
 #include "models/limits.h"
 #include "tb/builtin_platforms.h"
+#include "tb/name_check.h"
 #include "tb/platform_loader.h"
 #include "tb/unit_list.h"
 
@@ -116,9 +117,12 @@ platform_config load_platform(const std::string& name_or_path) {
     const bool exists = fs::exists(name_or_path, ec);
     const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
                                  name_or_path.find('.') != std::string::npos;
-    if (!exists && !looks_like_path)
+    if (!exists && !looks_like_path) {
+        std::vector<std::string> names;
+        for (const builtin_platform& b : builtin_platforms()) names.emplace_back(b.name);
         throw input_error("", 0, "unknown platform '" + name_or_path + "'; expected a built-in platform (" +
-                                     builtins + ") or the path of a YAML file");
+                                     builtins + ") or the path of a YAML file" + did_you_mean(name_or_path, names));
+    }
     if (exists && fs::is_directory(name_or_path, ec))
         throw input_error(name_or_path, 0, "cannot read platform file: it is a directory; built-in platforms: " +
                                                builtins);

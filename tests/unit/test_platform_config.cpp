@@ -630,11 +630,13 @@ TEST_CASE("config: missing file and unknown platform name") {
     CHECK(e.file() == "/nonexistent/dir/p.yaml");
     CHECK(e.line() == 0);
     CHECK_THAT(e.message(), Catch::Contains("cannot open platform file") &&
-                                Catch::Contains("built-in platforms: arm-default, power9-default"));
+                                Catch::Contains("built-in platforms: arm-default, arm-linux, power9-default"));
     input_error n = load_error("arm-defualt");
     CHECK_THAT(std::string(n.what()),
                Catch::Contains("unknown platform 'arm-defualt'; expected a built-in platform (arm-default, "
-                               "power9-default) or the path of a YAML file"));
+                               "arm-linux, power9-default) or the path of a YAML file (did you mean arm-default?)"));
+    CHECK_THAT(std::string(load_error("power8-default").what()), Catch::Contains("(did you mean power9-default?)"));
+    CHECK_THAT(std::string(load_error("zzz").what()), !Catch::Contains("did you mean"));
     CHECK_THAT(load_error(source_tree + "/platforms").message(), Catch::Contains("is a directory"));
 }
 
