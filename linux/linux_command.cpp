@@ -3,6 +3,7 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "linux/linux_machine.h"
@@ -36,6 +37,7 @@ linux_command::linux_command(CLI::App& app) {
     cmd_->add_option("--vcd", vcd_, "write counters, enables and interrupt lines as a VCD waveform");
     cmd_->add_option("-C,--param", overrides_, override_option_help)->allow_extra_args(false);
     cmd_->add_flag("--reference", reference_, "per-cycle reference mode (docs/reference-mode.md)");
+    debug::add_debug_options(*cmd_, debug_);
     cmd_->footer("Examples:\n"
                  "  scripts/linux-kit.sh build/linux-kit --script my-test.sh\n"
                  "  pmusim linux --kernel build/linux-kit/Image --initrd build/linux-kit/initramfs.cpio\n"
@@ -88,6 +90,9 @@ int linux_command::run() {
                          image.layout.initrd_end, image.layout.dtb_address, image.layout.dtb_size, image.bootargs));
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     machine.boot(image, el_, limit);
+    // After the machine built its CPUs' ISSs: the attachment takes every ISS of the platform.
+    std::unique_ptr<debug::debug_attachment> debugging;
+    if (debug_.any()) debugging = std::make_unique<debug::debug_attachment>(debug_, p);
     const auto host_start = std::chrono::steady_clock::now();
     sc_core::sc_start();
     const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "debug/debug_cli.h"
 #include "linux/linux_boot.h"
 
 namespace pmusim {
@@ -25,6 +26,7 @@ private:
     std::vector<std::string> overrides_;
     unsigned el_ = 1;
     bool reference_ = false;
+    debug::debug_options debug_; // --gdb, --gdb-wait, --trace (docs/debugging.md)
 };
 
 } // namespace pmusim

@@ -179,3 +179,10 @@ add_test(NAME "mutations: two model breaks chosen by date each fail their named 
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/mutations/run.py --rotate 2 --in-place ${CMAKE_BINARY_DIR})
 set_tests_properties("mutations: two model breaks chosen by date each fail their named test" PROPERTIES
   TIMEOUT 1500 RUN_SERIAL TRUE)
+if(Python3_FOUND)
+  # The progress bar of long runs on a terminal (a pseudo-terminal here), and none on a pipe.
+  add_test(NAME "outputs: a progress bar on a terminal for a long run, none on a pipe"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/outputs/check_progress_bar.py $<TARGET_FILE:pmusim>)
+  set_tests_properties("outputs: a progress bar on a terminal for a long run, none on a pipe"
+    PROPERTIES TIMEOUT 300 ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE")
+endif()
