@@ -27,7 +27,7 @@ def main():
                                                text=True, timeout=30, check=True).stdout)
         open(os.path.join(tmp, "board.yaml"), "w").write("")  # a platform file completes too
         cases = [
-            (["pmusim", "run", "x.seq", "--platform", ""], {"arm-default", "power9-default", "board.yaml"},
+            (["pmusim", "run", "x.seq", "--platform", ""], {"arm-default", "arm-linux", "power9-default", "board.yaml"},
              "platform names and *.yaml files"),
             (["pmusim", "run", "x.seq", "--platform", "pow"], {"power9-default"}, "a platform name's prefix"),
             (["pmusim", "run", "x.seq", "-C", "units.dsu0.params.coun"], {"units.dsu0.params.counters="},
