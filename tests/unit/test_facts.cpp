@@ -262,8 +262,12 @@ std::vector<std::string> fact_units_of(const std::string& table_unit) {
 TEST_CASE("facts: every register of every table has a fact unless it is pmusim's own or UNVERIFIED", "[facts]") {
     std::vector<std::string> missing;
     unsigned registers = 0, exempt = 0, fields = 0, fields_with_fact = 0;
+    // The devices Linux needs (devices/, added 2026-12-05) have register-offset facts but few field
+    // facts yet: counted apart, so the counter units' share below still only grows (docs/facts.md).
+    unsigned device_fields = 0, device_fields_with_fact = 0;
     for (const register_table* t : all_register_tables()) {
         const auto units = fact_units_of(t->unit);
+        const bool device = t->unit.rfind("gicv2", 0) == 0 || t->unit == "generic_timer" || t->unit == "pl011";
         for (const auto& r : t->registers) {
             ++registers;
             std::vector<const fact_row*> about;
@@ -271,10 +275,10 @@ TEST_CASE("facts: every register of every table has a fact unless it is pmusim's
                 if (f.reg == r.name && std::find(units.begin(), units.end(), f.unit) != units.end()) about.push_back(&f);
             for (const auto& field : r.fields) {
                 if (reserved(field)) continue;
-                ++fields;
+                ++(device ? device_fields : fields);
                 for (const fact_row* f : about)
                     if (f->kind == "field" && f->field == field.name) {
-                        ++fields_with_fact;
+                        ++(device ? device_fields_with_fact : fields_with_fact);
                         break;
                     }
             }
@@ -289,7 +293,8 @@ TEST_CASE("facts: every register of every table has a fact unless it is pmusim's
         }
     }
     fmt::print("facts coverage: {} registers, {} without a fact (pmusim's own or UNVERIFIED); {} of {} non-reserved "
-               "fields have a field fact\n", registers, exempt, fields_with_fact, fields);
+               "fields have a field fact (devices: {} of {})\n", registers, exempt, fields_with_fact, fields,
+               device_fields_with_fact, device_fields);
     for (const auto& m : missing) fmt::print("  no fact for {}\n", m);
     CHECK(missing.empty());
     // Field coverage may only grow: 901 of 1,265 on 2026-12-05 (issue 31). A new table whose fields

@@ -179,7 +179,7 @@ TEST_CASE("config: built-in power9-default loads with the expected shape") {
 }
 
 TEST_CASE("config: embedded built-in platforms equal the platform files") {
-    REQUIRE(builtin_platforms().size() == 2);
+    REQUIRE(builtin_platforms().size() == 3);
     CHECK(builtin_platform_names() == "arm-default, arm-linux, power9-default");
     for (const auto& b : builtin_platforms()) {
         INFO(b.source_path);
