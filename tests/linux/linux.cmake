@@ -34,10 +34,10 @@ endfunction()
 linux_input_test("a minimal Image boots and powers off with PSCI SYSTEM_OFF: exit 0"
   ${EXPECT} 0 --match "PSCI SYSTEM_OFF after" -- ${RUN} --kernel tiny.Image --initrd small.cpio)
 # The debugging options on `pmusim linux` (docs/debugging.md): the trace of the minimal Image holds
-# its PSCI SMC (SMC #0 is 0xd4000003 in the Arm ARM's encoding; tiny_image.py's words) as taken.
+# its four instructions (the header's branch, MOVZ, MOVK, SMC #0: tiny_image.py's words), the last the PSCI SMC.
 linux_input_test("--trace: the minimal Image's instructions and its SMC in the trace"
   sh -c "$<TARGET_FILE:pmusim> linux --kernel tiny.Image --initrd small.cpio --trace insn=tiny-trace.jsonl >/dev/null && \
-grep -c '\"kind\":\"insn\"' tiny-trace.jsonl | grep -qx 3 && grep -q 'smc' tiny-trace.jsonl")
+grep -c '\"kind\":\"insn\"' tiny-trace.jsonl | grep -qx 4 && grep -q '\"disasm\":\"smc #0\"' tiny-trace.jsonl")
 linux_input_test("bad input: a file that is not an arm64 Image exits 2 naming it"
   ${EXPECT} 2 --match "^pmusim: .*garbage.dtb.*not an arm64 Linux Image: expected the magic 0x644d5241" --
   ${RUN} --kernel garbage.dtb --initrd small.cpio)
