@@ -15,7 +15,7 @@ include(CMakePackageConfigHelpers)
 add_library(pmusim_shared SHARED $<TARGET_OBJECTS:pmusim_objects>)
 add_library(pmusim_static STATIC $<TARGET_OBJECTS:pmusim_objects>)
 foreach(lib pmusim_shared pmusim_static)
-  target_link_libraries(${lib} PUBLIC PkgConfig::SystemC PRIVATE PkgConfig::Unicorn ${Capstone_LINK_LIBRARIES} fmt::fmt yaml-cpp Threads::Threads ${CMAKE_DL_LIBS})
+  target_link_libraries(${lib} PUBLIC PkgConfig::SystemC PRIVATE PkgConfig::Unicorn ${Capstone_LINK_LIBRARIES} ${FDT_LIBRARY} fmt::fmt yaml-cpp Threads::Threads ${CMAKE_DL_LIBS})
   target_include_directories(${lib} INTERFACE
     $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}/include> $<BUILD_INTERFACE:${CMAKE_BINARY_DIR}/include>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
