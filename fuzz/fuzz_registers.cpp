@@ -17,6 +17,7 @@
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "models/sanitizer_fibers.h"
 #include "fuzz/invariants.h"
 #include "models/sim_time.h"
 #include "tb/platform_config.h"
@@ -164,6 +165,7 @@ void init() {
     the_platform = new platform(load_platform(PMUSIM_FUZZ_PLATFORM));
     the_harness = new harness("fuzz_harness", *the_platform);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    pmusim::sanitizer_fibers::main_stack_resumed();
 }
 
 } // namespace
@@ -185,6 +187,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (advanced + d > budget) break;
             advanced += d;
             sc_core::sc_start(sc_core::sc_time::from_value(d));
+            pmusim::sanitizer_fibers::main_stack_resumed();
             break;
         }
         case 7: { // power state of a CPU

@@ -15,6 +15,7 @@
 #include <systemc>
 #include <variant>
 
+#include "models/sanitizer_fibers.h"
 #include "fuzz/invariants.h"
 #include "models/sim_time.h"
 #include "tb/platform_config.h"
@@ -99,6 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         register_all_units();
         the_session = new session();
         sc_core::sc_start(); // firmware boot, then the runner waits for input
+        pmusim::sanitizer_fibers::main_stack_resumed();
     }
     session& s = *the_session;
     std::string text(reinterpret_cast<const char*>(data), size), kept = "reset cold\nas cpu0 el1 ns\n";
@@ -121,6 +123,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     s.out.clear();
     s.in_buf.feed(kept);
     sc_core::sc_start();
+    pmusim::sanitizer_fibers::main_stack_resumed();
     if (sc_core::sc_get_status() == sc_core::SC_STOPPED || !s.in_buf.waiting()) {
         std::fprintf(stderr, "serve session ended (exit %d): %s\n", s.runner.exit_status(), s.runner.error_message().c_str());
         std::abort();

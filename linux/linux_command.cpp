@@ -1,3 +1,4 @@
+#include "models/sanitizer_fibers.h"
 #include "linux/linux_command.h"
 
 #include <chrono>
@@ -89,12 +90,14 @@ int linux_command::run() {
                          boot_.kernel, cfg.name, image.layout.kernel_entry, image.layout.initrd_start,
                          image.layout.initrd_end, image.layout.dtb_address, image.layout.dtb_size, image.bootargs));
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    sanitizer_fibers::main_stack_resumed();
     machine.boot(image, el_, limit);
     // After the machine built its CPUs' ISSs: the attachment takes every ISS of the platform.
     std::unique_ptr<debug::debug_attachment> debugging;
     if (debug_.any()) debugging = std::make_unique<debug::debug_attachment>(debug_, p);
     const auto host_start = std::chrono::steady_clock::now();
     sc_core::sc_start();
+    sanitizer_fibers::main_stack_resumed();
     const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
     std::cout.flush();
     rec.line(fmt::format("pmusim linux: {} after {} simulated, {} instructions", machine.message(),

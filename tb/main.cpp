@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <systemc>
 
+#include "models/sanitizer_fibers.h"
 #include "debug/debug_cli.h"
 #include "models/input_error.h"
 #include "models/values.h"
@@ -133,6 +134,7 @@ int simulate(std::vector<seq::statement> statements, const std::string& source_n
     }
     const auto host_start = std::chrono::steady_clock::now();
     sc_core::sc_start();
+    sanitizer_fibers::main_stack_resumed();
     const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
     int status = runner.exit_status();
     if (!runner.error_message().empty()) std::cerr << runner.error_message() << '\n';

@@ -7,6 +7,7 @@
 // cycle 0), then the timeline's actions (workload, dvfs, power, events: delta 1),
 // then the sequences starting at T (delta 2), so a sample at T shows the state
 // the interval (T - every, T] ended with.
+#include "models/sanitizer_fibers.h"
 #include "tb/simulate.h"
 #include "tb/atomic_output.h"
 
@@ -314,6 +315,7 @@ int simulate_scenario(const simulate_options& opt) {
     for (auto& m : multiplexers) driver.helpers.push_back([mux = m.get()] { mux->run(); });
 
     sc_start();
+    sanitizer_fibers::main_stack_resumed();
     if (!runner.error_message().empty() && driver.status != exit_bad_input) {
         // The runner stops on its own only for a model error or bad input in the firmware boot.
         std::cerr << "pmusim: " << runner.error_message() << '\n';
