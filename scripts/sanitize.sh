@@ -18,7 +18,9 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 # costs a fifth to a half less than -O2 -g (docs/reliability.md, "CI time").
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" \
   -DPMUSIM_SANITIZE=address,undefined -DPMUSIM_SANITIZE_DEBUG_INFO=-g1 "${launcher[@]}" >/dev/null
+build_start=$SECONDS
 cmake --build "$build" -j "$(nproc)" -- --no-print-directory >&2
+echo "sanitize: build took $((SECONDS - build_start)) s" >&2
 # detect_leaks: SystemC keeps its kernel (sc_simcontext, coroutine stacks) alive until exit by
 # design; leak reports would be about the library, not pmusim. Everything else is on.
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=0:detect_stack_use_after_return=0:strict_string_checks=1:check_initialization_order=1"
