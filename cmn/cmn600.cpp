@@ -29,9 +29,15 @@ const register_table& cmn600_table_for(const cmn_node& n) {
 
 cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, cmn600_options options,
                std::string clock, std::string irq, std::vector<cmn600_rate> rates, cmn_traffic_timing timing,
-               std::vector<cmn_generator_config> generators)
+               std::vector<cmn_generator_config> generators, std::vector<cmn_flow_config> flows,
+               bool flows_per_request)
     : unit(name, system), mesh_(std::move(mesh)), opt_(options), clock_(system.clock(clock)), cycles_(clock_) {
     timing_ = timing;
+    // Flows (docs/cmn.md "Flows"): counted from time x rate, or issued request by request through the
+    // traffic engine (flow_mode: per-request, and always in the reference mode, which counts edge by edge).
+    const bool per_request = flows_per_request || reference_mode();
+    if (per_request)
+        for (auto& g : cmn_flow_generators(flows)) generators.push_back(g);
     if (!generators.empty()) traffic_ = std::make_unique<cmn_traffic>(mesh_, timing, std::move(generators));
     if (!irq.empty()) irq_ = &system.irq(irq);
     banks_.resize(mesh_.nodes.size());
@@ -53,6 +59,15 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
                               b.find(fmt::format("por_dtm_wp{}_mask", w))};
         }
     for (const auto& r : rates) feed(r.node, r.event).rate.set_rate(r.rate, 0);
+    if (!per_request)
+        for (const cmn_flow_term& t : compile_cmn_flows(mesh_, timing_, flows)) {
+            cmn_event_ref e;
+            e.eventid = t.eventid;
+            e.occupid = t.occupid;
+            event_feed& f = feed(t.node, e);
+            if (f.flows.empty()) f.total.add(f.flows);
+            f.flows.add(t);
+        }
     cycle_counter_.set_source(&cycles_, 0);
     // Reference mode (docs/reference-mode.md): a wrap found edge by edge runs what the overflow
     // process runs, so a DTM carry reaches its global counter, and the cycle counter's wrap

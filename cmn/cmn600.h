@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cmn/cmn_events.h"
+#include "cmn/cmn_flows.h"
 #include "cmn/cmn_mesh.h"
 #include "cmn/cmn_traffic.h"
 #include "models/event_source.h"
@@ -105,7 +106,8 @@ public:
     SC_HAS_PROCESS(cmn600);
     cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, cmn600_options options,
            std::string clock, std::string irq, std::vector<cmn600_rate> rates, cmn_traffic_timing timing = {},
-           std::vector<cmn_generator_config> generators = {});
+           std::vector<cmn_generator_config> generators = {}, std::vector<cmn_flow_config> flows = {},
+           bool flows_per_request = false);
 
     std::string type() const override { return "cmn600"; }
     const register_table& table() const override { return cmn600_cfg_table(); }
@@ -140,10 +142,11 @@ protected:
 private:
     // One node event as a stream: constant rate from the platform plus injected events.
     struct event_feed {
-        explicit event_feed(const clock_domain& clock) : rate(clock), traffic(clock) {}
+        explicit event_feed(const clock_domain& clock) : rate(clock), traffic(clock), flows(clock) {}
         rate_stream rate;
         injected_events injected;
         cmn_edge_events traffic; // flits counted as they pass
+        cmn_flow_events flows;   // flows counted from time x rate (in `total` once it has a term)
         summed_source total;
         bool touched = false; // traffic added since the last overflow prediction
         std::vector<uint32_t> counters; // the DTM counters it feeds (xp * 4 + counter), set by apply()
