@@ -410,17 +410,23 @@ std::vector<cmn_flow_config> parse_cmn_flows(const cmn_mesh& mesh, const std::st
         }
     }
     std::map<std::pair<size_t, uint8_t>, fraction> link_load;
+    std::map<std::pair<size_t, uint8_t>, size_t> first_over; // the flow whose flits took it past 1
     for (size_t i = 0; i < terms.size(); ++i) {
         const cmn_flow_term& t = terms[i];
         if (mesh.nodes[t.node].type != cmn_node_type::xp || t.ramp) continue;
         fraction& load = link_load[{t.node, t.eventid}];
         load.add(t.rate, t.weight);
-        if (load.above(1))
-            throw input_error(o.file, out[c.term_flow[i]].line,
-                              fmt::format("{}: with this flow {} transmits {} flits per cycle on {} (at most 1: one "
-                                          "flit per cycle per output and channel); lower the rates",
-                                          o.param_path, mesh.nodes[t.node].name, load.str(),
-                                          cmn_xp_event_name(t.eventid)));
+        if (load.above(1)) first_over.emplace(std::make_pair(t.node, t.eventid), c.term_flow[i]);
+    }
+    if (!first_over.empty()) {
+        auto worst = std::min_element(first_over.begin(), first_over.end(),
+                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+        const auto& [node, eventid] = worst->first;
+        throw input_error(o.file, out[worst->second].line,
+                          fmt::format("{}: with this flow {} transmits {} flits per cycle on {} (at most 1: one "
+                                      "flit per cycle per output and channel); lower the rates",
+                                      o.param_path, mesh.nodes[node].name, link_load[worst->first].str(),
+                                      cmn_xp_event_name(eventid)));
     }
     std::map<std::tuple<size_t, unsigned, unsigned>, fraction> in_flight;
     for (const auto& tr : c.trackers) {
