@@ -85,7 +85,7 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
     state_reset();
 
     SC_METHOD(on_overflow);
-    sensitive << overflows_.event();
+    sensitive << overflows_.event() << dtc_overflow_;
     dont_initialize();
     SC_METHOD(on_traffic);
     sensitive << traffic_wakeup_;
@@ -254,6 +254,16 @@ void cmn600::apply() {
     for (size_t x = 0; x < dtms_.size(); ++x)
         for (unsigned n = 0; n < 4; ++n)
             for (event_feed* f : dtms_[x].inputs[n]) f->counters.push_back(uint32_t(x * 4 + n));
+    // The DTM counters whose wraps carry into each DTC counter (for the lazy carries).
+    for (auto& c : carries_) c.counters.clear();
+    for (size_t x = 0; x < dtms_.size(); ++x) {
+        const uint64_t cfg = dtm_config_[x]->value;
+        for (unsigned n = 0; n < 4; ++n) {
+            const unsigned slot = dtms_[x].carry_slot(n);
+            if (dtms_[x].active(n) && bit(cfg, dtm_pmevcnt_paired + slot))
+                carries_[field(cfg, dtm_global_num(slot), dtm_global_num_bits)].counters.push_back(&dtms_[x].counter[n]);
+        }
+    }
     predicted_all_ = false;
 }
 
@@ -282,10 +292,26 @@ void cmn600::reschedule(bool all) {
     }
     for (event_feed* f : touched_) f->touched = false;
     touched_.clear();
+    if (lazy_carries()) predict_dtc_overflow();
+}
+
+void cmn600::predict_dtc_overflow() {
+    // Every wrap up to now has been taken (collect() precedes every change), so DTC counter g
+    // overflows when the wraps paired to it reach 2^32 - its value: at that instant, exactly.
+    const fs_t now = now_fs();
+    std::optional<fs_t> earliest;
+    for (unsigned g = 0; g < carries_.size(); ++g) {
+        if (carries_[g].counters.empty()) continue;
+        const uint64_t needed = (uint64_t(1) << 32) - global_[g];
+        if (auto t = first_time_reaching(carries_[g], needed, now); t && (!earliest || *t < *earliest)) earliest = t;
+    }
+    dtc_overflow_.cancel();
+    if (earliest) dtc_overflow_.notify(to_sc_time(*earliest > now ? *earliest - now : 0));
 }
 
 bool cmn600::wrap_matters(size_t slot) const {
     if (slot == cycle_slot()) return true;
+    if (lazy_carries()) return false; // carried lazily: the DTC counter's overflow is predicted instead
     const size_t x = slot / 4;
     const unsigned n = unsigned(slot % 4);
     const dtm_state& d = dtms_[x];
@@ -432,6 +458,7 @@ void cmn600::bind_hooks() {
                 b[fmt::format("por_dt_pmevcnt{}", pairs[p])].on_write([this, p](const write_event& e) {
                     global_[2 * p] = uint32_t(dtc_pmevcnt_even.get(e.new_value));
                     global_[2 * p + 1] = uint32_t(dtc_pmevcnt_odd.get(e.new_value));
+                    if (lazy_carries()) predict_dtc_overflow(); // the carries its overflow needs changed
                 });
                 b[fmt::format("por_dt_pmevcntsr{}", pairs[p])].on_read(
                     [this, p] { return dtc_pmevcnt_odd.put(global_shadow_[2 * p + 1]) | dtc_pmevcnt_even.put(global_shadow_[2 * p]); });
@@ -588,8 +615,13 @@ bool cmn600::set_traffic(const std::vector<std::string>& requester, const std::v
             });
         advance_traffic(); // requests due up to now issue under the old settings
         const uint64_t edge = clock_.edges_at(now_fs());
-        if (!traffic_ && !c.off)
+        if (!traffic_ && !c.off) {
+            collect(); // the wraps so far carried lazily; from now on each is scheduled (lazy_carries())
             traffic_ = std::make_unique<cmn_traffic>(mesh_, timing_, std::vector<cmn_generator_config>{});
+            dtc_overflow_.cancel();
+            apply();
+            reschedule();
+        }
         if (traffic_)
             traffic_->set_generator(c.config.xp, c.config.port, c.config.device, c.off ? nullptr : &c.config,
                                     c.keep_stream, edge);
