@@ -162,15 +162,15 @@ void cmn_traffic::reset(uint64_t start_edge) {
 }
 
 const cmn_generator_config* cmn_traffic::generator_at(size_t xp, unsigned port, unsigned device) const {
-    for (const auto& g : gens_)
-        if (g.cfg.xp == xp && g.cfg.port == port && g.cfg.device == device) return &g.cfg;
+    for (const auto& g : gens_) // flows' streams are not the `traffic` statement's generators
+        if (!g.cfg.flow.active && g.cfg.xp == xp && g.cfg.port == port && g.cfg.device == device) return &g.cfg;
     return nullptr;
 }
 
 void cmn_traffic::set_generator(size_t xp, unsigned port, unsigned device, const cmn_generator_config* cfg,
                                 bool keep_stream, uint64_t now_edge) {
     auto it = std::find_if(gens_.begin(), gens_.end(), [&](const generator& g) {
-        return g.cfg.xp == xp && g.cfg.port == port && g.cfg.device == device;
+        return !g.cfg.flow.active && g.cfg.xp == xp && g.cfg.port == port && g.cfg.device == device;
     });
     if (!cfg) {
         if (it != gens_.end()) gens_.erase(it);
