@@ -32,7 +32,7 @@ std::string flows_error(const std::string& text, cmn_traffic_timing timing = {})
 
 } // namespace
 
-TEST_CASE("cmn flows: the floor sum equals the plain sum of floor(u * a / m)") {
+TEST_CASE("cmn flows: the floor sum equals the plain sum of floor(u x a / m)") {
     std::mt19937_64 rng(3);
     for (int i = 0; i < 2000; ++i) {
         const uint64_t n = rng() % 300, m = 1 + rng() % 97, a = rng() % 200, b = rng() % 150;
