@@ -19,6 +19,8 @@
 //   7  firmware on the ISS (issue 21): a loop touching no peripheral against bare Unicorn on the
 //      same words; an MRS of AMEVCNTR00_EL0 from firmware against the C++ initiator's read, with
 //      the engine's exit cost (MRS CurrentEL, answered by the ISS) reported separately
+//   8  CMN-600 flows (issue 33): 1 s of an 8x8 mesh at 2 GHz with flows from every requester, and the
+//      same flows request by request on a scaled run (identical counters, host-time ratio)
 // --scaling runs scenario 1 at 1, 8, 64 and 256 CPUs.
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -49,6 +51,7 @@
 #include "tb/sequence_runner.h"
 #include "tb/unit_list.h"
 #include "models/data_files.h"
+#include "models/values.h"
 
 using namespace pmusim;
 
@@ -869,6 +872,108 @@ void scenario_firmware(bool quick) {
                              "the record {:.0f} ns\n\n", per_logged, per_logged - per_amu);
 }
 
+// ------------------------------------------------------------------ scenario 8: CMN-600 flows
+
+// An 8x8 CMN-600 in the default layout, mesh clock 2 GHz, every RN-F sending two flows (docs/cmn.md
+// "Flows"): reads to one HN-F at `cmn_flow_rate` requests per cycle with a quarter missing the SLC,
+// writes to another at half that rate; the RN-I reads from the HN-I at 1/50. Written to a file.
+std::string cmn_flow_rate = "1/20"; // read requests per mesh cycle per RN-F (--cmn-flow-rate)
+
+std::string cmn_flows_platform(bool per_request) {
+    constexpr unsigned mesh = 8, hnfs = mesh * mesh - 2;
+    std::ostringstream y;
+    y << fmt::format("name: cmn-flows-bench\ndescription: \"benchmark: CMN-600 8x8 mesh with flows\"\narch: arm\n"
+                     "clocks:\n  - {{ name: cpu0, frequency: 2GHz }}\n  - {{ name: cmn0, frequency: 2GHz }}\n"
+                     "cpus:\n  - {{ name: cpu0, clock: cpu0, cluster: 0 }}\nfirmware: {{ profile: none }}\nunits:\n"
+                     "  - name: cmn0\n    type: cmn600\n    base: 0x40000000\n    size: 64MiB\n    clock: cmn0\n"
+                     "    irq: cmn0_pmu_irq\n    params:\n      mesh_x: {0}\n      mesh_y: {0}\n      flow_mode: {1}\n"
+                     "      flows: |\n",
+                     mesh, per_request ? "per-request" : "rate");
+    const rational read = values::parse_rational(cmn_flow_rate, "--cmn-flow-rate", 0);
+    const std::string write = rational(read.num, read.den * 2).str();
+    for (unsigned i = 1; i + 1 < mesh * mesh; ++i) // XP i holds RN-F i - 1 (and HN-F i - 1)
+        y << fmt::format("        {},{} p0 to=hnf{} op=read rate={} miss=1/4 mem={}\n"
+                         "        {},{} p0 to=hnf{} op=write rate={}\n",
+                         i % mesh, i / mesh, (i * 7) % hnfs, cmn_flow_rate, i % 2, i % mesh, i / mesh,
+                         (i * 13 + 5) % hnfs, write);
+    y << fmt::format("        {0},{0} p0 to=hni0 op=read rate=1/50\n", mesh - 1);
+    const std::string path = fmt::format("/tmp/pmusim-bench-{}-flows-{}.yaml", getpid(), per_request ? "pr" : "rate");
+    std::ofstream(path) << y.str();
+    return path;
+}
+
+// perf stat -a -I on four aggregated arm_cmn events, as arm-cmn.c@v6.1 programs them: on every XP,
+// DTM counter 0 <- the HN-F's hnf_pocq_reqs_recvd, 1 <- hnf_qos_pocq_occupancy (all), 2 <-
+// hnf_cache_miss, 3 <- the XP's mxp_e_dat_txflit_valid, each paired to DTC counter 0..3, the DTC
+// counters at CMN_COUNTER_INIT (0x80000000). Every tenth of the run, what arm_cmn_event_read
+// does: every XP's por_dtm_pmevcnt, then each DTC counter read and rewritten to 0x80000000.
+std::string cmn_flows_sequence(uint64_t mesh_cycles) {
+    constexpr unsigned mesh = 8;
+    std::ostringstream out;
+    out << "as cpu0 el1\nwrite cmn0.dtc0.por_dt_dtc_ctl 1\n";
+    for (unsigned h = 0; h < mesh * mesh - 2; ++h) out << fmt::format("write cmn0.hnf{}.pmu_event_sel 0x01_0f_05\n", h);
+    for (unsigned i = 0; i < mesh * mesh; ++i)
+        out << fmt::format("write cmn0.xp_{0}_{1}.pmu_event_sel 0x61\n"
+                           "write cmn0.xp_{0}_{1}.por_dtm_pmu_config 0x0422_2120_3210_00f1\n",
+                           i % mesh, i / mesh);
+    const char* pairs[] = {"ab", "cd"};
+    for (const char* p : pairs) out << fmt::format("write cmn0.dtc0.por_dt_pmevcnt{} 0x80000000_80000000\n", p);
+    out << "write cmn0.dtc0.por_dt_pmcr 0x41\n";
+    for (unsigned r = 0; r < 10; ++r) {
+        out << fmt::format("run {} cycles of cmn0\n", mesh_cycles / 10);
+        for (unsigned i = 0; i < mesh * mesh; ++i)
+            out << fmt::format("read cmn0.xp_{}_{}.por_dtm_pmevcnt\n", i % mesh, i / mesh);
+        for (const char* p : pairs)
+            out << fmt::format("read cmn0.dtc0.por_dt_pmevcnt{0}\nwrite cmn0.dtc0.por_dt_pmevcnt{0} 0x80000000_80000000\n", p);
+        out << "read cmn0.dtc0.por_dt_pmovsr\n";
+    }
+    return out.str();
+}
+
+run_figures cmn_flows_run(uint64_t mesh_cycles, bool per_request) {
+    return in_child([&] {
+        const std::string plat = cmn_flows_platform(per_request);
+        run_figures r = run_sequence(plat, cmn_flows_sequence(mesh_cycles), false, [](platform& p) {
+            // Requests that reached their home by the end (ground truth, the same in both modes).
+            auto* cmn = dynamic_cast<cmn600*>(p.find_unit("cmn0"));
+            std::vector<event_total> totals;
+            if (cmn) cmn->event_totals(totals);
+            uint64_t requests = 0;
+            for (const auto& t : totals)
+                if (t.event == "hnf_pocq_reqs_recvd" || t.event == "hni_rrt_rd_alloc" || t.event == "hni_rrt_wr_alloc")
+                    requests += t.count;
+            return requests;
+        });
+        std::remove(plat.c_str());
+        return r;
+    });
+}
+
+void scenario_cmn_flows(bool quick) {
+    std::cout << "Scenario 8: CMN-600 flows, 8x8 mesh at 2 GHz, 62 RN-Fs each reading " << cmn_flow_rate
+              << " requests per cycle (a quarter missing the SLC) from one HN-F and writing half that to another, the "
+                 "RN-I reading 1/50 from the HN-I; four aggregated events on all 64 XPs (perf stat -I style)\n";
+    const uint64_t second = 2'000'000'000; // mesh cycles in 1 s
+    const uint64_t scaled = quick ? 20'000 : 200'000;
+    run_figures flows = cmn_flows_run(quick ? second / 10 : second, false);
+    print_run(fmt::format("flows, {}", format_time(flows.sim_fs)), flows, "requests");
+    run_figures flows_scaled = cmn_flows_run(scaled, false);
+    run_figures per_request = cmn_flows_run(scaled, true);
+    print_run(fmt::format("flows, scaled {}", format_time(flows_scaled.sim_fs)), flows_scaled, "requests");
+    print_run(fmt::format("per-request, scaled {}", format_time(per_request.sim_fs)), per_request, "requests");
+    const bool same = flows_scaled.ok && per_request.ok && flows_scaled.log_hash == per_request.log_hash;
+    std::cout << fmt::format("  counters on the scaled run: {} (JSON logs {:016x} / {:016x})\n",
+                             same ? "identical" : "DIFFERENT", flows_scaled.log_hash, per_request.log_hash);
+    if (flows.ok && per_request.ok) {
+        const double flows_per_s = flows.host_seconds / (double(flows.sim_fs) / 1e15);
+        const double pr_per_s = per_request.host_seconds / (double(per_request.sim_fs) / 1e15);
+        std::cout << fmt::format("  host seconds per simulated second: flows {:.4f}, per-request {:.1f} "
+                                 "(per-request / flows = {:.0f}x); requests per host second: flows {}, per-request {}\n\n",
+                                 flows_per_s, pr_per_s, pr_per_s / flows_per_s, human(double(flows.work) / flows.host_seconds),
+                                 human(double(per_request.work) / per_request.host_seconds));
+    }
+}
+
 // ------------------------------------------------------------------ scenario 6: memory of a big platform
 
 // One platform with everything at once: 256 CPUs (each its own 2-3 GHz clock, AMU v1p1, TF-A),
@@ -942,10 +1047,11 @@ int main(int argc, char** argv) {
     CLI::App app{"pmusim_bench: fast mode against the per-cycle reference and a bare TLM loop (docs/performance.md)"};
     std::vector<int> scenarios{1, 2, 4};
     bool quick = false, scaling = false;
-    app.add_option("--scenario", scenarios, "scenarios to run (1 2 4 by default; 3: CMN, slow at 8x8; 5: IMC trace; 6: memory of a big platform; 7: firmware on the ISS)")->delimiter(',');
+    app.add_option("--scenario", scenarios, "scenarios to run (1 2 4 by default; 3: CMN, slow at 8x8; 5: IMC trace; 6: memory of a big platform; 7: firmware on the ISS; 8: CMN flows)")->delimiter(',');
     app.add_flag("--quick", quick, "shorter fast runs (100 ms instead of 1 s, ...), for a smoke check");
     app.add_flag("--scaling", scaling, "also scenario 1 at 1, 8, 64 and 256 CPUs");
     app.add_option("--cmn-rate", cmn_rate, "scenario 3: requests per mesh cycle per requester (default 1/20)");
+    app.add_option("--cmn-flow-rate", cmn_flow_rate, "scenario 8: read requests per mesh cycle per RN-F (default 1/20)");
     CLI11_PARSE(app, argc, argv);
     for (int s : scenarios) {
         if (s == 1) scenario_amu(quick);
@@ -955,6 +1061,7 @@ int main(int argc, char** argv) {
         if (s == 4) scenario_dsu_storm(quick);
         if (s == 6) scenario_memory();
         if (s == 7) scenario_firmware(quick);
+        if (s == 8) scenario_cmn_flows(quick);
     }
     if (scaling) scenario_scaling();
     return 0;

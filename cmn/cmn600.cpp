@@ -29,9 +29,15 @@ const register_table& cmn600_table_for(const cmn_node& n) {
 
 cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, cmn600_options options,
                std::string clock, std::string irq, std::vector<cmn600_rate> rates, cmn_traffic_timing timing,
-               std::vector<cmn_generator_config> generators)
+               std::vector<cmn_generator_config> generators, std::vector<cmn_flow_config> flows,
+               bool flows_per_request)
     : unit(name, system), mesh_(std::move(mesh)), opt_(options), clock_(system.clock(clock)), cycles_(clock_) {
     timing_ = timing;
+    // Flows (docs/cmn.md "Flows"): counted from time x rate, or issued request by request through the
+    // traffic engine (flow_mode: per-request, and always in the reference mode, which counts edge by edge).
+    const bool per_request = flows_per_request || reference_mode();
+    if (per_request)
+        for (auto& g : cmn_flow_generators(flows)) generators.push_back(g);
     if (!generators.empty()) traffic_ = std::make_unique<cmn_traffic>(mesh_, timing, std::move(generators));
     if (!irq.empty()) irq_ = &system.irq(irq);
     banks_.resize(mesh_.nodes.size());
@@ -53,6 +59,15 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
                               b.find(fmt::format("por_dtm_wp{}_mask", w))};
         }
     for (const auto& r : rates) feed(r.node, r.event).rate.set_rate(r.rate, 0);
+    if (!per_request)
+        for (const cmn_flow_term& t : compile_cmn_flows(mesh_, timing_, flows)) {
+            cmn_event_ref e;
+            e.eventid = t.eventid;
+            e.occupid = t.occupid;
+            event_feed& f = feed(t.node, e);
+            if (f.flows.empty()) f.total.add(f.flows);
+            f.flows.add(t);
+        }
     cycle_counter_.set_source(&cycles_, 0);
     // Reference mode (docs/reference-mode.md): a wrap found edge by edge runs what the overflow
     // process runs, so a DTM carry reaches its global counter, and the cycle counter's wrap
@@ -70,7 +85,7 @@ cmn600::cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, 
     state_reset();
 
     SC_METHOD(on_overflow);
-    sensitive << overflows_.event();
+    sensitive << overflows_.event() << dtc_overflow_;
     dont_initialize();
     SC_METHOD(on_traffic);
     sensitive << traffic_wakeup_;
@@ -239,6 +254,16 @@ void cmn600::apply() {
     for (size_t x = 0; x < dtms_.size(); ++x)
         for (unsigned n = 0; n < 4; ++n)
             for (event_feed* f : dtms_[x].inputs[n]) f->counters.push_back(uint32_t(x * 4 + n));
+    // The DTM counters whose wraps carry into each DTC counter (for the lazy carries).
+    for (auto& c : carries_) c.counters.clear();
+    for (size_t x = 0; x < dtms_.size(); ++x) {
+        const uint64_t cfg = dtm_config_[x]->value;
+        for (unsigned n = 0; n < 4; ++n) {
+            const unsigned slot = dtms_[x].carry_slot(n);
+            if (dtms_[x].active(n) && bit(cfg, dtm_pmevcnt_paired + slot))
+                carries_[field(cfg, dtm_global_num(slot), dtm_global_num_bits)].counters.push_back(&dtms_[x].counter[n]);
+        }
+    }
     predicted_all_ = false;
 }
 
@@ -267,10 +292,26 @@ void cmn600::reschedule(bool all) {
     }
     for (event_feed* f : touched_) f->touched = false;
     touched_.clear();
+    if (lazy_carries()) predict_dtc_overflow();
+}
+
+void cmn600::predict_dtc_overflow() {
+    // Every wrap up to now has been taken (collect() precedes every change), so DTC counter g
+    // overflows when the wraps paired to it reach 2^32 - its value: at that instant, exactly.
+    const fs_t now = now_fs();
+    std::optional<fs_t> earliest;
+    for (unsigned g = 0; g < carries_.size(); ++g) {
+        if (carries_[g].counters.empty()) continue;
+        const uint64_t needed = (uint64_t(1) << 32) - global_[g];
+        if (auto t = first_time_reaching(carries_[g], needed, now); t && (!earliest || *t < *earliest)) earliest = t;
+    }
+    dtc_overflow_.cancel();
+    if (earliest) dtc_overflow_.notify(to_sc_time(*earliest > now ? *earliest - now : 0));
 }
 
 bool cmn600::wrap_matters(size_t slot) const {
     if (slot == cycle_slot()) return true;
+    if (lazy_carries()) return false; // carried lazily: the DTC counter's overflow is predicted instead
     const size_t x = slot / 4;
     const unsigned n = unsigned(slot % 4);
     const dtm_state& d = dtms_[x];
@@ -417,6 +458,7 @@ void cmn600::bind_hooks() {
                 b[fmt::format("por_dt_pmevcnt{}", pairs[p])].on_write([this, p](const write_event& e) {
                     global_[2 * p] = uint32_t(dtc_pmevcnt_even.get(e.new_value));
                     global_[2 * p + 1] = uint32_t(dtc_pmevcnt_odd.get(e.new_value));
+                    if (lazy_carries()) predict_dtc_overflow(); // the carries its overflow needs changed
                 });
                 b[fmt::format("por_dt_pmevcntsr{}", pairs[p])].on_read(
                     [this, p] { return dtc_pmevcnt_odd.put(global_shadow_[2 * p + 1]) | dtc_pmevcnt_even.put(global_shadow_[2 * p]); });
@@ -573,8 +615,13 @@ bool cmn600::set_traffic(const std::vector<std::string>& requester, const std::v
             });
         advance_traffic(); // requests due up to now issue under the old settings
         const uint64_t edge = clock_.edges_at(now_fs());
-        if (!traffic_ && !c.off)
+        if (!traffic_ && !c.off) {
+            collect(); // the wraps so far carried lazily; from now on each is scheduled (lazy_carries())
             traffic_ = std::make_unique<cmn_traffic>(mesh_, timing_, std::vector<cmn_generator_config>{});
+            dtc_overflow_.cancel();
+            apply();
+            reschedule();
+        }
         if (traffic_)
             traffic_->set_generator(c.config.xp, c.config.port, c.config.device, c.off ? nullptr : &c.config,
                                     c.keep_stream, edge);

@@ -18,11 +18,13 @@
 #include <vector>
 
 #include "cmn/cmn_events.h"
+#include "cmn/cmn_flows.h"
 #include "cmn/cmn_mesh.h"
 #include "cmn/cmn_traffic.h"
 #include "models/event_source.h"
 #include "models/lazy_counter.h"
 #include "models/overflow_scheduler.h"
+#include "models/reference_mode.h"
 #include "models/unit.h"
 #include "models/unit_command.h"
 
@@ -105,7 +107,8 @@ public:
     SC_HAS_PROCESS(cmn600);
     cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, cmn600_options options,
            std::string clock, std::string irq, std::vector<cmn600_rate> rates, cmn_traffic_timing timing = {},
-           std::vector<cmn_generator_config> generators = {});
+           std::vector<cmn_generator_config> generators = {}, std::vector<cmn_flow_config> flows = {},
+           bool flows_per_request = false);
 
     std::string type() const override { return "cmn600"; }
     const register_table& table() const override { return cmn600_cfg_table(); }
@@ -140,10 +143,11 @@ protected:
 private:
     // One node event as a stream: constant rate from the platform plus injected events.
     struct event_feed {
-        explicit event_feed(const clock_domain& clock) : rate(clock), traffic(clock) {}
+        explicit event_feed(const clock_domain& clock) : rate(clock), traffic(clock), flows(clock) {}
         rate_stream rate;
         injected_events injected;
         cmn_edge_events traffic; // flits counted as they pass
+        cmn_flow_events flows;   // flows counted from time x rate (in `total` once it has a term)
         summed_source total;
         bool touched = false; // traffic added since the last overflow prediction
         std::vector<uint32_t> counters; // the DTM counters it feeds (xp * 4 + counter), set by apply()
@@ -250,6 +254,23 @@ private:
     uint32_t snapshot_status_ = 0;
 
     overflow_scheduler overflows_;
+    // Lazy carries (fast mode without per-request traffic, e.g. flows): a paired DTM counter's wraps
+    // are not scheduled one by one; they are taken at the next register access or configuration change,
+    // and what has an instant of its own, a DTC counter's overflow, is predicted from the sum of the
+    // wraps of the DTM counters paired to it (docs/cmn.md "Flows", docs/performance.md). With
+    // per-request traffic (flits added as requests issue) each wrap is scheduled as before.
+    struct carry_source : event_source {
+        std::vector<const lazy_counter*> counters; // the DTM counters paired to one DTC counter
+        uint64_t count_at(fs_t t) const override {
+            uint64_t n = 0;
+            for (const lazy_counter* c : counters) n += c->overflows_at(t);
+            return n;
+        }
+    };
+    bool lazy_carries() const { return !traffic_ && !reference_mode(); }
+    std::array<carry_source, 8> carries_;
+    void predict_dtc_overflow(); // notifies dtc_overflow_ at the earliest DTC counter overflow
+    sc_core::sc_event dtc_overflow_;
     bool predicted_all_ = false;        // every prediction made since the last apply()
     uint64_t pass_ = 0;                 // visits counters once per pass over the touched feeds
     std::vector<event_feed*> touched_;

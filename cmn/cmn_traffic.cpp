@@ -143,7 +143,12 @@ void cmn_traffic::reset(uint64_t start_edge) {
         }
         generator g = make_generator(cfg, gens_.size());
         g.start_edge = start_edge + g.cfg.start_cycle;
-        g.next_edge = issue_edge(g, 1);
+        if (cfg.flow.active && start_edge > 0) { // flows keep their lattice: the requests after the reset edge
+            g.start_edge = g.cfg.start_cycle;
+            if (start_edge > g.start_edge)
+                g.issued = uint64_t((unsigned __int128)(start_edge - g.start_edge) * cfg.rate.num / cfg.rate.den);
+        }
+        g.next_edge = issue_edge(g, g.issued + 1);
         gens_.push_back(g);
     }
     for (auto& h : homes_) {
@@ -157,15 +162,15 @@ void cmn_traffic::reset(uint64_t start_edge) {
 }
 
 const cmn_generator_config* cmn_traffic::generator_at(size_t xp, unsigned port, unsigned device) const {
-    for (const auto& g : gens_)
-        if (g.cfg.xp == xp && g.cfg.port == port && g.cfg.device == device) return &g.cfg;
+    for (const auto& g : gens_) // flows' streams are not the `traffic` statement's generators
+        if (!g.cfg.flow.active && g.cfg.xp == xp && g.cfg.port == port && g.cfg.device == device) return &g.cfg;
     return nullptr;
 }
 
 void cmn_traffic::set_generator(size_t xp, unsigned port, unsigned device, const cmn_generator_config* cfg,
                                 bool keep_stream, uint64_t now_edge) {
     auto it = std::find_if(gens_.begin(), gens_.end(), [&](const generator& g) {
-        return g.cfg.xp == xp && g.cfg.port == port && g.cfg.device == device;
+        return !g.cfg.flow.active && g.cfg.xp == xp && g.cfg.port == port && g.cfg.device == device;
     });
     if (!cfg) {
         if (it != gens_.end()) gens_.erase(it);
@@ -197,6 +202,7 @@ uint64_t cmn_traffic::next_request_edge(generator& g) const {
     uint64_t e = issue_edge(g, g.issued + 1);
     if (e == UINT64_MAX) return e;
     e = std::max(e, g.next_edge); // requests of one requester issue in order
+    if (g.cfg.flow.active) return e; // flows: no tracker limit (the parser checked Little's law)
     while (!g.in_flight.empty() && g.in_flight.top() <= e) g.in_flight.pop();
     if (g.in_flight.size() >= t_.max_outstanding) { // all taken: wait for the first to complete
         e = g.in_flight.top();
@@ -225,24 +231,25 @@ void cmn_traffic::advance(uint64_t edge, cmn_traffic_sink& sink) {
         for (auto& g : gens_)
             if (g.next_edge <= edge && (!next || g.next_edge < next->next_edge)) next = &g;
         if (!next) return;
-        next->in_flight.push(transaction(*next, next->next_edge, sink));
+        const uint64_t done = transaction(*next, next->next_edge, sink);
+        if (!next->cfg.flow.active) next->in_flight.push(done);
         next->issued++;
         next->next_edge = next_request_edge(*next);
     }
 }
 
 uint64_t cmn_traffic::send(cmn_flit f, const endpoint& from, const endpoint& to, uint64_t edge,
-                           cmn_traffic_sink& sink) {
+                           cmn_traffic_sink& sink, bool fluid) {
     f.srcid = from.id;
     f.tgtid = to.id;
-    sink.port_crossing(from.xp, from.port, true, f, edge);
+    if (!fluid) sink.port_crossing(from.xp, from.port, true, f, edge);
     uint64_t t = edge + t_.port_cycles;
     unsigned x = mesh_.xps[from.xp].x, y = mesh_.xps[from.xp].y;
     const unsigned tx = mesh_.xps[to.xp].x, ty = mesh_.xps[to.xp].y;
     auto tx_event = [&](cmn_xp_interface i) {
         const size_t xp = y * mesh_.mesh_x + x, node = mesh_.xps[xp].node;
         const uint64_t want = t;
-        t = reserve_link(xp, i, f.channel, want);
+        if (!fluid) t = reserve_link(xp, i, f.channel, want);
         if (t > want) // stalled at edges want .. t-1
             sink.traffic_ramp(node, cmn_xp_eventid(cmn_xp_kind::txflit_stall, i, f.channel), 0, want - 1, t - 1);
         sink.traffic_event(node, cmn_xp_eventid(cmn_xp_kind::txflit_valid, i, f.channel), 0, t, 1);
@@ -260,7 +267,7 @@ uint64_t cmn_traffic::send(cmn_flit f, const endpoint& from, const endpoint& to,
         t += t_.hop_cycles;
     }
     tx_event(to.port ? cmn_xp_interface::p1 : cmn_xp_interface::p0);
-    sink.port_crossing(to.xp, to.port, false, f, t);
+    if (!fluid) sink.port_crossing(to.xp, to.port, false, f, t);
     return t + t_.port_cycles;
 }
 
@@ -410,7 +417,7 @@ uint64_t cmn_traffic::snoop(generator& g, home& h, uint64_t line, uint8_t op, ui
 }
 
 uint64_t cmn_traffic::io_transaction(generator& g, uint8_t op, uint64_t line, size_t hni, uint64_t e0,
-                                 cmn_traffic_sink& sink) {
+                                 cmn_traffic_sink& sink, bool fluid) {
     const cmn_node& n = mesh_.nodes[hni];
     const endpoint io{size_t(n.xp), n.port, n.device, n.node_id};
     auto rn_event = [&](uint8_t id, uint64_t edge) {
@@ -420,16 +427,16 @@ uint64_t cmn_traffic::io_transaction(generator& g, uint8_t op, uint64_t line, si
     req.channel = cmn_channel::req;
     req.opcode = op;
     req.addr = line << line_shift;
-    const uint64_t at_hni = send(req, g.ep, io, e0, sink);
+    const uint64_t at_hni = send(req, g.ep, io, e0, sink, fluid);
     const uint64_t axi_done = at_hni + t_.hni_cycles; // the AXI read data or write response
     if (is_write(op)) {
         sink.traffic_event(hni, 0x26, 0, at_hni, 1); // hni_rrt_wr_alloc
         cmn_flit r = response_flit(chi::rsp_comp_dbid_resp);
-        const uint64_t at_rn = send(r, io, g.ep, axi_done, sink);
+        const uint64_t at_rn = send(r, io, g.ep, axi_done, sink, fluid);
         for (uint8_t k = 0; k < 2; ++k) {
             const cmn_flit d = data_flit(write_data_opcode(op), io.id, k);
             rn_event(0x05, at_rn + k); // rnid_txdat_flits
-            const uint64_t in = send(d, g.ep, io, at_rn + k, sink);
+            const uint64_t in = send(d, g.ep, io, at_rn + k, sink, fluid);
             if (k == 0) sink.traffic_event(hni, 0x29, 0, in, 1); // hni_wdb_alloc: the write data buffer
         }
         return at_rn + 1; // its last data flit sent
@@ -439,12 +446,12 @@ uint64_t cmn_traffic::io_transaction(generator& g, uint8_t op, uint64_t line, si
     uint64_t at_rn = axi_done;
     for (uint8_t k = 0; k < 2; ++k) {
         const cmn_flit d = data_flit(chi::dat_comp_data, io.id, k);
-        at_rn = send(d, io, g.ep, axi_done + k, sink);
+        at_rn = send(d, io, g.ep, axi_done + k, sink, fluid);
         rn_event(0x04, at_rn); // rnid_rxdat_flits
     }
     if (needs_comp_ack(op)) {
         cmn_flit a = response_flit(chi::rsp_comp_ack);
-        send(a, g.ep, io, at_rn, sink);
+        send(a, g.ep, io, at_rn, sink, fluid);
     }
     return at_rn; // its last data flit received
 }
@@ -452,29 +459,40 @@ uint64_t cmn_traffic::io_transaction(generator& g, uint8_t op, uint64_t line, si
 uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& sink) {
     ++transactions_;
     issue_edge_now_ = e0;
+    // A flow's stream (cmn_generator_config::flow) has one opcode, a fixed home and memory, and its
+    // hits and misses given: no random draw, no lookup, no snoops (its requests do not cache).
+    const auto& flow = g.cfg.flow;
+    const bool fluid = flow.active;
     // The request: opcode by weight, a line of the range, its home by address hash.
-    unsigned total = 0;
-    for (const auto& m : g.cfg.mix) total += m.second;
-    uint64_t pick = random(g) % total;
     uint8_t op = g.cfg.mix.front().first;
-    for (const auto& m : g.cfg.mix) {
-        if (pick < m.second) {
-            op = m.first;
-            break;
+    uint64_t line = 0;
+    if (!fluid) {
+        unsigned total = 0;
+        for (const auto& m : g.cfg.mix) total += m.second;
+        uint64_t pick = random(g) % total;
+        for (const auto& m : g.cfg.mix) {
+            if (pick < m.second) {
+                op = m.first;
+                break;
+            }
+            pick -= m.second;
         }
-        pick -= m.second;
+        const uint64_t first = g.cfg.lo >> line_shift, last = g.cfg.hi >> line_shift;
+        line = first + random(g) % (last - first + 1);
     }
-    const uint64_t first = g.cfg.lo >> line_shift, last = g.cfg.hi >> line_shift;
-    const uint64_t line = first + random(g) % (last - first + 1);
     auto rn_event = [&](uint8_t id, uint64_t edge) {
         if (g.rn_node != SIZE_MAX) sink.traffic_event(g.rn_node, id, 0, edge, 1);
     };
     rn_event(0x06, e0); // rnid_txreq_flits_total
+    if (fluid && mesh_.nodes[flow.target].type == cmn_node_type::hni)
+        return io_transaction(g, op, line, flow.target, e0, sink, true);
     for (const auto& io : t_.io_ranges)
-        if ((line << line_shift) >= io.lo && (line << line_shift) <= io.hi) return io_transaction(g, op, line, io.hni, e0, sink);
+        if (!fluid && (line << line_shift) >= io.lo && (line << line_shift) <= io.hi)
+            return io_transaction(g, op, line, io.hni, e0, sink);
 
-    home& h = home_of(line);
-    const memory_target& mem = memories_[line % memories_.size()];
+    home& h = fluid ? *std::find_if(homes_.begin(), homes_.end(), [&](const home& x) { return x.node == flow.target; })
+                    : home_of(line);
+    const memory_target& mem = memories_[fluid ? flow.memory : line % memories_.size()];
     const bool write = is_write(op);
     auto hnf_event = [&](uint8_t id, uint64_t edge) { sink.traffic_event(h.node, id, 0, edge, 1); };
     auto sbsx_event = [&](const memory_target& m, uint8_t id, uint64_t edge) {
@@ -485,22 +503,23 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
     req.channel = cmn_channel::req;
     req.opcode = op;
     req.addr = line << line_shift;
-    const uint64_t at_home = send(req, g.ep, h.ep, e0, sink);
+    const uint64_t at_home = send(req, g.ep, h.ep, e0, sink, fluid);
     hnf_event(0x05, at_home); // hnf_pocq_reqs_recvd
     hnf_event(0x02, at_home); // hnf_slc_sf_cache_access
-    if (h.snoop_filter.count(line)) hnf_event(0x06, at_home); // hnf_sf_hit
+    if (!fluid && h.snoop_filter.count(line)) hnf_event(0x06, at_home); // hnf_sf_hit
     // Snoops go out after the lookup; their dirty data (if any) fills the SLC instead of memory.
     bool snooped_dirty = false;
-    const uint64_t snooped = write ? at_home : snoop(g, h, line, op, at_home + t_.hnf_cycles, snooped_dirty, sink);
+    const uint64_t snooped =
+        write || fluid ? at_home : snoop(g, h, line, op, at_home + t_.hnf_cycles, snooped_dirty, sink);
     bool dirty_victim = false;
     uint64_t victim = 0;
-    const bool hit = lookup(h, line, write || snooped_dirty, dirty_victim, victim);
+    const bool hit = fluid ? !flow.miss : lookup(h, line, write || snooped_dirty, dirty_victim, victim);
     uint64_t respond = std::max(at_home + t_.hnf_cycles, snooped);
     if (!hit) hnf_event(0x01, at_home); // hnf_cache_miss
 
     // The requester's copy (RN-F only): ReadShared shares the line (unique when nobody else holds it),
     // ReadUnique takes it unique and dirty (it is read to be written), WriteBackFull gives it back.
-    if (g.rnf >= 0) {
+    if (g.rnf >= 0 && !fluid) {
         if (op == chi::req_read_shared || op == chi::req_read_unique) {
             rnf_allocate(g.rnf, line);
             sf_entry& e = h.snoop_filter[line];
@@ -524,14 +543,14 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
         w.channel = cmn_channel::req;
         w.opcode = chi::req_write_no_snp_full;
         w.addr = victim << line_shift;
-        const uint64_t at_mem = send(w, h.ep, vm.ep, edge, sink);
+        const uint64_t at_mem = send(w, h.ep, vm.ep, edge, sink, fluid);
         sbsx_event(vm, 0x02, at_mem); // sbsx_wr_req
         cmn_flit r = response_flit(chi::rsp_dbid_resp);
         sbsx_event(vm, 0x06, at_mem + t_.port_cycles); // sbsx_txrsp_flitv
-        const uint64_t back = send(r, vm.ep, h.ep, at_mem + t_.port_cycles, sink);
+        const uint64_t back = send(r, vm.ep, h.ep, at_mem + t_.port_cycles, sink, fluid);
         for (uint8_t k = 0; k < 2; ++k) {
             const cmn_flit d = data_flit(chi::dat_non_copy_back_wr_data, h.ep.id, k);
-            send(d, h.ep, vm.ep, back + k, sink);
+            send(d, h.ep, vm.ep, back + k, sink, fluid);
         }
     };
 
@@ -541,12 +560,12 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
         if (!hit) hnf_event(0x03, at_home); // hnf_cache_fill: the written line is allocated
         if (dirty_victim) writeback(at_home);
         cmn_flit r = response_flit(chi::rsp_comp_dbid_resp);
-        const uint64_t at_rn = send(r, h.ep, g.ep, respond, sink);
+        const uint64_t at_rn = send(r, h.ep, g.ep, respond, sink, fluid);
         done = at_rn;
         for (uint8_t k = 0; k < 2; ++k) {
             const cmn_flit d = data_flit(write_data_opcode(op), h.ep.id, k);
             rn_event(0x05, at_rn + k); // rnid_txdat_flits
-            done = send(d, g.ep, h.ep, at_rn + k, sink);
+            done = send(d, g.ep, h.ep, at_rn + k, sink, fluid);
         }
         rn_done = at_rn + 1; // its last data flit sent
     } else {
@@ -559,13 +578,13 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
             m.channel = cmn_channel::req;
             m.opcode = chi::req_read_no_snp;
             m.addr = line << line_shift;
-            const uint64_t at_mem = send(m, h.ep, mem.ep, respond, sink);
+            const uint64_t at_mem = send(m, h.ep, mem.ep, respond, sink, fluid);
             sbsx_event(mem, 0x01, at_mem); // sbsx_rd_req
             uint64_t filled = 0;
             for (uint8_t k = 0; k < 2; ++k) {
                 const cmn_flit d = data_flit(chi::dat_comp_data, h.ep.id, k);
                 sbsx_event(mem, 0x05, at_mem + t_.snf_cycles + k); // sbsx_txdat_flitv
-                filled = send(d, mem.ep, h.ep, at_mem + t_.snf_cycles + k, sink);
+                filled = send(d, mem.ep, h.ep, at_mem + t_.snf_cycles + k, sink, fluid);
             }
             hnf_event(0x03, filled); // hnf_cache_fill
             if (dirty_victim) writeback(filled);
@@ -574,14 +593,14 @@ uint64_t cmn_traffic::transaction(generator& g, uint64_t e0, cmn_traffic_sink& s
         uint64_t at_rn = respond;
         for (uint8_t k = 0; k < 2; ++k) {
             const cmn_flit d = data_flit(chi::dat_comp_data, h.ep.id, k);
-            at_rn = send(d, h.ep, g.ep, respond + k, sink);
+            at_rn = send(d, h.ep, g.ep, respond + k, sink, fluid);
             rn_event(0x04, at_rn); // rnid_rxdat_flits
         }
         done = respond + 1;
         rn_done = at_rn; // its last data flit received (a CompAck leaves then)
         if (needs_comp_ack(op)) {
             cmn_flit a = response_flit(chi::rsp_comp_ack);
-            done = send(a, g.ep, h.ep, at_rn, sink);
+            done = send(a, g.ep, h.ep, at_rn, sink, fluid);
         }
     }
     // POCQ occupancy: the request holds an entry from its arrival to its completion.

@@ -88,6 +88,16 @@ struct cmn_generator_config {
     uint64_t start_cycle = 0;          // requests issue from this mesh cycle on (after time 0 or a reset)
     uint64_t count = UINT64_MAX;       // then stop after this many requests
     unsigned line = 0;
+    // A flow's stream run per request (cmn/cmn_flows.h, flow_mode: per-request): every request goes
+    // to `target` (an HN-F or HN-I node), hits or misses as `miss` says (the SLC is not looked up),
+    // a miss reads memory `memory`; no link contention, no tracker limit, no watchpoint crossings,
+    // and its requests stay anchored at start_cycle across resets (docs/cmn.md "Flows").
+    struct flow_stream {
+        bool active = false;
+        size_t target = 0;
+        bool miss = false;
+        size_t memory = 0;
+    } flow;
 };
 
 // Where the traffic reports what happens.
@@ -190,10 +200,13 @@ private:
     uint64_t snoop(generator& g, home& h, uint64_t line, uint8_t op, uint64_t edge, bool& dirty_data,
                    cmn_traffic_sink& sink);
     // As transaction(), for a request to an I/O range: returns the edge the requester is done with it.
-    uint64_t io_transaction(generator& g, uint8_t op, uint64_t line, size_t hni, uint64_t e0, cmn_traffic_sink& sink);
+    uint64_t io_transaction(generator& g, uint8_t op, uint64_t line, size_t hni, uint64_t e0, cmn_traffic_sink& sink,
+                            bool fluid = false);
     uint64_t random(generator& g);
     // Sends a flit; returns the edge it reaches the destination device.
-    uint64_t send(cmn_flit f, const endpoint& from, const endpoint& to, uint64_t edge, cmn_traffic_sink& sink);
+    // A flow's flits (`fluid`) take no link edge and cross no watchpoint.
+    uint64_t send(cmn_flit f, const endpoint& from, const endpoint& to, uint64_t edge, cmn_traffic_sink& sink,
+                  bool fluid = false);
     // Works out one request issued at `edge`; returns the edge the requester is done with it (its
     // tracker entry frees): a read's last data flit received, a write's last data flit sent.
     uint64_t transaction(generator& g, uint64_t edge, cmn_traffic_sink& sink);

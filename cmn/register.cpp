@@ -115,8 +115,10 @@ std::unique_ptr<unit> make_cmn600(soc& system, const unit_entry& u, const platfo
     timing.io_ranges = parse_cmn_io_ranges(mesh, u.params.text("io"), origin_of(u, "io"));
     std::vector<cmn_generator_config> generators =
         parse_cmn_traffic(mesh, u.params.text("traffic"), origin_of(u, "traffic"), timing.io_ranges);
+    std::vector<cmn_flow_config> flows = parse_cmn_flows(mesh, u.params.text("flows"), origin_of(u, "flows"), timing);
+    const bool per_request = u.params.choice("flow_mode") == "per-request";
     return std::make_unique<cmn600>(u.name.c_str(), system, std::move(mesh), o, u.clock, u.irq, std::move(rates),
-                                    timing, std::move(generators));
+                                    timing, std::move(generators), std::move(flows), per_request);
 }
 
 void register_cmn_units() {
@@ -162,6 +164,13 @@ void register_cmn_units() {
              "I/O address ranges served by HN-Is, one per line: 'LO-HI [hniN]' (default hni0; docs/cmn.md)"},
             {"revision", pt::choice, "r1p3", "CMN-600 revision reported in periph_id_2",
              {"r1p0", "r1p1", "r1p2", "r1p3", "r2p0", "r3p0", "r3p1"}},
+            {"flows", pt::string, "",
+             "steady request flows, one per line: 'X,Y pP[.D] to=NODE op=read|write rate=R [miss=M] [mem=K] "
+             "[start=C]', counted from time x rate (docs/cmn.md \"Flows\")"},
+            {"flow_mode", pt::choice, "rate",
+             "rate: flows counted from time x rate; per-request: each request worked out by the traffic engine "
+             "(the reference, slow)",
+             {"rate", "per-request"}},
         },
         {}, // no per-CPU feature keys
         {&cmn600_cfg_table(), &cmn600_xp_table(), &cmn600_dtc_table(), &cmn600_node_table(cmn_node_type::hnf),

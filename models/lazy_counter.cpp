@@ -87,6 +87,12 @@ uint64_t lazy_counter::take_overflows(fs_t now) {
     return n;
 }
 
+uint64_t lazy_counter::overflows_at(fs_t t) const {
+    if (reference_ || !enabled_ || !source_) return pending_overflows_;
+    const uint64_t delta = source_->count_at(t) - source_at_sync_;
+    return pending_overflows_ + static_cast<uint64_t>(((u128)value_ + delta) >> width_);
+}
+
 std::optional<fs_t> lazy_counter::next_overflow(fs_t now) {
     if (reference_) return reference_->next_overflow(now);
     sync(now);

@@ -50,6 +50,10 @@ public:
     uint64_t take_overflows(fs_t now);
     // Whether wraps counted so far wait to be taken (no new count).
     bool overflow_pending() const { return pending_overflows_ != 0; }
+    // The wraps take_overflows(t) would return, without taking them or syncing (fast mode; t at or after
+    // the last change). Lets a unit sum the wraps of several counters as a source of its own (the
+    // CMN-600's carries into a DTC counter).
+    uint64_t overflows_at(fs_t t) const;
     // The instant of the next wrap if nothing changes, or nullopt.
     std::optional<fs_t> next_overflow(fs_t now);
 

@@ -107,3 +107,13 @@ foreach(rel ${PMUSIM_REFERENCE_SLOWED})
   set_tests_properties("seq: ${rel} with its idle clocks slowed" PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE"
     TIMEOUT 120)
 endforeach()
+
+# CMN-600 flows (docs/cmn.md "Flows"): counted from rate x time against the same requests issued one
+# by one through the traffic engine (flow_mode: per-request), on random meshes, flows and programming;
+# then the hand-derived flows_*.seq in the per-request mode.
+if(Python3_FOUND)
+  add_test(NAME "differential: cmn flows rate vs per-request - seeds 1 to 6"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/differential/cmn_flows_differential.py
+            $<TARGET_FILE:pmusim> --first 1 --count 6)
+  set_tests_properties("differential: cmn flows rate vs per-request - seeds 1 to 6" PROPERTIES TIMEOUT 300)
+endif()
