@@ -189,17 +189,24 @@ std::string unimplemented_counter_note(const register_def& def, unsigned selecte
 } // namespace
 
 void dsu_clusterpmu::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
+    if (ctx.path == access_path::memory_mapped) return serve_memory_mapped(trans, ctx);
     collect();
-    if (trans.is_write()) {
-        register_bank::reg* target = ctx.path == access_path::system_register
-                                         ? bank_->find_sysreg(uint32_t(trans.get_address()))
-                                         : bank_->find_offset(trans.get_address() - base_);
-        if (target && ctx.detail.empty()) ctx.detail = unimplemented_counter_note(*target->def, selr_, opt_.counters);
-    }
-    if (ctx.path != access_path::memory_mapped) return serve_from_bank(*bank_, trans, ctx, base_);
+    if (trans.is_write())
+        if (register_bank::reg* target = bank_->find_sysreg(uint32_t(trans.get_address())))
+            note_unimplemented_counter(*target->def, ctx);
+    serve_from_bank(*bank_, trans, ctx, base_);
+}
+
+void dsu_clusterpmu::note_unimplemented_counter(const register_def& def, access_context& ctx) const {
+    if (ctx.detail.empty()) ctx.detail = unimplemented_counter_note(def, selr_, opt_.counters);
+}
+
+void dsu_clusterpmu::serve_memory_mapped(tlm::tlm_generic_payload& trans, access_context& ctx) {
+    collect();
     const uint64_t offset = trans.get_address() - base_;
     register_bank::reg* r = bank_->find_offset(offset);
-    if (r && is_model_input(*r->def)) r = nullptr; // pins, not registers: RAZ/WI to every initiator
+    if (r && trans.is_write()) note_unimplemented_counter(*r->def, ctx);
+    if (r && in_model_control_page(*r->def)) r = nullptr; // pins, not registers: RAZ/WI to every initiator
     if (r) {
         const access_outcome o = external_rule(ctx, *r->def, trans.is_write());
         if (o == access_outcome::error) {
@@ -213,7 +220,7 @@ void dsu_clusterpmu::access(tlm::tlm_generic_payload& trans, access_context& ctx
 }
 
 bool dsu_clusterpmu::is_model_input(const register_def& def) const {
-    return def.offset && *def.offset >= model_control_page && &def >= &table().registers.front() &&
+    return def.offset && in_model_control_page(def) && &def >= &table().registers.front() &&
            &def <= &table().registers.back();
 }
 

@@ -9,6 +9,7 @@
 #include <systemc>
 #include <vector>
 
+#include "models/direct_mmio_target.h"
 #include "models/event_source.h"
 #include "models/lazy_counter.h"
 #include "models/overflow_scheduler.h"
@@ -83,7 +84,7 @@ struct dsu_options {
     bool mdcr_el1_alias = false;   // CLUSTERPMMDCR also at op1=0 (Linux header's CLUSTERPMMDCR_EL1)
 };
 
-class dsu_clusterpmu : public unit {
+class dsu_clusterpmu : public unit, public direct_mmio_target {
 public:
     SC_HAS_PROCESS(dsu_clusterpmu);
     dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system, dsu_options options, std::string clock,
@@ -115,10 +116,18 @@ public:
     uint32_t overflow_flags(); // PMOVS after catching up to now
     bool irq_level() const { return irq_ ? irq_->level() : irq_state_; }
 
+    // The memory-mapped frame, from the system bus directly (models/direct_mmio_target.h) or
+    // through the register socket.
+    void serve_memory_mapped(tlm::tlm_generic_payload& trans, access_context& ctx) override;
+
 protected:
     void access(tlm::tlm_generic_payload& trans, access_context& ctx) override;
 
 private:
+    // A register of this unit's frame (def.offset set) on the model control page.
+    static bool in_model_control_page(const register_def& def) { return *def.offset >= model_control_page; }
+    // The access log's note for a write to an event counter or type register beyond N.
+    [[gnu::noinline]] void note_unimplemented_counter(const register_def& def, access_context& ctx) const;
     struct event_feed {
         const dsu_event_info* info = nullptr;
         summed_source secure, nonsecure, all;
