@@ -1,6 +1,7 @@
 #include "models/firmware_gate.h"
 
 #include "models/loosely_timed_target.h"
+#include "models/payload_context.h"
 #include "models/system_bus.h"
 #include "models/unit.h"
 
@@ -29,7 +30,7 @@ void firmware_gate::answer_undefined(tlm::tlm_generic_payload& trans, access_con
 
 void firmware_gate::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     ++accesses_;
-    access_context* ctx = trans.get_extension<access_context>();
+    access_context* ctx = context_of(trans);
     if (!ctx) { // every initiator must say who it is
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
         ++refused_;

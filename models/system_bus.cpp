@@ -5,6 +5,7 @@
 #include "models/access_context.h"
 #include "models/input_error.h"
 #include "models/loosely_timed_target.h"
+#include "models/payload_context.h"
 
 namespace pmusim {
 
@@ -86,7 +87,7 @@ const system_bus::window* system_bus::route(tlm::tlm_generic_payload& trans, uin
 }
 
 void system_bus::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    access_context* ctx = trans.get_extension<access_context>();
+    access_context* ctx = context_of(trans);
     if (!ctx || ctx->path == access_path::memory_mapped) return transport_memory_mapped(trans, delay, ctx);
     transport_routed(trans, delay, ctx); // a system-register access: route() answers it
 }
