@@ -8,7 +8,7 @@ using namespace cspmu_field;
 
 arm_cspmu::arm_cspmu(const sc_core::sc_module_name& name, soc& system, cspmu_options options, const std::string& clock,
                      std::vector<unsigned> cpus, const std::string& irq, uint64_t base, uint64_t size)
-    : unit(name, system), opt_(options), clock_(system.clock(clock)), cpus_(std::move(cpus)), base_(base), size_(size),
+    : pmu_counter_unit(name, system, cycle_counter_flag), opt_(options), clock_(system.clock(clock)), cpus_(std::move(cpus)), base_(base), size_(size),
       cycles_(clock_), cc_(options.counter_width) {
     if (!irq.empty()) irq_ = &system.irq(irq);
     bank_ = std::make_unique<register_bank>(basename(), table());
@@ -33,17 +33,16 @@ arm_cspmu::arm_cspmu(const sc_core::sc_module_name& name, soc& system, cspmu_opt
     // Any change of a source's future moves the next overflow instant.
     clock_.on_change(listener);
     for (unsigned cpu : cpus_) system.core(cpu).clock().on_change(listener);
-    for (unsigned n = 0; n < opt_.counters; ++n) overflows_.add(ctr_[n]);
-    if (opt_.cycle_counter) overflows_.add(cc_);
-    // Reference mode (docs/reference-mode.md): a counter announces its wrap from the edge's process.
-    overflows_.on_reference_wrap([this] { on_overflow(); });
+    for (unsigned n = 0; n < opt_.counters; ++n) add_event_counter(ctr_[n]);
+    if (opt_.cycle_counter) add_cycle_counter(cc_);
+    watch_overflows();
+    std::vector<event_input> inputs;
+    for (const auto& f : feeds_)
+        inputs.push_back({f->info->code, f->info->name, f->info->name, f->info->clock_event ? nullptr : &f->injected});
+    accept_injections(std::move(inputs), cspmu_event_code, "the unit's clock");
 
     bind_hooks();
     state_reset();
-
-    SC_METHOD(on_overflow);
-    sensitive << overflows_.event();
-    dont_initialize();
 }
 
 arm_cspmu::event_feed* arm_cspmu::feed(uint32_t code) const {
@@ -54,18 +53,23 @@ arm_cspmu::event_feed* arm_cspmu::feed(uint32_t code) const {
 
 uint32_t arm_cspmu::implemented() const {
     const uint32_t events = opt_.counters >= 31 ? 0x7fffffffu : (1u << opt_.counters) - 1;
-    return events | (opt_.cycle_counter ? bit(cycle_counter) : 0);
+    return events | (opt_.cycle_counter ? uint32_t(cycle_counter_flag.mask()) : 0);
 }
 
 uint64_t arm_cspmu::pmcfgr_value() const {
     // N counts every counter, the cycle counter included, minus one (Linux: N + 1 logical counters).
     const uint64_t n = opt_.counters + (opt_.cycle_counter ? 1 : 0) - 1;
-    return n << pmcfgr_n | uint64_t(opt_.counter_width - 1) << pmcfgr_size | uint64_t(opt_.cycle_counter) << pmcfgr_cc;
+    return pmcfgr_n.put(n) | pmcfgr_size.put(opt_.counter_width - 1) | pmcfgr_cc.put(opt_.cycle_counter);
 }
 
 void arm_cspmu::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
+    if (ctx.path == access_path::memory_mapped) return serve_memory_mapped(trans, ctx);
     collect();
-    if (ctx.path != access_path::memory_mapped) return serve_from_bank(*bank_, trans, ctx, base_);
+    serve_from_bank(*bank_, trans, ctx, base_);
+}
+
+void arm_cspmu::serve_memory_mapped(tlm::tlm_generic_payload& trans, access_context& ctx) {
+    collect();
     const uint64_t offset = trans.get_address() - base_;
     serve_mmio(*bank_, bank_->find_offset(offset), offset, trans, ctx);
 }
@@ -81,11 +85,11 @@ void arm_cspmu::bind_hooks() {
     auto ro = std::function<void(uint64_t)>();
     auto zero = [] { return uint64_t(0); };
 
-    hook("PMCR", [this] { return uint64_t(e_) << pmcr_e; }, [this](uint64_t v) {
-        e_ = v & bit(pmcr_e);
-        if (v & bit(pmcr_p))
+    hook("PMCR", [this] { return pmcr_e.put(e_); }, [this](uint64_t v) {
+        e_ = pmcr_e.in(v);
+        if (pmcr_p.in(v))
             for (unsigned n = 0; n < opt_.counters; ++n) ctr_[n].write(0, now_fs());
-        if ((v & bit(pmcr_c)) && opt_.cycle_counter) cc_.write(0, now_fs());
+        if (pmcr_c.in(v) && opt_.cycle_counter) cc_.write(0, now_fs());
     });
     struct pair {
         const char *set, *clr;
@@ -125,32 +129,21 @@ void arm_cspmu::bind_hooks() {
         if (const register_def* d = table().find(id)) hook(id, [v = d->reset] { return v; }, ro);
 }
 
-void arm_cspmu::collect_wraps() {
-    overflows_.collect(now_fs(), [this](size_t slot, uint64_t) {
-        ovs_ |= slot < opt_.counters ? bit(unsigned(slot)) : bit(cycle_counter); // the slot after the event counters: PMCCNTR
-    });
-}
-
 void arm_cspmu::apply() {
     const fs_t now = now_fs();
     for (unsigned n = 0; n < opt_.counters; ++n) {
         const event_feed* f = feed(evtype_[n]);
         const event_source* src = f ? &f->all : nullptr;
         if (ctr_[n].source() != src) ctr_[n].set_source(src, now);
-        ctr_[n].set_enabled(e_ && (cnten_ >> n & 1), now);
+        ctr_[n].set_enabled(e_ && counter_flag(n).in(cnten_), now);
     }
     if (cc_.source() != &cycles_) cc_.set_source(&cycles_, now);
-    cc_.set_enabled(opt_.cycle_counter && e_ && (cnten_ >> cycle_counter & 1), now);
+    cc_.set_enabled(opt_.cycle_counter && e_ && cycle_counter_flag.in(cnten_), now);
 }
 
 void arm_cspmu::update_irq() {
     irq_level_ = (ovs_ & inten_) != 0;
     if (irq_) irq_->set(irq_level_);
-}
-
-uint32_t arm_cspmu::overflow_flags() {
-    collect();
-    return ovs_;
 }
 
 void arm_cspmu::state_reset() {
@@ -170,30 +163,6 @@ void arm_cspmu::state_reset() {
 void arm_cspmu::reset(bool cold) {
     (void)cold;
     state_reset();
-}
-
-bool arm_cspmu::inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
-                       std::string& error) {
-    if (!node.empty()) {
-        error = inject_node_refused();
-        return false;
-    }
-    const int code = cspmu_event_code(event);
-    if (code < 0) {
-        std::vector<named_event> events;
-        for (const auto& e : cspmu_events()) events.push_back({e.name, e.code});
-        error = inject_unknown_event(event, events);
-        return false;
-    }
-    event_feed* f = feed(uint32_t(code));
-    if (f->info->clock_event) {
-        error = inject_clock_event(f->info->name, "the unit's clock");
-        return false;
-    }
-    collect();
-    f->injected.add(count, now_fs(), over);
-    changed();
-    return true;
 }
 
 void arm_cspmu::report(std::ostream& out) {
@@ -224,7 +193,7 @@ void arm_cspmu::observables(std::vector<observable>& out) {
 
 void arm_cspmu::control_registers(std::vector<observable>& out) {
     const std::string p = std::string(basename()) + ".";
-    out.push_back({p + "PMCR", 32, [this] { return uint64_t(e_) << pmcr_e; }});
+    out.push_back({p + "PMCR", 32, [this] { return pmcr_e.put(e_); }});
     out.push_back({p + "PMCNTENSET", 32, [this] { return uint64_t(cnten_); }});
     out.push_back({p + "PMINTENSET", 32, [this] { return uint64_t(inten_); }});
 }

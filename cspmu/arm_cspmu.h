@@ -12,8 +12,8 @@
 
 #include "models/event_source.h"
 #include "models/lazy_counter.h"
-#include "models/overflow_scheduler.h"
-#include "models/unit.h"
+#include "models/direct_mmio_target.h"
+#include "models/pmu_counter_unit.h"
 
 namespace pmusim {
 
@@ -21,10 +21,12 @@ namespace pmusim {
 // their fields with these same constants, so each position is written once.
 namespace cspmu_field {
 constexpr unsigned cycle_counter = 31; // the cycle counter's index (Linux ARM_CSPMU_CYCLE_CNTR_IDX)
-constexpr unsigned pmcr_e = 0, pmcr_p = 1, pmcr_c = 2;
-constexpr unsigned pmcfgr_n = 0, pmcfgr_size = 8, pmcfgr_cc = 14;
-constexpr unsigned pmiidr_implementer = 0, pmiidr_revision = 12, pmiidr_variant = 16, pmiidr_productid = 20;
-constexpr uint32_t bit(unsigned lsb) { return uint32_t(1) << lsb; }
+// Counter n's flag in the SET/CLR bitmaps (PMCNTEN, PMINTEN, PMOVS): bit n, the cycle counter's at 31.
+constexpr reg_field counter_flag(unsigned n) { return {n, 1}; }
+constexpr reg_field event_counter_flags{0, 31}, cycle_counter_flag = counter_flag(cycle_counter);
+constexpr reg_field pmcr_e{0, 1}, pmcr_p{1, 1}, pmcr_c{2, 1};
+constexpr reg_field pmcfgr_n{0, 8}, pmcfgr_size{8, 6}, pmcfgr_cc{14, 1};
+constexpr reg_field pmiidr_implementer{0, 12}, pmiidr_revision{12, 4}, pmiidr_variant{16, 4}, pmiidr_productid{20, 12};
 } // namespace cspmu_field
 
 // Counter registers are 64 bits wide when PMCFGR.SIZE+1 > 32 (PMEVCNTR<n> at 8n), else 32 (at 4n).
@@ -53,7 +55,7 @@ struct cspmu_options {
     cspmu_layout layout() const { return counter_width > 32 ? cspmu_layout::ctr64 : cspmu_layout::ctr32; }
 };
 
-class arm_cspmu : public unit {
+class arm_cspmu : public pmu_counter_unit, public direct_mmio_target {
 public:
     SC_HAS_PROCESS(arm_cspmu);
     // `cpus`: the CPUs whose activity the CPU events sum; `irq`: the overflow interrupt line ("" for none).
@@ -64,16 +66,15 @@ public:
     const register_table& table() const override { return cspmu_table(opt_.layout()); }
     std::vector<address_window> mmio_windows() const override { return {{basename(), base_, size_}}; }
     void reset(bool cold) override;
-    bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
-                std::string& error) override;
     void report(std::ostream& out) override;
     void observables(std::vector<observable>& out) override;
     void control_registers(std::vector<observable>& out) override;
     void event_totals(std::vector<event_total>& out) override;
 
     const cspmu_options& options() const { return opt_; }
-    uint32_t overflow_flags(); // PMOVS after catching up to now
     bool irq_level() const { return irq_level_; }
+    // The frame, from the system bus directly (models/direct_mmio_target.h) or through the socket.
+    void serve_memory_mapped(tlm::tlm_generic_payload& trans, access_context& ctx) override;
 
 protected:
     void access(tlm::tlm_generic_payload& trans, access_context& ctx) override;
@@ -85,15 +86,8 @@ private:
         injected_events injected;
     };
     void bind_hooks();
-    void collect() {
-        if (!overflows_.quiet(now_fs())) collect_wraps();
-    }
-    void collect_wraps();
-    void apply(); // counter sources and enables from the registers
-    void update_irq();
-    void reschedule() { overflows_.predict_all(now_fs()); }
-    void changed() { collect(); apply(); update_irq(); reschedule(); }
-    void on_overflow() { changed(); }
+    void apply() override; // counter sources and enables from the registers
+    void update_irq() override;
     void state_reset();
     event_feed* feed(uint32_t code) const;
     uint32_t implemented() const; // the counters' bits in the SET/CLR bitmaps
@@ -114,10 +108,7 @@ private:
     lazy_counter cc_;
     std::array<uint32_t, 31> evtype_{};
     bool e_ = false;
-    uint32_t cnten_ = 0, inten_ = 0, ovs_ = 0;
-
-    // The event counters in slots 0..counters-1, then the cycle counter (if any).
-    overflow_scheduler overflows_;
+    uint32_t cnten_ = 0, inten_ = 0;
 };
 
 } // namespace pmusim

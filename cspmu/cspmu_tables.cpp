@@ -51,8 +51,8 @@ register_def mreg(const std::string& name, uint64_t offset, unsigned width, uint
 }
 
 std::vector<field_def> bitmap_fields(const std::string& what) {
-    return {{"P", 0, 31, fa::rw, what + " of event counter n in bit n; bits [30:counters] RAZ/WI"},
-            {"C", cycle_counter, 1, fa::rw, what + " of the cycle counter (RAZ/WI without one)"}};
+    return {{"P", event_counter_flags, fa::rw, what + " of event counter n in bit n; bits [30:counters] RAZ/WI"},
+            {"C", cycle_counter_flag, fa::rw, what + " of the cycle counter (RAZ/WI without one)"}};
 }
 
 // A field IHI 0091 gives only with a feature PMCFGR says is absent: RES0 here.
@@ -129,11 +129,11 @@ register_table make_table(cspmu_layout layout) {
     add(mreg("PMINTENCLR", 0xC60, 32, 0, bitmap_fields("interrupt enable"), "Interrupt enable clear"));
     add(mreg("PMOVSCLR", 0xC80, 32, 0, bitmap_fields("overflow flag"), "Overflow flag clear (reads the flags)"));
     add(mreg("PMOVSSET", 0xCC0, 32, 0, bitmap_fields("overflow flag"), "Overflow flag set (reads the flags)"));
-    const uint64_t pmcfgr_reset = 8u << pmcfgr_n | uint64_t(cw - 1) << pmcfgr_size | bit(pmcfgr_cc);
+    const uint64_t pmcfgr_reset = pmcfgr_n.put(8) | pmcfgr_size.put(cw - 1) | pmcfgr_cc.put(1);
     add(mreg("PMCFGR", 0xE00, 32, pmcfgr_reset,
-             {{"N", pmcfgr_n, 8, fa::ro, "counters implemented - 1, the cycle counter included (Linux: N + 1 logical counters)"},
-              {"SIZE", pmcfgr_size, 6, fa::ro, "counter size - 1 (parameter counter_width)"},
-              {"CC", pmcfgr_cc, 1, fa::ro, "cycle counter implemented (parameter cycle_counter)"},
+             {{"N", pmcfgr_n, fa::ro, "counters implemented - 1, the cycle counter included (Linux: N + 1 logical counters)"},
+              {"SIZE", pmcfgr_size, fa::ro, "counter size - 1 (parameter counter_width)"},
+              {"CC", pmcfgr_cc, fa::ro, "cycle counter implemented (parameter cycle_counter)"},
               {"CCD", 15, 1, fa::ro, "0: no cycle counter prescale"},
               {"EX", 16, 1, fa::ro, "0: no export"},
               {"NA", 17, 1, fa::ro, "0"},
@@ -146,17 +146,17 @@ register_table make_table(cspmu_layout layout) {
               {"NCG", 28, 4, fa::ro, "0: one counter group"}},
              "Configuration: what the PMU implements"));
     add(mreg("PMCR", 0xE04, 32, 0,
-             {{"E", pmcr_e, 1, fa::rw, "enable: counters count when E = 1 and their PMCNTENSET bit is set"},
-              {"P", pmcr_p, 1, fa::wo, "write 1: every event counter to 0 (overflow flags unchanged); reads 0"},
-              {"C", pmcr_c, 1, fa::wo, "write 1: the cycle counter to 0 (overflow flag unchanged); reads 0"},
+             {{"E", pmcr_e, fa::rw, "enable: counters count when E = 1 and their PMCNTENSET bit is set"},
+              {"P", pmcr_p, fa::wo, "write 1: every event counter to 0 (overflow flags unchanged); reads 0"},
+              {"C", pmcr_c, fa::wo, "write 1: the cycle counter to 0 (overflow flag unchanged); reads 0"},
               absent("D", 3, "CCD"), absent("X", 4, "EX"), absent("DP", 5, "CC prohibition"), absent("NA", 8, "NA"),
               absent("FZO", 9, "FZO"), absent("HDBG", 10, "HDBG"), absent("TRO", 11, "TRO")},
              "Control"));
     add(mreg("PMIIDR", 0xE08, 32, 0x43B,
-             {{"IMPLEMENTER", pmiidr_implementer, 12, fa::ro, "JEP106 code (parameter pmiidr; default Arm 0x43B)"},
-              {"REVISION", pmiidr_revision, 4, fa::ro, "parameter pmiidr"},
-              {"VARIANT", pmiidr_variant, 4, fa::ro, "parameter pmiidr"},
-              {"PRODUCTID", pmiidr_productid, 12, fa::ro, "parameter pmiidr"}},
+             {{"IMPLEMENTER", pmiidr_implementer, fa::ro, "JEP106 code (parameter pmiidr; default Arm 0x43B)"},
+              {"REVISION", pmiidr_revision, fa::ro, "parameter pmiidr"},
+              {"VARIANT", pmiidr_variant, fa::ro, "parameter pmiidr"},
+              {"PRODUCTID", pmiidr_productid, fa::ro, "parameter pmiidr"}},
              "Implementation identification (Linux matches its vendor backends on IMPLEMENTER)"));
     add(mreg("PMDEVARCH", 0xFBC, 32, 0x47702A16, {}, "Device architecture (UNVERIFIED value)"));
     add(mreg("PMPIDR4", 0xFD0, 32, cspmu_pidr(4, 0x43B), pidr_fields(4), "Peripheral ID 4"));
@@ -177,12 +177,11 @@ register_table make_table(cspmu_layout layout) {
 // The peripheral ID registers carry PMIIDR's fields where Linux's arm_cspmu_get_pmiidr() takes them
 // back from (a PMU whose PMIIDR reads 0): each PIDR field is placed by the table's own position.
 uint32_t cspmu_pidr(unsigned n, uint32_t pmiidr) {
-    auto field = [&](unsigned lsb, unsigned width) { return (pmiidr >> lsb) & ((1u << width) - 1); };
-    const uint32_t implementer = field(pmiidr_implementer, 12), product = field(pmiidr_productid, 12);
+    const uint32_t implementer = uint32_t(pmiidr_implementer.get(pmiidr)), product = uint32_t(pmiidr_productid.get(pmiidr));
     const std::vector<std::pair<std::string, uint32_t>> values = {
         {"PART_0", product & 0xFF},       {"PART_1", product >> 8},     {"DES_0", implementer & 0xF},
-        {"DES_1", (implementer >> 4) & 7}, {"JEDEC", 1},                 {"REVISION", field(pmiidr_variant, 4)},
-        {"REVAND", field(pmiidr_revision, 4)}, {"DES_2", implementer >> 8}};
+        {"DES_1", (implementer >> 4) & 7}, {"JEDEC", 1},                 {"REVISION", uint32_t(pmiidr_variant.get(pmiidr))},
+        {"REVAND", uint32_t(pmiidr_revision.get(pmiidr))}, {"DES_2", implementer >> 8}};
     uint32_t v = 0;
     for (const auto& f : pidr_fields(n))
         for (const auto& [name, value] : values)

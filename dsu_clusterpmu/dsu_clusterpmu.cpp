@@ -15,7 +15,7 @@ using namespace dsu_field;
 dsu_clusterpmu::dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system, dsu_options options,
                                std::string clock, std::vector<unsigned> cpus, std::string irq, uint64_t base,
                                uint64_t size)
-    : unit(name, system), opt_(options), clock_(system.clock(clock)), cpus_(std::move(cpus)), base_(base),
+    : pmu_counter_unit(name, system, cycle_counter_flag), opt_(options), clock_(system.clock(clock)), cpus_(std::move(cpus)), base_(base),
       size_(size), cycles_(clock_) {
     if (!irq.empty()) irq_ = &system.irq(irq);
     bank_ = std::make_unique<register_bank>(basename(), table());
@@ -68,17 +68,17 @@ dsu_clusterpmu::dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system,
     }
     powered_ = any_core_powered();
     for (auto& f : feeds_) f->injected.on_change(listener);
-    for (unsigned n = 0; n < opt_.counters; ++n) overflows_.add(ctr_[n]);
-    if (has_cc()) overflows_.add(cc_);
-    // Reference mode (docs/reference-mode.md): a counter announces its wrap from the edge's process.
-    overflows_.on_reference_wrap([this] { on_overflow(); });
+    for (unsigned n = 0; n < opt_.counters; ++n) add_event_counter(ctr_[n]);
+    if (has_cc()) add_cycle_counter(cc_);
+    watch_overflows();
+    std::vector<event_input> inputs;
+    for (const auto& f : feeds_)
+        inputs.push_back({f->info->code, f->info->perf_name, f->info->mnemonic,
+                          f->info->clock_event ? nullptr : &f->injected});
+    accept_injections(std::move(inputs), dsu_event_code, "the DSU clock");
 
     bind_hooks();
     state_reset();
-
-    SC_METHOD(on_overflow);
-    sensitive << overflows_.event();
-    dont_initialize();
 }
 
 dsu_clusterpmu::event_feed* dsu_clusterpmu::feed(uint16_t code) const {
@@ -109,7 +109,7 @@ bool dsu_clusterpmu::any_core_powered() const {
     return false;
 }
 
-uint32_t dsu_clusterpmu::impl_mask() const { return event_mask() | (has_cc() ? bit(cycle_counter) : 0); }
+uint32_t dsu_clusterpmu::impl_mask() const { return event_mask() | (has_cc() ? uint32_t(cycle_counter_flag.mask()) : 0); }
 
 // ---------------------------------------------------------------------------
 // Access rules
@@ -189,17 +189,24 @@ std::string unimplemented_counter_note(const register_def& def, unsigned selecte
 } // namespace
 
 void dsu_clusterpmu::access(tlm::tlm_generic_payload& trans, access_context& ctx) {
+    if (ctx.path == access_path::memory_mapped) return serve_memory_mapped(trans, ctx);
     collect();
-    if (trans.is_write()) {
-        register_bank::reg* target = ctx.path == access_path::system_register
-                                         ? bank_->find_sysreg(uint32_t(trans.get_address()))
-                                         : bank_->find_offset(trans.get_address() - base_);
-        if (target && ctx.detail.empty()) ctx.detail = unimplemented_counter_note(*target->def, selr_, opt_.counters);
-    }
-    if (ctx.path != access_path::memory_mapped) return serve_from_bank(*bank_, trans, ctx, base_);
+    if (trans.is_write())
+        if (register_bank::reg* target = bank_->find_sysreg(uint32_t(trans.get_address())))
+            note_unimplemented_counter(*target->def, ctx);
+    serve_from_bank(*bank_, trans, ctx, base_);
+}
+
+void dsu_clusterpmu::note_unimplemented_counter(const register_def& def, access_context& ctx) const {
+    if (ctx.detail.empty()) ctx.detail = unimplemented_counter_note(def, selr_, opt_.counters);
+}
+
+void dsu_clusterpmu::serve_memory_mapped(tlm::tlm_generic_payload& trans, access_context& ctx) {
+    collect();
     const uint64_t offset = trans.get_address() - base_;
     register_bank::reg* r = bank_->find_offset(offset);
-    if (r && is_model_input(*r->def)) r = nullptr; // pins, not registers: RAZ/WI to every initiator
+    if (r && trans.is_write()) note_unimplemented_counter(*r->def, ctx);
+    if (r && in_model_control_page(*r->def)) r = nullptr; // pins, not registers: RAZ/WI to every initiator
     if (r) {
         const access_outcome o = external_rule(ctx, *r->def, trans.is_write());
         if (o == access_outcome::error) {
@@ -213,7 +220,7 @@ void dsu_clusterpmu::access(tlm::tlm_generic_payload& trans, access_context& ctx
 }
 
 bool dsu_clusterpmu::is_model_input(const register_def& def) const {
-    return def.offset && *def.offset >= model_control_page && &def >= &table().registers.front() &&
+    return def.offset && in_model_control_page(def) && &def >= &table().registers.front() &&
            &def <= &table().registers.back();
 }
 
@@ -235,11 +242,11 @@ bool dsu_clusterpmu::testbench_input(const register_def& def, bool is_write, uin
 // ---------------------------------------------------------------------------
 
 uint64_t dsu_clusterpmu::pmcr_value() const {
-    uint64_t v = uint64_t(e_) << pmcr_e | (uint64_t(opt_.counters) << pmcr_n);
-    if (opt_.variant == dsu_variant::original) v |= bit(pmcr_lc);
-    if (opt_.variant == dsu_variant::dsu110 && x_) v |= bit(pmcr_x);
-    if (opt_.variant == dsu_variant::dsu120 && fzo_) v |= bit(pmcr_fzo);
-    if (opt_.variant != dsu_variant::dsu120) v |= uint64_t(pmcr_imp_arm) << pmcr_imp;
+    uint64_t v = pmcr_e.put(e_) | pmcr_n.put(opt_.counters);
+    if (opt_.variant == dsu_variant::original) v |= pmcr_lc.mask();
+    if (opt_.variant == dsu_variant::dsu110 && x_) v |= pmcr_x.mask();
+    if (opt_.variant == dsu_variant::dsu120 && fzo_) v |= pmcr_fzo.mask();
+    if (opt_.variant != dsu_variant::dsu120) v |= pmcr_imp.put(pmcr_imp_arm);
     return v;
 }
 
@@ -247,8 +254,8 @@ uint64_t dsu_clusterpmu::pmcfgr_value() const {
     const bool d120 = opt_.variant == dsu_variant::dsu120;
     uint64_t n = d120 ? opt_.counters - 1 : opt_.counters;
     uint64_t size = opt_.variant == dsu_variant::original ? 31 : 63;
-    return n << pmcfgr_n | (size << pmcfgr_size) | (uint64_t(has_cc()) << pmcfgr_cc) |
-           (uint64_t(opt_.variant == dsu_variant::dsu110) << pmcfgr_ex) | (uint64_t(d120) << pmcfgr_fzo) | bit(pmcfgr_ss);
+    return pmcfgr_n.put(n) | pmcfgr_size.put(size) | pmcfgr_cc.put(has_cc()) |
+           pmcfgr_ex.put(opt_.variant == dsu_variant::dsu110) | pmcfgr_fzo.put(d120) | pmcfgr_ss.mask();
 }
 
 uint64_t dsu_clusterpmu::read_counter(unsigned n) {
@@ -273,12 +280,12 @@ void dsu_clusterpmu::bind_hooks() {
     auto ro = std::function<void(uint64_t)>();
 
     auto pmcr_w = [this](uint64_t v) {
-        e_ = v & bit(pmcr_e);
-        if (v & bit(pmcr_p))
+        e_ = pmcr_e.in(v);
+        if (pmcr_p.in(v))
             for (unsigned n = 0; n < opt_.counters; ++n) ctr_[n].write(0, now_fs());
-        if ((v & bit(pmcr_c)) && has_cc()) cc_.write(0, now_fs());
-        if (opt_.variant == dsu_variant::dsu110) x_ = v & bit(pmcr_x);
-        if (opt_.variant == dsu_variant::dsu120) fzo_ = v & bit(pmcr_fzo);
+        if (pmcr_c.in(v) && has_cc()) cc_.write(0, now_fs());
+        if (opt_.variant == dsu_variant::dsu110) x_ = pmcr_x.in(v);
+        if (opt_.variant == dsu_variant::dsu120) fzo_ = pmcr_fzo.in(v);
     };
     hook("CLUSTERPMCR_EL1", [this] { return pmcr_value(); }, pmcr_w);
     // The memory-mapped PMCR is a window onto the control fields its table lists (dsu_tables.cpp):
@@ -344,7 +351,7 @@ void dsu_clusterpmu::bind_hooks() {
     hook("PMLAR", [] { return uint64_t(0); }, [this](uint64_t v) { if (opt_.software_lock) slk_ = v != 0xC5ACCE55u; });
     hook("PMLSR", [this]() -> uint64_t { return opt_.software_lock ? lsr_sli.put(1) | lsr_slk.put(slk_) : 0; }, ro);
     hook("PMAUTHSTATUS", [this]() -> uint64_t { return authstatus_value(auth_); }, ro);
-    hook("PMDEVAFF0", [this]() -> uint64_t { return uint64_t(system_.cpus.at(cpus_.front()).cluster) << devaff_aff1; }, ro);
+    hook("PMDEVAFF0", [this]() -> uint64_t { return devaff_aff1.put(system_.cpus.at(cpus_.front()).cluster); }, ro);
     // The other identification registers have no fields in the tables, and a register without
     // fields keeps what is written: they are read-only (CoreSight IHI0029, DDI0487 I5), so they
     // read their reset value whatever a write says (tests/unit/test_access_readback.cpp).
@@ -365,13 +372,13 @@ void dsu_clusterpmu::capture() {
     ovssr_ = ovs_;
     nc_ = false;
     for (unsigned n = 0; n < opt_.counters; ++n)
-        if (ssrr_ & (1u << n)) {
+        if (counter_flag(n).in(ssrr_)) {
             ctr_[n].write(0, now);
-            ovs_ &= ~(1u << n);
+            ovs_ &= ~uint32_t(counter_flag(n).mask());
         }
-    if ((ssrr_ & bit(cycle_counter)) && has_cc()) {
+    if (cycle_counter_flag.in(ssrr_) && has_cc()) {
         cc_.write(0, now);
-        ovs_ &= ~bit(cycle_counter);
+        ovs_ &= ~uint32_t(cycle_counter_flag.mask());
     }
 }
 
@@ -381,22 +388,16 @@ void dsu_clusterpmu::capture() {
 
 const event_source* dsu_clusterpmu::source_for(unsigned n) const {
     const uint32_t t = evtype_[n];
-    event_feed* f = feed(uint16_t(t & evtype_count));
+    event_feed* f = feed(uint16_t(evtype_count.get(t)));
     if (!f) return nullptr;
     if (f->info->clock_event) return &f->all; // not attributed to a security state
-    const bool s = t >> evtype_s & 1, ns = t >> evtype_ns & 1, spme = mdcr_ >> mdcr_spme & 1;
+    const bool s = evtype_s.in(t), ns = evtype_ns.in(t), spme = mdcr_spme.in(mdcr_);
     const bool count_s = !s && spme;
     const bool count_ns = opt_.filter_reading_b ? !ns : (ns == s);
     if (count_s && count_ns) return &f->all;
     if (count_s) return &f->secure;
     if (count_ns) return &f->nonsecure;
     return nullptr;
-}
-
-void dsu_clusterpmu::collect_wraps() {
-    overflows_.collect(now_fs(), [this](size_t slot, uint64_t) {
-        ovs_ |= slot < opt_.counters ? bit(unsigned(slot)) : bit(cycle_counter); // the slot after the event counters: CCNT
-    });
 }
 
 void dsu_clusterpmu::apply() {
@@ -409,23 +410,16 @@ void dsu_clusterpmu::apply() {
         }
         const event_source* src = source_for(n);
         if (ctr_[n].source() != src) ctr_[n].set_source(src, now);
-        ctr_[n].set_enabled(e_ && (cnten_ >> n & 1) && !frozen, now);
+        ctr_[n].set_enabled(e_ && counter_flag(n).in(cnten_) && !frozen, now);
     }
     if (cc_.source() != &cycles_) cc_.set_source(&cycles_, now);
-    cc_.set_enabled(has_cc() && e_ && (cnten_ >> cycle_counter & 1), now);
+    cc_.set_enabled(has_cc() && e_ && cycle_counter_flag.in(cnten_), now);
 }
 
 void dsu_clusterpmu::update_irq() {
     bool level = (ovs_ & inten_ & impl_mask()) != 0 && (!opt_.irq_needs_enable || e_);
     irq_state_ = level;
     if (irq_) irq_->set(level);
-}
-
-void dsu_clusterpmu::on_overflow() { changed(); }
-
-uint32_t dsu_clusterpmu::overflow_flags() {
-    collect();
-    return ovs_;
 }
 
 void dsu_clusterpmu::state_reset() {
@@ -462,30 +456,6 @@ void dsu_clusterpmu::reset(bool cold) {
 // Testbench interfaces
 // ---------------------------------------------------------------------------
 
-bool dsu_clusterpmu::inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
-                            std::string& error) {
-    if (!node.empty()) {
-        error = inject_node_refused();
-        return false;
-    }
-    int code = dsu_event_code(event);
-    if (code < 0) {
-        std::vector<named_event> events;
-        for (const auto& e : dsu_events()) events.push_back({e.perf_name, e.code});
-        error = inject_unknown_event(event, events);
-        return false;
-    }
-    event_feed* f = feed(uint16_t(code));
-    if (f->info->clock_event) {
-        error = inject_clock_event(f->info->mnemonic, "the DSU clock");
-        return false;
-    }
-    collect();
-    f->injected.add(count, now_fs(), over);
-    changed();
-    return true;
-}
-
 firmware_code dsu_clusterpmu::firmware_boot(const std::string& profile) {
     if (profile != "tf-a") return {};
     // TF-A dsu_driver_init on each core of the cluster: clear SPME, ACTLR_EL3 |= PWREN|CLUSTERPMUEN,
@@ -508,7 +478,7 @@ void dsu_clusterpmu::report(std::ostream& out) {
     out << fmt::format("{} ({} {}, N={}): PMCR.E={} CNTEN={:#x} INTEN={:#x} OVS={:#x} irq={}\n", basename(), type(),
                        to_string(opt_.variant), opt_.counters, e_, cnten_, inten_, ovs_, irq_level() ? "high" : "low");
     for (unsigned n = 0; n < opt_.counters; ++n)
-        out << fmt::format("  counter {}: event {:#x} value {:#x}\n", n, evtype_[n] & evtype_count, ctr_[n].read(now));
+        out << fmt::format("  counter {}: event {:#x} value {:#x}\n", n, evtype_count.get(evtype_[n]), ctr_[n].read(now));
     if (has_cc()) out << fmt::format("  cycle counter: {:#x}\n", cc_.read(now));
 }
 
@@ -517,7 +487,7 @@ void dsu_clusterpmu::observables(std::vector<observable>& out) {
         out.push_back({fmt::format("{}.PMEVCNTR{}", basename(), n), ctr_[n].width(),
                        [this, n] { return ctr_[n].read(now_fs()); },
                        [this, n] {
-                           const uint16_t code = uint16_t(evtype_[n] & evtype_count);
+                           const uint16_t code = uint16_t(evtype_count.get(evtype_[n]));
                            const event_feed* f = feed(code);
                            return fmt::format("{:#x} {}", code, f ? f->info->perf_name : "unimplemented");
                        }});

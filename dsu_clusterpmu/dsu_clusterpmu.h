@@ -9,10 +9,10 @@
 #include <systemc>
 #include <vector>
 
+#include "models/direct_mmio_target.h"
 #include "models/event_source.h"
 #include "models/lazy_counter.h"
-#include "models/overflow_scheduler.h"
-#include "models/unit.h"
+#include "models/pmu_counter_unit.h"
 
 namespace pmusim {
 
@@ -22,14 +22,18 @@ const char* to_string(dsu_variant v);
 // The positions of the fields the model reads or composes: the tables (dsu_tables.cpp) place
 // their fields with these same constants, so each position is written once.
 namespace dsu_field {
-constexpr unsigned pmcr_e = 0, pmcr_p = 1, pmcr_c = 2, pmcr_x = 4, pmcr_lc = 6, pmcr_fzo = 9, pmcr_n = 11,
-                   pmcr_imp = 24;
+constexpr reg_field pmcr_e{0, 1}, pmcr_p{1, 1}, pmcr_c{2, 1}, pmcr_x{4, 1}, pmcr_lc{6, 1}, pmcr_fzo{9, 1}, pmcr_n{11, 5},
+                    pmcr_imp{24, 8};
 constexpr uint32_t pmcr_imp_arm = 0x41;           // CLUSTERPMCR_EL1.IMP as the model reads it
-constexpr unsigned cycle_counter = 31;            // C: the cycle counter's bit in the CNTEN/INTEN/OVS/SSRR bitmaps
-constexpr unsigned evtype_count_bits = 16;        // evtCount [15:0]
-constexpr unsigned evtype_ns = 29, evtype_s = 31; // PMEVTYPER.NS, .S
-constexpr unsigned mdcr_spme = 0, mdcr_epmad = 1; // CLUSTERPMMDCR_EL3.SPME, .EPMAD
-constexpr unsigned pmcfgr_n = 0, pmcfgr_size = 8, pmcfgr_cc = 14, pmcfgr_ex = 16, pmcfgr_fzo = 21, pmcfgr_ss = 22;
+constexpr unsigned cycle_counter = 31;            // C: the cycle counter's index in the CNTEN/INTEN/OVS/SSRR bitmaps
+// Counter n's flag in those bitmaps: bit n, the cycle counter's at 31.
+constexpr reg_field counter_flag(unsigned n) { return {n, 1}; }
+constexpr reg_field cycle_counter_flag = counter_flag(cycle_counter);
+constexpr reg_field evtype_count{0, 16};          // evtCount [15:0]
+constexpr reg_field evtype_ns{29, 1}, evtype_s{31, 1}; // PMEVTYPER.NS, .S
+constexpr reg_field mdcr_spme{0, 1}, mdcr_epmad{1, 1}; // CLUSTERPMMDCR_EL3.SPME, .EPMAD
+constexpr reg_field pmcfgr_n{0, 8}, pmcfgr_size{8, 6}, pmcfgr_cc{14, 1}, pmcfgr_ex{16, 1}, pmcfgr_fzo{21, 1},
+                    pmcfgr_ss{22, 1};
 constexpr reg_field selr_sel{0, 5};               // CLUSTERPMSELR_EL1.SEL
 // The external frame's CoreSight pages: claim tags, software lock, authentication status.
 constexpr reg_field claim{0, 4};                  // PMCLAIMSET/CLR.CLAIM
@@ -37,7 +41,7 @@ constexpr reg_field lsr_sli{0, 1}, lsr_slk{1, 1}; // PMLSR: lock implemented, lo
 constexpr reg_field authstatus_sid{4, 2}, authstatus_snid{6, 2};
 constexpr uint64_t auth_secure_enabled = 0b11, auth_secure_disabled = 0b10; // PMAUTHSTATUS.SID/SNID values
 constexpr reg_field pidr0_part_0{0, 8}, pidr1_part_1{0, 4}, pidr1_des_0{4, 4}; // PMPIDR0/1: part number, JEP106 [3:0]
-constexpr unsigned devaff_aff1 = 8; // PMDEVAFF0: the cluster number in Aff1, as MPIDR_EL1 places it
+constexpr reg_field devaff_aff1{8, 8}; // PMDEVAFF0: the cluster number in Aff1, as MPIDR_EL1 places it
 constexpr reg_field sscr_ss{0, 1};                // PMSSCR.SS: capture now
 // The model control page: CTL_OSLOCK.OSLK, CTL_DLOCK.DLK and CTL_AUTH, the authentication inputs.
 constexpr reg_field ctl_oslk{0, 1}, ctl_dlk{0, 1};
@@ -49,10 +53,8 @@ constexpr uint64_t authstatus_value(uint32_t ctl_auth) {
     const uint64_t sid = ctl_dbgen.in(ctl_auth) && ctl_spiden.in(ctl_auth) ? auth_secure_enabled : auth_secure_disabled;
     return authstatus_sid.put(sid) | authstatus_snid.put(sid);
 }
-constexpr uint32_t bit(unsigned lsb) { return uint32_t(1) << lsb; }
-constexpr uint32_t evtype_count = bit(evtype_count_bits) - 1;
-constexpr uint32_t evtype_writable = evtype_count | bit(evtype_ns) | bit(evtype_s);
-constexpr uint32_t mdcr_writable = bit(mdcr_spme) | bit(mdcr_epmad);
+constexpr uint32_t evtype_writable = evtype_count.mask() | evtype_ns.mask() | evtype_s.mask();
+constexpr uint32_t mdcr_writable = mdcr_spme.mask() | mdcr_epmad.mask();
 } // namespace dsu_field
 
 // The unit's register table for a variant (system registers and memory-mapped
@@ -83,7 +85,7 @@ struct dsu_options {
     bool mdcr_el1_alias = false;   // CLUSTERPMMDCR also at op1=0 (Linux header's CLUSTERPMMDCR_EL1)
 };
 
-class dsu_clusterpmu : public unit {
+class dsu_clusterpmu : public pmu_counter_unit, public direct_mmio_target {
 public:
     SC_HAS_PROCESS(dsu_clusterpmu);
     dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system, dsu_options options, std::string clock,
@@ -100,8 +102,6 @@ public:
     std::vector<const register_def*> sysregs(unsigned cpu) const override;
     access_outcome sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) override;
     void reset(bool cold) override;
-    bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
-                std::string& error) override;
     firmware_code firmware_boot(const std::string& profile) override;
     void report(std::ostream& out) override;
     void observables(std::vector<observable>& out) override;
@@ -112,13 +112,20 @@ public:
     // Whether any core of the cluster is on: kept by the cores' power-change listeners, so that the
     // frame's access rule reads one flag instead of walking the cores on every access.
     bool cluster_powered() const { return powered_; }
-    uint32_t overflow_flags(); // PMOVS after catching up to now
     bool irq_level() const { return irq_ ? irq_->level() : irq_state_; }
+
+    // The memory-mapped frame, from the system bus directly (models/direct_mmio_target.h) or
+    // through the register socket.
+    void serve_memory_mapped(tlm::tlm_generic_payload& trans, access_context& ctx) override;
 
 protected:
     void access(tlm::tlm_generic_payload& trans, access_context& ctx) override;
 
 private:
+    // A register of this unit's frame (def.offset set) on the model control page.
+    static bool in_model_control_page(const register_def& def) { return *def.offset >= model_control_page; }
+    // The access log's note for a write to an event counter or type register beyond N.
+    [[gnu::noinline]] void note_unimplemented_counter(const register_def& def, access_context& ctx) const;
     struct event_feed {
         const dsu_event_info* info = nullptr;
         summed_source secure, nonsecure, all;
@@ -138,21 +145,12 @@ private:
         using namespace dsu_field;
         const bool dbgen = ctl_dbgen.in(auth_), niden = ctl_niden.in(auth_), spiden = ctl_spiden.in(auth_),
                    spniden = ctl_spniden.in(auth_);
-        return (dbgen || niden) && (secure ? (spiden || spniden) : !(mdcr_ & dsu_field::bit(dsu_field::mdcr_epmad)));
+        return (dbgen || niden) && (secure ? (spiden || spniden) : !mdcr_epmad.in(mdcr_));
     }
     [[gnu::cold]] access_outcome refuse_external(access_context& ctx, access_outcome outcome, const char* why) const;
     void bind_hooks();
-    // Overflow wraps up to now -> PMOVS. Before every access, so the check that nothing can have
-    // wrapped is inline.
-    void collect() {
-        if (!overflows_.quiet(now_fs())) collect_wraps();
-    }
-    void collect_wraps();
-    void apply();       // counter sources and enables from the registers
-    void update_irq();
-    void reschedule() { overflows_.predict_all(now_fs()); }
-    void changed() { collect(); apply(); update_irq(); reschedule(); }
-    void on_overflow();
+    void apply() override; // counter sources and enables from the registers
+    void update_irq() override;
     void power_down();  // the cluster lost power: the PMU state is lost
     void state_reset();
     void capture();     // snapshot (PMSSCR.SS)
@@ -187,7 +185,7 @@ private:
     lazy_counter cc_{64};
     std::array<uint32_t, 31> evtype_{};
     bool e_ = false, x_ = false, fzo_ = false;
-    uint32_t cnten_ = 0, inten_ = 0, ovs_ = 0, selr_ = 0;
+    uint32_t cnten_ = 0, inten_ = 0, selr_ = 0;
     uint64_t mdcr_ = 0;
     // Snapshot
     std::array<uint64_t, 31> cntsr_{};
@@ -201,9 +199,6 @@ private:
     uint32_t auth_ = dsu_field::ctl_auth_all; // DBGEN, NIDEN, SPIDEN, SPNIDEN
     bool any_core_powered() const;
     bool powered_ = true; // cluster_powered()
-
-    // The implemented event counters in slots 0..counters-1, then the cycle counter (if any).
-    overflow_scheduler overflows_;
 };
 
 // Builds a dsu_clusterpmu from a platform unit entry (registered by register_dsu_units).

@@ -95,7 +95,7 @@ register_def mreg(const std::string& name, uint64_t offset, unsigned width, uint
 
 std::vector<field_def> bitmap_fields(const std::string& what) {
     return {{"P", 0, 31, fa::rw, what + " of event counter n in bit n; bits [30:N] RAZ/WI"},
-            {"C", cycle_counter, 1, fa::rw, what + " of the cycle counter (RAZ/WI without one, DSU-120)"}};
+            {"C", cycle_counter_flag, fa::rw, what + " of the cycle counter (RAZ/WI without one, DSU-120)"}};
 }
 
 // Where each register comes from (../shared/reference/dsu.md names the documents; tests/facts/dsu.tsv
@@ -146,17 +146,17 @@ register_table make_table(dsu_variant v) {
         d120 ? "no cycle counter (CLUSTERPMCCNTR_EL1 RAZ/WI)" : "a 64-bit cycle counter (index 31)");
 
     std::vector<field_def> pmcr = {
-        {"E", pmcr_e, 1, fa::rw, "enable: counters count when E=1 and their CNTENSET bit is set"},
-        {"P", pmcr_p, 1, fa::wo, "write 1: reset every event counter to 0 (overflow flags unchanged); reads 0"},
-        {"C", pmcr_c, 1, fa::wo, "write 1: reset the cycle counter to 0 (overflow flag unchanged); reads 0"},
+        {"E", pmcr_e, fa::rw, "enable: counters count when E=1 and their CNTENSET bit is set"},
+        {"P", pmcr_p, fa::wo, "write 1: reset every event counter to 0 (overflow flags unchanged); reads 0"},
+        {"C", pmcr_c, fa::wo, "write 1: reset the cycle counter to 0 (overflow flag unchanged); reads 0"},
     };
-    if (v == dsu_variant::dsu110) pmcr.push_back({"X", pmcr_x, 1, fa::rw, "export enable (stored, no effect)"});
-    if (orig) pmcr.push_back({"LC", pmcr_lc, 1, fa::res1, "reads 1 (Linux CLUSTERPMCR_RES_VAL 0x40; UNVERIFIED)"});
-    if (d120) pmcr.push_back({"FZO", pmcr_fzo, 1, fa::rw, "freeze event counters while an event-counter overflow flag is set"});
-    pmcr.push_back({"N", pmcr_n, 5, fa::ro, "number of event counters (parameter `counters`)"});
+    if (v == dsu_variant::dsu110) pmcr.push_back({"X", pmcr_x, fa::rw, "export enable (stored, no effect)"});
+    if (orig) pmcr.push_back({"LC", pmcr_lc, fa::res1, "reads 1 (Linux CLUSTERPMCR_RES_VAL 0x40; UNVERIFIED)"});
+    if (d120) pmcr.push_back({"FZO", pmcr_fzo, fa::rw, "freeze event counters while an event-counter overflow flag is set"});
+    pmcr.push_back({"N", pmcr_n, fa::ro, "number of event counters (parameter `counters`)"});
     pmcr.push_back({"IDCODE", 16, 8, fa::ro, "0"});
-    pmcr.push_back({"IMP", pmcr_imp, 8, fa::ro, d120 ? "0 (software uses MIDR_EL1)" : "0x41 (Arm; UNVERIFIED)"});
-    const uint64_t pmcr_reset = (6u << pmcr_n) | (orig ? bit(pmcr_lc) : 0) | (d120 ? 0 : pmcr_imp_arm << pmcr_imp);
+    pmcr.push_back({"IMP", pmcr_imp, fa::ro, d120 ? "0 (software uses MIDR_EL1)" : "0x41 (Arm; UNVERIFIED)"});
+    const uint64_t pmcr_reset = pmcr_n.put(6) | (orig ? pmcr_lc.mask() : 0) | (d120 ? 0 : pmcr_imp.put(pmcr_imp_arm));
     // The memory-mapped PMCR (0xE04) holds control fields only on DSU-110 (Marvell CN10K
     // cavm-csrs-cst_apc.h, dsu.md §3.1: E [0], P [1], C [2], X [4], [31:5] reserved) and on
     // DSU-120 (DSU-120AE TRM CLUSTERPMU_PMCR: [7:0] map the system register's, which has E and
@@ -175,9 +175,9 @@ register_table make_table(dsu_variant v) {
 
     const std::string sel = "the counter selected by CLUSTERPMSELR_EL1.SEL (RAZ/WI when SEL >= N)";
     std::vector<field_def> evtype = {
-        {"evtCount", 0, evtype_count_bits, fa::rw, "event number (unimplemented numbers count nothing)"},
-        {"NS", evtype_ns, 1, fa::rw, "Non-secure filtering bit (reading per parameter filter_reading)"},
-        {"S", evtype_s, 1, fa::rw, "Secure filtering bit: 1 = do not count Secure events (name UNVERIFIED)"},
+        {"evtCount", evtype_count, fa::rw, "event number (unimplemented numbers count nothing)"},
+        {"NS", evtype_ns, fa::rw, "Non-secure filtering bit (reading per parameter filter_reading)"},
+        {"S", evtype_s, fa::rw, "Secure filtering bit: 1 = do not count Secure events (name UNVERIFIED)"},
     };
     t.registers = {
         sreg("CLUSTERPMCR_EL1", 0, 5, 0, pmcr_reset, pmcr, "Cluster PMU control"),
@@ -195,11 +195,11 @@ register_table make_table(dsu_variant v) {
         sreg("CLUSTERPMXEVCNTR_EL1", 0, 6, 2, 0, {}, std::string("Event counter value of ") + sel +
              (orig ? "; 32-bit counters: bits [63:32] read 0, ignored on write" : "")),
         sreg("CLUSTERPMMDCR_EL3", 6, 6, 3, 0,
-             {{"SPME", mdcr_spme, 1, fa::rw, "0: event counting prohibited in Secure state"},
-              {"EPMAD", mdcr_epmad, 1, fa::rw, "1: Non-secure external debugger access to the PMU refused"}},
+             {{"SPME", mdcr_spme, fa::rw, "0: event counting prohibited in Secure state"},
+              {"EPMAD", mdcr_epmad, fa::rw, "1: Non-secure external debugger access to the PMU refused"}},
              "Monitor debug configuration (EL3 only)"),
         sreg("CLUSTERPMMDCR_EL1", 0, 6, 3, 0,
-             {{"SPME", mdcr_spme, 1, fa::rw, "alias of CLUSTERPMMDCR_EL3.SPME"}, {"EPMAD", mdcr_epmad, 1, fa::rw, "alias"}},
+             {{"SPME", mdcr_spme, fa::rw, "alias of CLUSTERPMMDCR_EL3.SPME"}, {"EPMAD", mdcr_epmad, fa::rw, "alias"}},
              "The Linux header's encoding op1=0 of CLUSTERPMMDCR (UNVERIFIED): implemented only with the "
              "parameter mdcr_el1_alias=true, then with the same EL3-only rule"),
         sreg("CLUSTERPMCEID0_EL1", 0, 6, 4, dsu_ceid(0), {{"CEID", 0, 32, fa::ro, "bit k: common event k implemented"}},
@@ -244,7 +244,7 @@ register_table make_table(dsu_variant v) {
         t.registers.push_back(mreg("PMSSCR", 0x6F0, 32, 0, {{"SS", sscr_ss, fa::wo, "write 1: capture now"}}, "Snapshot capture"));
         t.registers.push_back(mreg("PMSSRR", 0x6F4, 32, 0,
                                    {{"RP", 0, 31, fa::rw, "RPn: reset counter n and PMOVS[n] after a capture"},
-                                    {"RC", cycle_counter, 1, fa::rw, "reset PMCCNTR and PMOVS[31] after a capture"}},
+                                    {"RC", cycle_counter_flag, fa::rw, "reset PMCCNTR and PMOVS[31] after a capture"}},
                                    "Snapshot reset"));
     }
     auto add = [&](register_def r) { t.registers.push_back(std::move(r)); };
@@ -254,11 +254,11 @@ register_table make_table(dsu_variant v) {
     add(mreg("PMINTENCLR", 0xC60, 32, 0, bitmap_fields("interrupt enable"), "Interrupt enable clear"));
     add(mreg("PMOVSCLR", 0xC80, 32, 0, bitmap_fields("overflow flag"), "Overflow flag clear"));
     add(mreg("PMOVSSET", 0xCC0, 32, 0, bitmap_fields("overflow flag"), "Overflow flag set"));
-    add(mreg("PMCFGR", 0xE00, 32, 0, {{"N", pmcfgr_n, 8, fa::ro, d120 ? "counters - 1 (as DSU-120AE)" : "counters (UNVERIFIED)"},
-                                      {"SIZE", pmcfgr_size, 6, fa::ro, "counter size - 1"}, {"CC", pmcfgr_cc, 1, fa::ro, "cycle counter"},
-                                      {"CCD", 15, 1, fa::ro, "0"}, {"EX", pmcfgr_ex, 1, fa::ro, "PMCR.X implemented"},
-                                      {"UEN", 19, 1, fa::ro, "0"}, {"FZO", pmcfgr_fzo, 1, fa::ro, "freeze on overflow"},
-                                      {"SS", pmcfgr_ss, 1, fa::ro, "snapshot supported"}},
+    add(mreg("PMCFGR", 0xE00, 32, 0, {{"N", pmcfgr_n, fa::ro, d120 ? "counters - 1 (as DSU-120AE)" : "counters (UNVERIFIED)"},
+                                      {"SIZE", pmcfgr_size, fa::ro, "counter size - 1"}, {"CC", pmcfgr_cc, fa::ro, "cycle counter"},
+                                      {"CCD", 15, 1, fa::ro, "0"}, {"EX", pmcfgr_ex, fa::ro, "PMCR.X implemented"},
+                                      {"UEN", 19, 1, fa::ro, "0"}, {"FZO", pmcfgr_fzo, fa::ro, "freeze on overflow"},
+                                      {"SS", pmcfgr_ss, fa::ro, "snapshot supported"}},
                   "Configuration"));
     add(mreg("PMCR", 0xE04, 32, ext_pmcr_reset, ext_pmcr,
              orig ? "Control (same state and layout as CLUSTERPMCR_EL1; UNVERIFIED)"

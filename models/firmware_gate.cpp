@@ -1,6 +1,8 @@
 #include "models/firmware_gate.h"
 
 #include "models/loosely_timed_target.h"
+#include "models/payload_context.h"
+#include "models/system_bus.h"
 #include "models/unit.h"
 
 namespace pmusim {
@@ -8,6 +10,10 @@ namespace pmusim {
 firmware_gate::firmware_gate(const sc_core::sc_module_name& name)
     : sc_module(name), from_initiators("from_initiators"), to_bus("to_bus") {
     from_initiators.bind(*this);
+}
+
+void firmware_gate::end_of_elaboration() {
+    if (to_bus.size()) bus_ = dynamic_cast<system_bus*>(to_bus.get_interface());
 }
 
 void firmware_gate::own_sysreg(unsigned cpu, const register_def& reg, unit& owner_unit) {
@@ -24,7 +30,7 @@ void firmware_gate::answer_undefined(tlm::tlm_generic_payload& trans, access_con
 
 void firmware_gate::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     ++accesses_;
-    access_context* ctx = trans.get_extension<access_context>();
+    access_context* ctx = context_of(trans);
     if (!ctx) { // every initiator must say who it is
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
         ++refused_;
@@ -33,7 +39,10 @@ void firmware_gate::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_tim
     ctx->outcome = access_outcome::ok;
     ctx->syndrome = 0;
     ctx->detail.clear();
-    if (ctx->path != access_path::system_register) return to_bus->b_transport(trans, delay);
+    if (ctx->path != access_path::system_register) {
+        if (bus_) return bus_->transport_memory_mapped(trans, delay, ctx);
+        return to_bus->b_transport(trans, delay);
+    }
     const owner* o = sysreg_owner(ctx->cpu, uint32_t(trans.get_address()));
     if (!o) {
         ++refused_;

@@ -22,6 +22,7 @@
 namespace pmusim {
 
 class unit;
+class system_bus;
 
 // The gate is its own forward interface (as in the Accellera LT examples): a plain target
 // socket that any number of initiators bind to, and one virtual call per hop instead of a
@@ -51,6 +52,8 @@ public:
     uint64_t refused() const { return refused_; }
 
 private:
+    // Finds the system bus behind to_bus, if it is one (ports are bound by now).
+    void end_of_elaboration() override;
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                        sc_core::sc_time& delay) override;
@@ -64,6 +67,10 @@ private:
     [[gnu::noinline]] bool ask_rule(const owner& o, access_context& ctx, tlm::tlm_generic_payload& trans,
                                     uint32_t request);
 
+    // The system bus to_bus is bound to, called directly for memory-mapped accesses (the gate and
+    // the bus one hop: docs/performance.md, scenario 2); nullptr when to_bus is bound to another
+    // target, which the socket then reaches.
+    system_bus* bus_ = nullptr;
     integer_map<owner> owners_; // (cpu << 32 | encoding key) -> owner
     uint64_t accesses_ = 0, refused_ = 0;
 };

@@ -5,6 +5,7 @@
 #include "models/access_context.h"
 #include "models/input_error.h"
 #include "models/loosely_timed_target.h"
+#include "models/payload_context.h"
 
 namespace pmusim {
 
@@ -24,7 +25,7 @@ void system_bus::map(const std::string& name, uint64_t base, uint64_t size, unsi
     if (const window* w = overlapping(base, size))
         throw model_error(fmt::format("bus window {} [{:#x}, {:#x}) overlaps {} [{:#x}, {:#x})", name, base,
                                       base + size, w->name, w->base, w->base + w->size));
-    by_base_[base] = window{name, base, size, port, absolute, nullptr};
+    by_base_[base] = window{name, base, size, port, absolute, nullptr, nullptr};
     last_window_ = nullptr;
 }
 
@@ -86,22 +87,23 @@ const system_bus::window* system_bus::route(tlm::tlm_generic_payload& trans, uin
 }
 
 void system_bus::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    const uint64_t original = trans.get_address();
+    access_context* ctx = context_of(trans);
+    if (!ctx || ctx->path == access_path::memory_mapped) return transport_memory_mapped(trans, delay, ctx);
+    transport_routed(trans, delay, ctx); // a system-register access: route() answers it
+}
+
+void system_bus::resolve(const window& w) {
+    w.target = to_targets[int(w.port)];
+    w.direct = dynamic_cast<direct_mmio_target*>(w.target);
+}
+
+void system_bus::transport_routed(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay, access_context* ctx) {
     uint64_t offset;
-    const window* w = last_window_;
-    const access_context* ctx = trans.get_extension<access_context>();
-    // The common case inline: a memory-mapped access that falls, whole, in the window of the last one.
-    if (w && w->target && original - w->base < w->size && w->size - (original - w->base) >= trans.get_data_length() &&
-        (!ctx || ctx->path == access_path::memory_mapped)) {
-        offset = w->absolute ? original : original - w->base;
-    } else {
-        w = route(trans, offset);
-        if (!w) return;
-        if (!w->target) w->target = to_targets[int(w->port)];
-    }
-    trans.set_address(offset);
-    w->target->b_transport(trans, delay);
-    trans.set_address(original);
+    const window* w = route(trans, offset);
+    if (!w) return;
+    if (!w->target) resolve(*w);
+    forward(*w, trans, delay, ctx, trans.get_address());
+    (void)offset; // forward() places the address as route() did
 }
 
 tlm::tlm_sync_enum system_bus::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,

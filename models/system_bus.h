@@ -16,6 +16,7 @@
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <vector>
 
+#include "models/direct_mmio_target.h"
 
 namespace pmusim {
 
@@ -40,9 +41,24 @@ public:
         // The target's forward interface behind `port`, looked up at the first access (ports are
         // bound at the end of elaboration; indexing the socket on every access costs a call).
         mutable tlm::tlm_fw_transport_if<>* target = nullptr;
+        // The same target when it serves memory-mapped accesses directly (models/direct_mmio_target.h).
+        mutable direct_mmio_target* direct = nullptr;
     };
     const window* decode(uint64_t address) const;
     std::vector<window> windows() const;
+
+    // A memory-mapped access the gate has already identified as one (its access context says
+    // memory_mapped): the gate calls this directly, so gate and bus are one hop for a plain
+    // access (docs/performance.md, scenario 2). The same routing as b_transport.
+    // `ctx` is the payload's access context (nullptr: it has none, and the target refuses it).
+    void transport_memory_mapped(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay, access_context* ctx) {
+        const uint64_t original = trans.get_address();
+        const window* w = last_window_;
+        // The common case inline: the access falls, whole, in the window of the last one.
+        if (w && w->target && original - w->base < w->size && w->size - (original - w->base) >= trans.get_data_length())
+            return forward(*w, trans, delay, ctx, original);
+        transport_routed(trans, delay, ctx);
+    }
     // A mapped window sharing an address with [base, base + size), or nullptr.
     const window* overlapping(uint64_t base, uint64_t size) const;
 
@@ -55,6 +71,19 @@ private:
     // The window an access falls in, with the address the target sees; nullptr (the response and
     // the access context set) when there is none.
     const window* route(tlm::tlm_generic_payload& trans, uint64_t& offset_out);
+    // Routes an access that is not in the last window (or an error), then forwards it.
+    [[gnu::noinline]] void transport_routed(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay,
+                                            access_context* ctx);
+    void forward(const window& w, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay, access_context* ctx,
+                 uint64_t original) {
+        if (w.absolute && w.direct && ctx) return w.direct->serve_memory_mapped(trans, *ctx); // the address as it is
+        trans.set_address(w.absolute ? original : original - w.base);
+        if (w.direct && ctx) w.direct->serve_memory_mapped(trans, *ctx);
+        else w.target->b_transport(trans, delay);
+        trans.set_address(original);
+    }
+    // The target behind a window, looked up once.
+    void resolve(const window& w);
 
     unsigned ports_ = 0;
     std::map<uint64_t, window> by_base_;

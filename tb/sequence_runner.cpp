@@ -13,6 +13,7 @@
 #include "models/input_file.h"
 #include "models/limits.h"
 #include "models/unit_command.h"
+#include "pmusim/register_access.h"
 #include "tb/name_check.h"
 
 namespace pmusim {
@@ -396,37 +397,17 @@ sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool s
         return {access_outcome::error, 0, time_overflow_, 0};
     }
     tlm::tlm_generic_payload trans;
-    uint8_t data[8] = {};
-    std::memcpy(data, &value, 8);
-    trans.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    trans.set_address(address);
-    trans.set_data_ptr(data);
-    trans.set_data_length(bytes);
-    trans.set_streaming_width(bytes);
-    trans.set_byte_enable_ptr(nullptr);
-    trans.set_dmi_allowed(false);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     access_context ctx = ctx_;
     ctx.path = system_register ? access_path::system_register : access_path::memory_mapped;
     ctx.outcome = access_outcome::ok;
-    trans.set_extension(&ctx);
     sc_time delay = to_sc_time(latency);
     rec_.begin_access();
-    to_gate->b_transport(trans, delay);
-    trans.clear_extension(&ctx);
+    uint64_t data = value;
+    transport_register(to_gate, trans, is_write, address, bytes, data, &ctx, delay);
     sample(); // the waveform shows what the access changed at its instant
 
-    access_result r{access_outcome::ok, 0, ctx.detail, ctx.syndrome};
-    switch (trans.get_response_status()) {
-    case tlm::TLM_OK_RESPONSE: r.outcome = ctx.outcome == access_outcome::ignored ? access_outcome::ignored : access_outcome::ok; break;
-    case tlm::TLM_COMMAND_ERROR_RESPONSE: r.outcome = ctx.outcome; break;
-    default: r.outcome = access_outcome::error;
-    }
-    if (!is_write && r.outcome == access_outcome::ok) {
-        uint64_t v = 0;
-        std::memcpy(&v, data, bytes);
-        r.value = v;
-    }
+    access_result r{outcome_of(trans, ctx), 0, ctx.detail, ctx.syndrome};
+    if (!is_write && r.outcome == access_outcome::ok) r.value = data;
     if (r.outcome == access_outcome::error && r.detail.empty())
         r.detail = fmt::format("bus error ({})", trans.get_response_string());
 

@@ -186,3 +186,10 @@ if(Python3_FOUND)
   set_tests_properties("outputs: a progress bar on a terminal for a long run, none on a pipe"
     PROPERTIES TIMEOUT 300 ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE")
 endif()
+# One way to write a field in every unit: reg_field, no unit's own bit() (issue 30, docs/extending.md).
+add_test(NAME "limits: units name their fields with reg_field, not their own bit() or bare positions"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_field_style.py ${CMAKE_SOURCE_DIR})
+add_test(NAME "limits: the field-style check flags a unit's own bit() and bare positions"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_field_style.py ${CMAKE_SOURCE_DIR} --self-test)
+set_tests_properties("limits: units name their fields with reg_field, not their own bit() or bare positions"
+  "limits: the field-style check flags a unit's own bit() and bare positions" PROPERTIES TIMEOUT 60)

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <pmusim/pmusim.h>
+#include <pmusim/register_access.h>
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 
@@ -22,23 +23,12 @@ struct initiator : sc_module {
     SC_HAS_PROCESS(initiator);
     explicit initiator(sc_module_name n) : sc_module(n) { SC_THREAD(software); }
 
+    // A payload with `who` attached (nullptr: a plain payload), as pmusim's own initiators make it.
     tlm::tlm_response_status access(bool write, uint64_t address, uint64_t& value, unsigned bytes,
                                     pmusim::access_context* who = nullptr) {
         tlm::tlm_generic_payload t;
-        unsigned char data[8];
-        std::memcpy(data, &value, 8);
-        t.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-        t.set_address(address);
-        t.set_data_ptr(data);
-        t.set_data_length(bytes);
-        t.set_streaming_width(bytes);
-        if (who) t.set_extension(who);
         sc_time delay = SC_ZERO_TIME;
-        bus->b_transport(t, delay);
-        if (who) t.clear_extension(who);
-        value = 0;
-        std::memcpy(&value, data, bytes);
-        return t.get_response_status();
+        return pmusim::transport_register(bus, t, write, address, bytes, value, who, delay);
     }
     void check(bool ok, const char* what) {
         std::printf("%s: %s\n", ok ? "ok" : "FAIL", what);

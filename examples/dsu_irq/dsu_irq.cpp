@@ -9,6 +9,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <pmusim/pmusim.h>
+#include <pmusim/register_access.h>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -25,23 +26,14 @@ struct cpu : sc_module {
 
     uint64_t access(tlm::tlm_command cmd, uint64_t address, uint64_t value, unsigned bytes) {
         tlm::tlm_generic_payload trans;
-        unsigned char data[8] = {};
-        for (unsigned i = 0; i < bytes; ++i) data[i] = (unsigned char)(value >> (8 * i)); // little-endian
-        trans.set_command(cmd);
-        trans.set_address(address);
-        trans.set_data_ptr(data);
-        trans.set_data_length(bytes);
-        trans.set_streaming_width(bytes);
-        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
         sc_time delay = SC_ZERO_TIME;
-        bus->b_transport(trans, delay);
+        // No access context: a plain payload (docs/embedding.md).
+        pmusim::transport_register(bus, trans, cmd == tlm::TLM_WRITE_COMMAND, address, bytes, value, nullptr, delay);
         if (!trans.is_response_ok()) {
             std::printf("FAIL: access to 0x%" PRIx64 ": %s\n", address, trans.get_response_string().c_str());
             ++failures;
         }
-        uint64_t out = 0;
-        for (unsigned i = 0; i < bytes; ++i) out |= uint64_t(data[i]) << (8 * i);
-        return out;
+        return value;
     }
     uint64_t read(uint64_t a, unsigned bytes = 4) { return access(tlm::TLM_READ_COMMAND, a, 0, bytes); }
     void write(uint64_t a, uint64_t v, unsigned bytes = 4) { access(tlm::TLM_WRITE_COMMAND, a, v, bytes); }

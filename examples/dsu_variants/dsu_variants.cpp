@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <pmusim/pmusim.h>
+#include <pmusim/register_access.h>
 #include <string>
 #include <tlm_utils/simple_initiator_socket.h>
 
@@ -25,24 +26,14 @@ struct driver : sc_module {
     explicit driver(sc_module_name n) : sc_module(n) { SC_THREAD(run); }
 
     uint64_t access(bool write, uint64_t offset, uint64_t value, unsigned bytes) {
-        tlm::tlm_generic_payload t;           // no pmusim extension: Non-secure EL1 CPU 0
-        unsigned char data[8] = {};
-        for (unsigned i = 0; i < bytes; ++i) data[i] = (unsigned char)(value >> (8 * i));
-        t.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-        t.set_address(offset);
-        t.set_data_ptr(data);
-        t.set_data_length(bytes);
-        t.set_streaming_width(bytes);
-        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        tlm::tlm_generic_payload t; // no pmusim extension: Non-secure EL1 CPU 0
         sc_time delay = SC_ZERO_TIME;
-        bus->b_transport(t, delay);
+        pmusim::transport_register(bus, t, write, offset, bytes, value, nullptr, delay);
         if (!t.is_response_ok()) {
             std::printf("FAIL: access to 0x%" PRIx64 ": %s\n", offset, t.get_response_string().c_str());
             ++failures;
         }
-        uint64_t out = 0;
-        for (unsigned i = 0; i < bytes; ++i) out |= uint64_t(data[i]) << (8 * i);
-        return out;
+        return value;
     }
     void check(bool ok, const char* what) {
         std::printf("%s: %s\n", ok ? "ok" : "FAIL", what);

@@ -5,6 +5,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/memory.h"
+#include "models/payload_context.h"
 #include "tests/unit/tlm_test_access.h"
 #include "models/system_bus.h"
 #include "tb/platform.h"
@@ -279,4 +280,15 @@ TEST_CASE_METHOD(arm_gate, "bus: a debug read of a unit's register returns its v
     // CN10K DSU-110 definitions, dsu.md §7.1): 6 on arm-default's DSU-110. (The external PMCR has
     // no N field.)
     CHECK((normal.value & 0xff) == 6);
+}
+
+TEST_CASE("gate: context_of finds a payload's access context as get_extension does") {
+    tlm::tlm_generic_payload t;
+    CHECK(context_of(t) == nullptr);
+    access_context c = cpu_ctx(1);
+    t.set_extension(&c);
+    CHECK(context_of(t) == &c);
+    CHECK(context_of(t) == t.get_extension<access_context>());
+    t.clear_extension(&c);
+    CHECK(context_of(t) == nullptr);
 }
