@@ -2,6 +2,7 @@
 #include "iss/access_groups.h"
 #include "iss/cpu_identity.h"
 #include "iss/load_store.h"
+#include "iss/stage1_walk.h"
 #include "iss/stage2_map.h"
 
 #include <algorithm>
@@ -1144,6 +1145,81 @@ void aarch64_iss::engine_stage2(bool on) {
     flush_tlb();
 }
 
+// The stage 1 walk of `va` for this CPU's EL1&0 regime now (iss/stage1_walk.h).
+walk_result aarch64_iss::walk(uint64_t va, bool write, bool fetch, bool el0) const {
+    walk_request r;
+    r.va = va;
+    r.write = write;
+    r.fetch = fetch;
+    r.el0 = el0;
+    uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}, tcr{2, 0, 3, 0, 2, 0}, ttbr0{2, 0, 3, 0, 0, 0}, ttbr1{2, 0, 3, 0, 1, 0};
+    for (auto* reg : {&sctlr, &tcr, &ttbr0, &ttbr1}) uc_reg_read(uc_, UC_ARM64_REG_CP_REG, reg);
+    r.sctlr = el_ > 1 ? 0 : sctlr.val; // the ISS's EL2/EL3 run untranslated
+    r.tcr = tcr.val;
+    r.ttbr0 = ttbr0.val;
+    r.ttbr1 = ttbr1.val;
+    return stage1_walk(r, [this](uint64_t pa, uint64_t& value) {
+        return in_plain_memory(pa) && uc_mem_read(uc_, pa, &value, 8) == UC_ERR_OK;
+    });
+}
+
+// A stage 1 fault, taken as the architecture takes it (Arm ARM D1.10 exception entry; ESR_ELx
+// D17.2.40): EC 0x24/0x25 data abort (0x20/0x21 instruction abort) from a lower / the same EL,
+// ISS = WnR [6] (data) | DFSC/IFSC; FAR_ELx = the faulting virtual address; ELR = the instruction.
+void aarch64_iss::take_stage1_fault(uint64_t pc, uint64_t va, bool fetch, bool write, const walk_result& w) {
+    const unsigned target = el_ == 0 ? route_from_el0() : el_;
+    const uint32_t ec = fetch ? (target == el_ ? 0x21u : 0x20u) : (target == el_ ? uint32_t(ec_dabort_same) : uint32_t(ec_dabort_lower));
+    take_exception(target, false, esr::syndrome(ec, w.status_code() | (!fetch && write ? 1u << 6 : 0)), pc, va);
+}
+
+// The engine stopped on a data abort at `pc`: a fault of the code's own stage 1 tables (a page
+// fault: delivered to EL1 with the syndrome and FAR the ISS's walk gives), or an access outside
+// plain memory (the engine's stage 2: performed through the gate).
+void aarch64_iss::data_abort(uint64_t pc, uint32_t word) {
+    const auto r = decode_access_range(word);
+    if (!r) { // a form whose address the ISS does not decode: a window access run by the engine
+        window_access(pc);
+        return;
+    }
+    uint64_t va = 0;
+    if (r->dc_zva) va = read_x(r->rn) & ~uint64_t(63);
+    else {
+        uint64_t sp = 0;
+        uc_reg_read(uc_, UC_ARM64_REG_SP, &sp);
+        const uint64_t base = r->rn == 31 ? sp : read_x(r->rn);
+        const uint64_t offset = r->register_offset ? extend_register(read_x(r->rm), r->extend, r->shift) : uint64_t(r->offset);
+        va = r->post_index ? base : base + offset;
+    }
+    const bool el0 = el_ == 0 || r->unprivileged;
+    walk_result first{};
+    for (uint64_t a : {va, va + r->bytes - 1}) {
+        const walk_result w = walk(a, r->is_write, false, el0);
+        if (w.fault != walk_fault::none) {
+            take_stage1_fault(pc, a == va ? va : (a & ~uint64_t(0xfff)), false, r->is_write, w);
+            return;
+        }
+        if (a == va) first = w;
+    }
+    if (!in_plain_memory(first.pa)) {
+        if (!emulate_load_store(pc)) window_access(pc);
+        return;
+    }
+    fail(3, fmt::format("{}: a data abort at {:#x} (physical {:#x}, plain memory) that the ISS's stage 1 walk finds no "
+                        "fault for (an alignment fault?): not modelled", where(pc), va, first.pa));
+}
+
+void aarch64_iss::prefetch_abort(uint64_t pc) {
+    const walk_result w = walk(pc, false, true, el_ == 0);
+    if (w.fault != walk_fault::none) {
+        take_stage1_fault(pc, pc, true, false, w);
+        return;
+    }
+    if (!in_plain_memory(w.pa))
+        fail(2, fmt::format("{}: instruction fetch from {:#x} (physical {:#x}), outside the platform's plain memory", where(pc),
+                            pc, w.pa));
+    fail(3, fmt::format("{}: an instruction abort that the ISS's stage 1 walk finds no fault for: not modelled", where(pc)));
+}
+
 // A general-purpose load or store outside plain memory, performed by the ISS from its decoding
 // (iss/load_store.h): each register's access is one access through the gate at this instant, at the
 // physical address the code's stage 1 tables give; the registers, the writeback and the PC as the
@@ -1523,11 +1599,13 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
     uint32_t w = fetch_word(at);
     sync();
     if (intno == excp_data_abort) {
-        if (!emulate_load_store(at)) window_access(at);
+        data_abort(at, w);
         return;
     }
-    if (intno == excp_prefetch_abort)
-        fail(2, fmt::format("{}: instruction fetch outside the platform's plain memory", where(at)));
+    if (intno == excp_prefetch_abort) {
+        prefetch_abort(at);
+        return;
+    }
     if (w == insn_hlt_semihosting) {
         semihosting_call(at);
         return;

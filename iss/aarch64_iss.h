@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "iss/elf_loader.h"
+#include "iss/stage1_walk.h"
 #include "models/access_context.h"
 #include "models/cpu_controls.h"
 #include "models/rational.h"
@@ -227,6 +228,10 @@ private:
     // A data abort of the engine: an access outside plain memory (iss/stage2_map.h), performed.
     void window_access(uint64_t pc);
     bool emulate_load_store(uint64_t pc);
+    void data_abort(uint64_t pc, uint32_t word);
+    void prefetch_abort(uint64_t pc);
+    walk_result walk(uint64_t va, bool write, bool fetch, bool el0) const;
+    void take_stage1_fault(uint64_t pc, uint64_t va, bool fetch, bool write, const walk_result& w);
     void engine_stage2(bool on);
     struct free_deleter {
         void operator()(void* p) const { std::free(p); }

@@ -67,6 +67,79 @@ std::optional<load_store> decode_load_store(uint32_t w) {
     return std::nullopt;
 }
 
+std::optional<access_range> decode_access_range(uint32_t w) {
+    access_range r;
+    if (auto a = decode_load_store(w)) {
+        r.rn = a->rn;
+        r.offset = a->offset;
+        r.register_offset = a->register_offset;
+        r.rm = a->rm;
+        r.extend = a->extend;
+        r.shift = a->shift;
+        r.post_index = a->post_index;
+        r.bytes = a->bytes * (a->pair ? 2 : 1);
+        r.is_write = !a->is_load;
+        r.unprivileged = a->unprivileged;
+        return r;
+    }
+    r.rn = field(w, 5, 5);
+    const unsigned size = field(w, 30, 2);
+    if (field(w, 26, 1) && (field(w, 24, 6) == 0x3d || field(w, 24, 6) == 0x3c)) {
+        // SIMD&FP single register: [29:27] 111, V, [25:24] 01 unsigned immediate, 00 the rest.
+        const unsigned opc = field(w, 22, 2);
+        r.bytes = (opc & 2) ? 16 : 1u << size;
+        r.is_write = !(opc & 1);
+        if (field(w, 24, 1)) r.offset = int64_t(field(w, 10, 12)) * r.bytes;
+        else if (field(w, 21, 1) && field(w, 10, 2) == 2) {
+            r.register_offset = true;
+            r.rm = field(w, 16, 5);
+            r.extend = field(w, 13, 3);
+            r.shift = field(w, 12, 1) ? (r.bytes == 16 ? 4 : size) : 0;
+        } else if (!field(w, 21, 1)) {
+            r.offset = sign_extend(field(w, 12, 9), 9);
+            r.post_index = field(w, 10, 2) == 1;
+        } else return std::nullopt;
+        return r;
+    }
+    if (field(w, 27, 3) == 5 && field(w, 26, 1) && !field(w, 25, 1)) { // SIMD&FP pairs
+        const unsigned opc = field(w, 30, 2);
+        if (opc == 3) return std::nullopt;
+        const unsigned element = 4u << opc;
+        r.bytes = 2 * element;
+        r.is_write = !field(w, 22, 1);
+        r.offset = sign_extend(field(w, 15, 7), 7) * element;
+        r.post_index = field(w, 23, 2) == 1;
+        return r;
+    }
+    if ((w & 0x3f000000) == 0x08000000) { // exclusive, acquire/release, CAS: [Rn]; o1 [21] a pair
+        r.bytes = (1u << size) * ((field(w, 21, 1) && size >= 2 && !field(w, 23, 1)) ? 2 : 1);
+        r.is_write = !field(w, 22, 1) || field(w, 23, 1) == 1; // stores; CAS/CASP (o2 [23]) write too
+        return r;
+    }
+    if ((w & 0x3f200c00) == 0x38200000) { // LSE atomics (LDADD, SWP, ...): [Rn]
+        r.bytes = 1u << size;
+        r.is_write = true;
+        return r;
+    }
+    if ((w & 0xbfa00000) == 0x0c000000 || (w & 0xbfa00000) == 0x0c800000) { // LD1-4/ST1-4 multiple structures
+        static const unsigned registers[16] = {4, 0, 4, 0, 3, 0, 3, 1, 2, 0, 2, 0, 0, 0, 0, 0};
+        const unsigned n = registers[field(w, 12, 4)];
+        if (!n) return std::nullopt;
+        r.bytes = n * (field(w, 30, 1) ? 16 : 8);
+        r.is_write = !field(w, 22, 1);
+        r.post_index = field(w, 23, 1);
+        return r;
+    }
+    if ((w & 0xffffffe0) == 0xd50b7420) { // DC ZVA, Xt
+        r.rn = field(w, 0, 5);
+        r.dc_zva = true;
+        r.bytes = 64;
+        r.is_write = true;
+        return r;
+    }
+    return std::nullopt;
+}
+
 uint64_t extend_register(uint64_t rm, unsigned extend, unsigned shift) {
     uint64_t v = rm;
     switch (extend) {

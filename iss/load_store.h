@@ -28,6 +28,23 @@ struct load_store {
 
 std::optional<load_store> decode_load_store(uint32_t word);
 
+// The data addresses of any load or store the engine may abort on, for the fault's address (FAR):
+// the general-purpose forms above, their SIMD&FP forms, exclusives and load-acquire/store-release,
+// LSE atomics, LD1-LD4/ST1-ST4 (multiple structures), and DC ZVA (Xt, aligned down to the 64-byte
+// block DCZID_EL0 reports). Not decoded: single-structure loads and stores (LD1 {lane}, LD1R).
+struct access_range {
+    unsigned rn = 0; // 31: SP (DC ZVA: Xt, with offset 0)
+    int64_t offset = 0;
+    bool register_offset = false;
+    unsigned rm = 0, extend = 0, shift = 0;
+    bool post_index = false;
+    bool dc_zva = false;
+    unsigned bytes = 0; // from the address on
+    bool is_write = false;
+    bool unprivileged = false;
+};
+std::optional<access_range> decode_access_range(uint32_t word);
+
 // The register offset's value: Rm extended by `extend` and shifted left by `shift`.
 uint64_t extend_register(uint64_t rm, unsigned extend, unsigned shift);
 
