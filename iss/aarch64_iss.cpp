@@ -1652,7 +1652,17 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
     }
     // Anything else the engine could not execute is UNDEFINED for the firmware; without a
     // vector table that ends the run (take_exception), naming the instruction.
-    log_note(fmt::format("instruction {:#010x} at {:#x} is UNDEFINED (engine exception {})", w, at, intno));
+    // QEMU raises its exception 1 (EXCP_UDEF) for UNDEFINED and for other synchronous exceptions
+    // whose syndrome Unicorn does not report (FP/SIMD access with CPACR_EL1.FPEN, software step,
+    // illegal execution state): the note names CPACR_EL1, MDSCR_EL1 and PSTATE (SS [21], IL [20])
+    // so that the log tells them apart.
+    uc_arm64_cp_reg cpacr{1, 0, 3, 0, 2, 0}, mdscr{0, 2, 2, 0, 2, 0};
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &cpacr);
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &mdscr);
+    uint64_t pstate = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &pstate);
+    log_note(fmt::format("instruction {:#010x} at {:#x} is UNDEFINED (engine exception {}, CPACR_EL1 {:#x}, MDSCR_EL1 {:#x}, "
+                         "PSTATE {:#x})", w, at, intno, cpacr.val, mdscr.val, pstate));
     unsigned target = el_ == 0 ? route_from_el0() : el_;
     uint64_t vbar = 0;
     if (target == 1) uc_reg_read(uc_, UC_ARM64_REG_VBAR_EL1, &vbar);
