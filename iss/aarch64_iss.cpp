@@ -1,5 +1,9 @@
 #include "iss/aarch64_iss.h"
 #include "iss/access_groups.h"
+#include "iss/cpu_identity.h"
+#include "iss/load_store.h"
+#include "iss/stage1_walk.h"
+#include "iss/stage2_map.h"
 
 #include <algorithm>
 #include <cstring>
@@ -108,9 +112,24 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& 
         check(uc_mem_map_ptr(uc_, base, m->size(), UC_PROT_ALL, m->data()), "mapping plain memory");
     // The engine's lower ELs are AArch64 (its arm_el_is_aa64 reads SCR_EL3.RW and HCR_EL2.RW):
     // EL0 runs at the engine's EL0. The ISS's own SCR_EL3/HCR_EL2 are the gate's registers.
-    uc_arm64_cp_reg engine_scr{1, 1, 3, 6, 0, (uint64_t(1) << 10) | 1}, engine_hcr{1, 1, 3, 4, 0, uint64_t(1) << 31};
+    uc_arm64_cp_reg engine_scr{1, 1, 3, 6, 0, (uint64_t(1) << 10) | 1};
     uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &engine_scr);
-    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &engine_hcr);
+    // The engine's stage 2 maps plain memory only, so that any access outside it is a data abort
+    // at the exact instruction (iss/stage2_map.h). Its tables are this engine's private memory.
+    std::vector<std::pair<uint64_t, uint64_t>> plain;
+    for (const auto& [base, m] : p.memories()) plain.emplace_back(base, m->size());
+    const stage2_map s2 = build_stage2_map(plain, stage2_table_base);
+    stage2_tables_.reset(static_cast<uint64_t*>(std::aligned_alloc(4096, s2.bytes())));
+    std::memcpy(stage2_tables_.get(), s2.words.data(), s2.bytes());
+    check(uc_mem_map_ptr(uc_, s2.table_base, s2.bytes(), UC_PROT_READ, stage2_tables_.get()), "mapping the stage 2 tables");
+    uc_arm64_cp_reg vtcr{2, 1, 3, 4, 2, s2.vtcr}, vttbr{2, 1, 3, 4, 0, s2.vttbr};
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &vtcr);
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &vttbr);
+    engine_stage2(true);
+    // MPIDR_EL1 as the engine's EL1 reads it: VMPIDR_EL2 (EL2 implemented, Non-secure EL1: QEMU's
+    // mpidr_read, Arm ARM D17.2.101), this CPU's affinity in pmusim's DynamIQ layout.
+    uc_arm64_cp_reg vmpidr{0, 0, 3, 4, 5, cpu_mpidr(p.config(), cpu)};
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &vmpidr);
     uc_hook h;
     check(uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&aarch64_iss::on_block), this, 1, 0), "block hook");
     hooks_.push_back(h);
@@ -256,9 +275,15 @@ uint32_t aarch64_iss::on_sys(uc_struct*, int, const uc_arm64_cp_reg* cp, void* s
     const bool tlbi_is = cp->crn == 8 && (cp->crm == 3 || cp->crm == 0 || cp->crm == 1); // CRm 0/1: TLBI ...IS of the IPA group
     const bool ic_is = cp->crn == 7 && ((cp->op1 == 0 && cp->crm == 1 && cp->op2 == 0) || (cp->op1 == 3 && cp->crm == 5 && cp->op2 == 1));
     if (!tlbi_is && !ic_is) return 0;
+    // A CPU that is off holds nothing: power_on drops its TLB and translations. IC IVAU names one
+    // cache line by its virtual address (Xt): only the translations of that line go (a whole flush
+    // clears the engine's translation buffer: Linux issues thousands of IC IVAU while it patches
+    // its own code, and each flush cost ~1 ms per engine).
+    const bool ic_ivau = ic_is && cp->op1 == 3;
     for (aarch64_iss* other : on_platform(self->platform_)) {
-        if (other == self) continue;
+        if (other == self || !other->running()) continue;
         if (tlbi_is) uc_ctl_flush_tlb(other->uc_);
+        else if (ic_ivau) uc_ctl_remove_cache(other->uc_, cp->val & ~uint64_t(63), (cp->val & ~uint64_t(63)) + 64);
         else uc_ctl_flush_tb(other->uc_);
     }
     return 0;
@@ -1112,6 +1137,173 @@ void aarch64_iss::handle_memory(uint64_t pc, const stop_info& first_stop) {
     retire(1);
 }
 
+// HCR_EL2 of the engine (not the ISS's, which is the gate's register): RW [31] (EL1 is AArch64) and
+// VM [0] (stage 2 on). The EL1&0 TLB entries combine both stages: a change flushes them.
+void aarch64_iss::engine_stage2(bool on) {
+    uc_arm64_cp_reg hcr{1, 1, 3, 4, 0, (uint64_t(1) << 31) | (on ? 1u : 0u)};
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &hcr);
+    flush_tlb();
+}
+
+// The stage 1 walk of `va` for this CPU's EL1&0 regime now (iss/stage1_walk.h).
+walk_result aarch64_iss::walk(uint64_t va, bool write, bool fetch, bool el0) const {
+    walk_request r;
+    r.va = va;
+    r.write = write;
+    r.fetch = fetch;
+    r.el0 = el0;
+    uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}, tcr{2, 0, 3, 0, 2, 0}, ttbr0{2, 0, 3, 0, 0, 0}, ttbr1{2, 0, 3, 0, 1, 0};
+    for (auto* reg : {&sctlr, &tcr, &ttbr0, &ttbr1}) uc_reg_read(uc_, UC_ARM64_REG_CP_REG, reg);
+    r.sctlr = el_ > 1 ? 0 : sctlr.val; // the ISS's EL2/EL3 run untranslated
+    r.tcr = tcr.val;
+    r.ttbr0 = ttbr0.val;
+    r.ttbr1 = ttbr1.val;
+    return stage1_walk(r, [this](uint64_t pa, uint64_t& value) {
+        return in_plain_memory(pa) && uc_mem_read(uc_, pa, &value, 8) == UC_ERR_OK;
+    });
+}
+
+// A stage 1 fault, taken as the architecture takes it (Arm ARM D1.10 exception entry; ESR_ELx
+// D17.2.40): EC 0x24/0x25 data abort (0x20/0x21 instruction abort) from a lower / the same EL,
+// ISS = WnR [6] (data) | DFSC/IFSC; FAR_ELx = the faulting virtual address; ELR = the instruction.
+void aarch64_iss::take_stage1_fault(uint64_t pc, uint64_t va, bool fetch, bool write, const walk_result& w) {
+    const unsigned target = el_ == 0 ? route_from_el0() : el_;
+    const uint32_t ec = fetch ? (target == el_ ? 0x21u : 0x20u) : (target == el_ ? uint32_t(ec_dabort_same) : uint32_t(ec_dabort_lower));
+    take_exception(target, false, esr::syndrome(ec, w.status_code() | (!fetch && write ? 1u << 6 : 0)), pc, va);
+}
+
+// The engine stopped on a data abort at `pc`: a fault of the code's own stage 1 tables (a page
+// fault: delivered to EL1 with the syndrome and FAR the ISS's walk gives), or an access outside
+// plain memory (the engine's stage 2: performed through the gate).
+void aarch64_iss::data_abort(uint64_t pc, uint32_t word) {
+    const auto r = decode_access_range(word);
+    if (!r) { // a form whose address the ISS does not decode: a window access run by the engine
+        window_access(pc);
+        return;
+    }
+    uint64_t va = 0;
+    if (r->dc_zva) va = read_x(r->rn) & ~uint64_t(63);
+    else {
+        uint64_t sp = 0;
+        uc_reg_read(uc_, UC_ARM64_REG_SP, &sp);
+        const uint64_t base = r->rn == 31 ? sp : read_x(r->rn);
+        const uint64_t offset = r->register_offset ? extend_register(read_x(r->rm), r->extend, r->shift) : uint64_t(r->offset);
+        va = r->post_index ? base : base + offset;
+    }
+    const bool el0 = el_ == 0 || r->unprivileged;
+    walk_result first{};
+    for (uint64_t a : {va, va + r->bytes - 1}) {
+        const walk_result w = walk(a, r->is_write, false, el0);
+        if (w.fault != walk_fault::none) {
+            take_stage1_fault(pc, a == va ? va : (a & ~uint64_t(0xfff)), false, r->is_write, w);
+            return;
+        }
+        if (a == va) first = w;
+    }
+    if (!in_plain_memory(first.pa)) {
+        if (!emulate_load_store(pc)) window_access(pc);
+        return;
+    }
+    fail(3, fmt::format("{}: a data abort at {:#x} (physical {:#x}, plain memory) that the ISS's stage 1 walk finds no "
+                        "fault for (an alignment fault?): not modelled", where(pc), va, first.pa));
+}
+
+void aarch64_iss::prefetch_abort(uint64_t pc) {
+    const walk_result w = walk(pc, false, true, el_ == 0);
+    if (w.fault != walk_fault::none) {
+        take_stage1_fault(pc, pc, true, false, w);
+        return;
+    }
+    if (!in_plain_memory(w.pa))
+        fail(2, fmt::format("{}: instruction fetch from {:#x} (physical {:#x}), outside the platform's plain memory", where(pc),
+                            pc, w.pa));
+    fail(3, fmt::format("{}: an instruction abort that the ISS's stage 1 walk finds no fault for: not modelled", where(pc)));
+}
+
+// A general-purpose load or store outside plain memory, performed by the ISS from its decoding
+// (iss/load_store.h): each register's access is one access through the gate at this instant, at the
+// physical address the code's stage 1 tables give; the registers, the writeback and the PC as the
+// instruction leaves them. false: not one of those forms (window_access runs it in the engine).
+bool aarch64_iss::emulate_load_store(uint64_t pc) {
+    const auto a = decode_load_store(fetch_word(pc));
+    if (!a) return false;
+    uint64_t sp = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_SP, &sp);
+    const uint64_t base = a->rn == 31 ? sp : read_x(a->rn);
+    const uint64_t offset = a->register_offset ? extend_register(read_x(a->rm), a->extend, a->shift) : uint64_t(a->offset);
+    const uint64_t va = a->post_index ? base : base + offset;
+    const unsigned count = a->pair ? 2 : 1, total = a->bytes * count;
+    bool translated = false;
+    const auto first = stage1_translate(va, translated), last = stage1_translate(va + total - 1, translated);
+    if (!first || !last)
+        fail(3, fmt::format("{}: a data abort of the stage 1 translation of {:#x} (the code's own page tables): the engine's "
+                            "EL1 exception entry with its syndrome is not modelled yet (docs/firmware.md \"What is not modelled\")",
+                            where(pc), va));
+    if (*last - *first != total - 1)
+        fail(3, fmt::format("{}: a {}-byte access at {:#x} crosses a page boundary outside plain memory", where(pc), total, va));
+    if (in_plain_memory(*first) || in_plain_memory(*last))
+        fail(3, fmt::format("{}: a data abort on plain memory at {:#x} (physical {:#x}): a stage 1 permission, access flag or "
+                            "alignment fault, whose EL1 exception entry is not modelled yet", where(pc), va, *first));
+    const uint64_t mask = a->bytes == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * a->bytes)) - 1;
+    uint64_t loaded[2] = {};
+    for (unsigned i = 0; i < count; ++i) {
+        const unsigned rt = i ? a->rt2 : a->rt;
+        gate_result g = gate_access(!a->is_load, false, *first + i * a->bytes, a->bytes, a->is_load ? 0 : read_x(rt) & mask, pc);
+        const bool done = g.outcome == access_outcome::ok || (!a->is_load && g.outcome == access_outcome::ignored);
+        if (!done) {
+            // The bus refused it: a synchronous external abort (as handle_memory), FAR = the virtual address.
+            unsigned target = el_ == 0 ? route_from_el0() : el_;
+            if ((scr() >> scr_ea) & 1) target = 3;
+            const uint32_t ec = target == el_ ? ec_dabort_same : ec_dabort_lower;
+            take_exception(target, false, esr::syndrome(ec, (a->is_load ? 0 : 1u << 6) | 0x10), pc, va + i * a->bytes);
+            return true;
+        }
+        loaded[i] = g.value & mask;
+    }
+    if (a->is_load)
+        for (unsigned i = 0; i < count; ++i) {
+            uint64_t v = loaded[i];
+            if (a->sign_extend && a->bytes < 8) v = uint64_t(int64_t(v << (64 - 8 * a->bytes)) >> (64 - 8 * a->bytes));
+            if (a->to_w) v &= 0xffffffffu;
+            write_x(i ? a->rt2 : a->rt, v);
+        }
+    if (a->writeback) {
+        const uint64_t updated = base + offset;
+        if (a->rn == 31) uc_reg_write(uc_, UC_ARM64_REG_SP, &updated);
+        else write_x(a->rn, updated);
+    }
+    set_pc(pc + 4);
+    retire(1);
+    return true;
+}
+
+// The engine stopped on a data abort (EXCP_DATA_ABORT) at `pc`, with the instruction not executed.
+// Under the engine's stage 2 it means the access is outside plain memory, unless the code's own
+// stage 1 tables fault. Without stage 2 the instruction alone runs again: an access outside plain
+// memory now reaches the unmapped-memory hook with its physical address, size and direction, and
+// handle_memory performs it through the gate at this instant; a data abort again is the stage 1
+// translation's own.
+void aarch64_iss::window_access(uint64_t pc) {
+    struct stage2_off {
+        aarch64_iss& iss;
+        explicit stage2_off(aarch64_iss& i) : iss(i) { iss.engine_stage2(false); }
+        ~stage2_off() { iss.engine_stage2(true); }
+    } off(*this);
+    skip_breakpoint_at(pc);
+    run_until(pc, pc + 4);
+    const stop_info st = stop_;
+    if (st.kind == stop_kind::memory) {
+        handle_memory(pc, st);
+        return;
+    }
+    if (st.kind == stop_kind::exception && st.intno == excp_data_abort)
+        fail(3, fmt::format("{}: a data abort of the stage 1 translation (the code's own page tables): the engine's "
+                            "EL1 exception entry with its syndrome is not modelled yet (docs/firmware.md \"What is not modelled\")",
+                            where(pc)));
+    fail(3, fmt::format("{}: an access outside plain memory that stage 2 refused did not repeat without it (stop {})",
+                        where(pc), int(st.kind)));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Exceptions
 
@@ -1222,7 +1414,10 @@ void aarch64_iss::take_exception(unsigned target, bool irq, uint64_t esr, uint64
                             where(elr), vector, esr, target, offset));
     last_vector_ = vector;
     retired_at_vector_ = retired_;
-    if (!in_plain_memory(vector))
+    // The vector is a virtual address at EL1 with the MMU on (stage1_translate reads the new EL's regime).
+    bool translated = false;
+    const auto vector_pa = stage1_translate(vector, translated);
+    if (!vector_pa || !in_plain_memory(*vector_pa))
         fail(2, fmt::format("{}: exception to EL{} (ESR {:#x}) but VBAR_EL{} = {:#x} holds no vector table in memory",
                             where(elr), target, irq ? 0 : esr, target, vbar));
     set_pc(vector);
@@ -1403,6 +1598,14 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
     const uint64_t executed = past ? 0 : 1;
     uint32_t w = fetch_word(at);
     sync();
+    if (intno == excp_data_abort) {
+        data_abort(at, w);
+        return;
+    }
+    if (intno == excp_prefetch_abort) {
+        prefetch_abort(at);
+        return;
+    }
     if (w == insn_hlt_semihosting) {
         semihosting_call(at);
         return;
@@ -1449,7 +1652,17 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
     }
     // Anything else the engine could not execute is UNDEFINED for the firmware; without a
     // vector table that ends the run (take_exception), naming the instruction.
-    log_note(fmt::format("instruction {:#010x} at {:#x} is UNDEFINED (engine exception {})", w, at, intno));
+    // QEMU raises its exception 1 (EXCP_UDEF) for UNDEFINED and for other synchronous exceptions
+    // whose syndrome Unicorn does not report (FP/SIMD access with CPACR_EL1.FPEN, software step,
+    // illegal execution state): the note names CPACR_EL1, MDSCR_EL1 and PSTATE (SS [21], IL [20])
+    // so that the log tells them apart.
+    uc_arm64_cp_reg cpacr{1, 0, 3, 0, 2, 0}, mdscr{0, 2, 2, 0, 2, 0};
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &cpacr);
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &mdscr);
+    uint64_t pstate = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &pstate);
+    log_note(fmt::format("instruction {:#010x} at {:#x} is UNDEFINED (engine exception {}, CPACR_EL1 {:#x}, MDSCR_EL1 {:#x}, "
+                         "PSTATE {:#x})", w, at, intno, cpacr.val, mdscr.val, pstate));
     unsigned target = el_ == 0 ? route_from_el0() : el_;
     uint64_t vbar = 0;
     if (target == 1) uc_reg_read(uc_, UC_ARM64_REG_VBAR_EL1, &vbar);

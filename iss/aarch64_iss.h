@@ -24,6 +24,7 @@
 //   arrive at UC_HOOK_INTR (UNDEFINED) with the PC on them.
 // No wait() happens inside an engine callback: the engine is stopped first.
 #include <array>
+#include <cstdlib>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -37,6 +38,7 @@
 #include <vector>
 
 #include "iss/elf_loader.h"
+#include "iss/stage1_walk.h"
 #include "models/access_context.h"
 #include "models/cpu_controls.h"
 #include "models/rational.h"
@@ -223,6 +225,20 @@ private:
     void handle_memory(uint64_t pc, const stop_info& st);
     void handle_exception(uint64_t pc, uint32_t intno);
     void handle_special(uint64_t pc);
+    // A data abort of the engine: an access outside plain memory (iss/stage2_map.h), performed.
+    void window_access(uint64_t pc);
+    bool emulate_load_store(uint64_t pc);
+    void data_abort(uint64_t pc, uint32_t word);
+    void prefetch_abort(uint64_t pc);
+    walk_result walk(uint64_t va, bool write, bool fetch, bool el0) const;
+    void take_stage1_fault(uint64_t pc, uint64_t va, bool fetch, bool write, const walk_result& w);
+    void engine_stage2(bool on);
+    struct free_deleter {
+        void operator()(void* p) const { std::free(p); }
+    };
+    std::unique_ptr<uint64_t[], free_deleter> stage2_tables_; // the engine's stage 2 tables (its private memory)
+    // QEMU's exception numbers as UC_HOOK_INTR reports them (target/arm/cpu.h EXCP_*).
+    static constexpr uint32_t excp_prefetch_abort = 3, excp_data_abort = 4;
     void semihosting_call(uint64_t pc);
     void take_undefined(uint64_t pc);
     bool el0_system_trap(uint32_t word, uint64_t at);

@@ -1,4 +1,5 @@
 #include "linux/device_tree.h"
+#include "iss/cpu_identity.h"
 
 #include <cstdio>
 #include <cstring>
@@ -36,14 +37,7 @@ std::optional<unsigned> linux_devices::spi_of(const std::string& line) const {
     return std::nullopt;
 }
 
-uint64_t linux_mpidr(const platform_config& cfg, unsigned cpu) {
-    const cpu_config& c = cfg.cpus.at(cpu);
-    unsigned core_in_cluster = 0;
-    for (unsigned i = 0; i < cpu; ++i)
-        if (cfg.cpus[i].cluster == c.cluster) ++core_in_cluster;
-    // Arm ARM D17.2.101 MPIDR_EL1: bit 31 RES1, bit 24 MT, Aff2 [23:16], Aff1 [15:8], Aff0 [7:0].
-    return (1ull << 31) | (1ull << 24) | (uint64_t(c.cluster) << 16) | (uint64_t(core_in_cluster) << 8);
-}
+uint64_t linux_mpidr(const platform_config& cfg, unsigned cpu) { return cpu_mpidr(cfg, cpu); }
 
 std::string linux_dts(const platform_config& cfg, const linux_devices& dev, const std::string& bootargs) {
     std::ostringstream s;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "devices/pl011/pl011.h"
 #include "devices/psci/psci.h"
 #include "linux/device_tree.h"
 #include "tb/platform.h"
@@ -66,6 +67,9 @@ void linux_machine::boot(const linux_boot_image& image, unsigned el, fs_t time_l
     b.secure = false;
     b.x = {image.layout.dtb_address, 0, 0, 0};
     b.name = "Linux Image";
+    // The boot loader's console: every PL011 enabled (pmusim linux stands for the loader).
+    for (unit* u : platform_.units())
+        if (auto* uart = dynamic_cast<pl011_unit*>(u)) uart->enable_as_console();
     cpus_.front()->power_on(b); // the run's time limit is the machine's (watch), not one CPU's
     booted_.notify(sc_core::SC_ZERO_TIME);
 }

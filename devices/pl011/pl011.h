@@ -67,6 +67,10 @@ public:
     const register_table& table() const override { return pl011_table(); }
     std::vector<address_window> mmio_windows() const override { return {{basename(), opt_.base, pl011_field::frame_size}}; }
     void reset(bool cold) override;
+    // What a boot loader leaves for the kernel's console: UARTEN, TXE and RXE set (UARTCR 0x301).
+    // Linux's earlycon only polls UARTFR and writes UARTDR (linux-6.1:drivers/tty/serial/
+    // amba-pl011.c:2553 pl011_putc): it never enables the UART, as U-Boot or TF-A's console has.
+    void enable_as_console() { cr_ = uint32_t(pl011_field::cr_uarten.mask() | pl011_field::cr_txe.mask() | pl011_field::cr_rxe.mask()); }
     void report(std::ostream& out) override;
 
     // For tests: what was transmitted, the raw interrupt status, the current character time.

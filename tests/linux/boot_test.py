@@ -67,7 +67,10 @@ def counter_deltas(run, counter, width):
 
 
 def check_boot(run, cpus):
-    run.check("CPU features: detected: Activity Monitors Unit (AMU)" in run.console, "no AMU detected line")
+    # The AMU is a per-CPU feature: cpu_amu_enable prints "detected CPU%d: Activity Monitors Unit (AMU)"
+    # on each CPU that has it (linux-6.1:arch/arm64/kernel/cpufeature.c:1905), behind the "CPU features: " prefix.
+    for n in range(cpus):
+        run.check(f"CPU features: detected CPU{n}: Activity Monitors Unit (AMU)" in run.console, f"no AMU detected line for CPU{n}")
     m = re.search(r"^pmusim-test: processors (\d+)$", run.console, re.M)
     run.check(m and int(m.group(1)) == cpus, f"/proc/cpuinfo processors {m and m.group(1)}, expected {cpus}")
 
