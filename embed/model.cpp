@@ -11,11 +11,11 @@
 #include "models/input_error.h"
 #include "models/sim_time.h"
 #include "models/unit_command.h"
-#include "tb/platform.h"
-#include "tb/platform_config.h"
-#include "tb/run_recorder.h"
+#include "vp/platform.h"
+#include "vp/platform_config.h"
+#include "vp/run_recorder.h"
 #include "tb/sequence_runner.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 

@@ -14,9 +14,9 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/cpu_controls.h"
-#include "tb/platform.h"
-#include "tb/platform_config.h"
-#include "tb/unit_list.h"
+#include "vp/platform.h"
+#include "vp/platform_config.h"
+#include "vp/unit_list.h"
 #include "tests/unit/tlm_test_access.h"
 #include "models/data_files.h"
 #include "tests/unit/facts.h"

@@ -1,12 +1,12 @@
-#include "tb/platform.h"
-#include "tb/platform_listing.h"
+#include "vp/platform.h"
+#include "vp/platform_listing.h"
 
 #include <fmt/format.h>
 #include <optional>
 #include <regex>
 
-#include "tb/platform_view.h"
-#include "tb/unit_list.h"
+#include "vp/platform_view.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 
