@@ -83,7 +83,7 @@ struct dsu_options {
     bool mdcr_el1_alias = false;   // CLUSTERPMMDCR also at op1=0 (Linux header's CLUSTERPMMDCR_EL1)
 };
 
-class dsu_clusterpmu : public unit {
+class dsu_clusterpmu : public unit, public model_inputs, public firmware_profile_code {
 public:
     SC_HAS_PROCESS(dsu_clusterpmu);
     dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system, dsu_options options, std::string clock,

@@ -16,11 +16,6 @@ namespace {
 template <class... Ts> struct overloaded : Ts... { using Ts::operator()...; };
 template <class... Ts> overloaded(Ts...) -> overloaded<Ts...>;
 
-std::string lower(std::string s) {
-    for (char& c : s) c = char(std::tolower((unsigned char)c));
-    return s;
-}
-
 std::string joined(const std::vector<std::string>& names) {
     std::string out;
     for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
