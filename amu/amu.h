@@ -162,7 +162,7 @@ uint64_t linux_amu_freq_scale(uint64_t d_core, uint64_t d_const, uint64_t max_fr
 // ---------------------------------------------------------------------------
 // The unit.
 // ---------------------------------------------------------------------------
-class amu_unit : public unit {
+class amu_unit : public unit, public sysreg_slots, public firmware_profile_code {
 public:
     // `cpus[N]` is cpuN's AMU (version 0: none).
     amu_unit(const sc_core::sc_module_name& name, soc& system, std::vector<amu_cpu_config> cpus,

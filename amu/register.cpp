@@ -4,7 +4,7 @@
 
 #include "amu/amu.h"
 #include "models/unit_descriptor.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 
@@ -89,7 +89,7 @@ std::unique_ptr<unit> make_amu_from_features(soc& system, const platform_view& p
 
 } // namespace
 
-void register_amu_units() {
+PMUSIM_REGISTER_UNITS(register_amu_units, 10) {
     using pt = param_type;
     const std::string needs_amu = " (amu is none; set amu: v1 or v1p1)";
     register_unit({

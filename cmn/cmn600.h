@@ -102,7 +102,7 @@ struct cmn600_rate {
 // The unit commands of this type (cmn_traffic_command.cpp): `traffic`.
 unit_command cmn_traffic_command();
 
-class cmn600 : public unit, private cmn_traffic_sink {
+class cmn600 : public unit, public derived_params, private cmn_traffic_sink {
 public:
     SC_HAS_PROCESS(cmn600);
     cmn600(const sc_core::sc_module_name& name, soc& system, cmn_mesh mesh, cmn600_options options,

@@ -7,7 +7,7 @@
 #include "cmn/cmn_traffic_text.h"
 #include "models/unit_descriptor.h"
 #include "models/values.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 
@@ -121,7 +121,7 @@ std::unique_ptr<unit> make_cmn600(soc& system, const unit_entry& u, const platfo
                                     timing, std::move(generators), std::move(flows), per_request);
 }
 
-void register_cmn_units() {
+PMUSIM_REGISTER_UNITS(register_cmn_units, 30) {
     using pt = param_type;
     register_unit({
         "cmn600",

@@ -5,7 +5,7 @@
 
 #include "cspmu/arm_cspmu.h"
 #include "models/unit_descriptor.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 
@@ -29,7 +29,7 @@ std::unique_ptr<unit> make_arm_cspmu(soc& system, const unit_entry& u, const pla
 
 } // namespace
 
-void register_cspmu_units() {
+PMUSIM_REGISTER_UNITS(register_cspmu_units, 50) {
     using pt = param_type;
     register_unit({
         "arm_cspmu",

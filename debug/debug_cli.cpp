@@ -8,7 +8,7 @@
 #include "debug/trace.h"
 #include "models/input_error.h"
 #include "models/soc.h"
-#include "tb/platform.h"
+#include "vp/platform.h"
 
 namespace pmusim::debug {
 

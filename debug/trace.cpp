@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/input_error.h"
-#include "tb/run_recorder.h"
+#include "vp/run_recorder.h"
 
 namespace pmusim::debug {
 

@@ -13,6 +13,7 @@
 #include "models/event_source.h"
 #include "models/lazy_counter.h"
 #include "models/pmu_counter_unit.h"
+#include "models/unit_capabilities.h"
 
 namespace pmusim {
 
@@ -85,7 +86,7 @@ struct dsu_options {
     bool mdcr_el1_alias = false;   // CLUSTERPMMDCR also at op1=0 (Linux header's CLUSTERPMMDCR_EL1)
 };
 
-class dsu_clusterpmu : public pmu_counter_unit, public direct_mmio_target {
+class dsu_clusterpmu : public pmu_counter_unit, public direct_mmio_target, public model_inputs, public firmware_profile_code {
 public:
     SC_HAS_PROCESS(dsu_clusterpmu);
     dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system, dsu_options options, std::string clock,

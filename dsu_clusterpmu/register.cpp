@@ -3,7 +3,7 @@
 
 #include "dsu_clusterpmu/dsu_clusterpmu.h"
 #include "models/unit_descriptor.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 
@@ -27,7 +27,7 @@ std::unique_ptr<unit> make_dsu_clusterpmu(soc& system, const unit_entry& u, cons
                                             u.has_mmio ? u.base : 0, u.has_mmio ? u.size : 0);
 }
 
-void register_dsu_units() {
+PMUSIM_REGISTER_UNITS(register_dsu_units, 20) {
     using pt = param_type;
     register_unit({
         "dsu_clusterpmu",

@@ -1,4 +1,4 @@
-// pmusim::model (include/pmusim/model.h): the public layer over a platform (tb/platform). It adds
+// pmusim::model (include/pmusim/model.h): the public layer over a platform (vp/platform). It adds
 // nothing to the models: it builds the platform, puts the default initiator on plain payloads,
 // refuses what a register frame cannot serve, and turns interrupt lines into sc_out<bool> ports and
 // frequency signals into clock changes.
@@ -11,11 +11,10 @@
 #include "models/input_error.h"
 #include "models/sim_time.h"
 #include "models/unit_command.h"
-#include "tb/platform.h"
-#include "tb/platform_config.h"
-#include "tb/run_recorder.h"
-#include "tb/sequence_runner.h"
-#include "tb/unit_list.h"
+#include "vp/firmware_code_runner.h"
+#include "vp/platform.h"
+#include "vp/platform_config.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 
@@ -30,8 +29,6 @@ struct model::impl : tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<> {
     std::string description;
     access_context default_ctx;
     std::unique_ptr<platform> plat;
-    run_recorder recorder; // the embedded runner logs nothing
-    std::unique_ptr<sequence_runner> runner;
     tlm::tlm_initiator_socket<> to_gate;
     struct irq_output {
         interrupt_line* line;
@@ -45,12 +42,10 @@ struct model::impl : tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<> {
     impl(model& m, const model_spec& spec) : self(m), description(spec.description), default_ctx(spec.default_initiator),
                                              to_gate("to_gate") {
         register_all_units();
-        platform_config cfg = spec.platform_yaml.empty() ? load_platform(spec.platform_name)
-                                                         : parse_platform(spec.platform_yaml, spec.description);
+        platform_config cfg = spec.platform ? spec.platform() : load_platform(spec.platform_name);
         plat = std::make_unique<platform>(std::move(cfg));
         to_gate.bind(*this); // the backward path first: the gate's socket binds to it
         to_gate.bind(plat->gate().from_initiators);
-        runner = std::make_unique<sequence_runner>("firmware", *plat, recorder);
         for (auto& [name, line] : plat->system().irq_lines) {
             auto port_name = spec.irq_port_names.count(name) ? spec.irq_port_names.at(name) : "irq_" + name;
             bool required = std::find(spec.required_irqs.begin(), spec.required_irqs.end(), name) != spec.required_irqs.end();
@@ -191,11 +186,12 @@ void model::before_end_of_elaboration() {
 }
 
 void model::start_of_simulation() {
-    // The firmware boot runs before any process of the user's sc_main (tb/sequence_runner.h).
+    // The firmware boot runs before any process of the user's sc_main (vp/firmware_code_runner.h).
     if (impl_->plat->config().latency.register_access_fs != 0)
         SC_REPORT_ERROR(platform_msg, fmt::format("{}: an embedded platform needs `latency: register_access: 0ns` "
                                                   "(its initiators time their own accesses)", name()).c_str());
-    impl_->runner->boot_embedded();
+    platform& p = *impl_->plat;
+    perform_firmware_code(p, *impl_->to_gate.operator->(), p.firmware_boot(), "firmware:" + p.system().firmware_profile);
     // Interrupt outputs follow their lines: a method per line, woken at the edge's instant.
     for (auto& [line_name, out] : impl_->irqs) {
         interrupt_line* line = out.line;

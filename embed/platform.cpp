@@ -2,8 +2,8 @@
 #include "pmusim/platform.h"
 
 #include "pmusim/units.h"
-#include "tb/platform_config.h"
-#include "tb/unit_list.h"
+#include "vp/platform_config.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 

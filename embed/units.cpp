@@ -1,8 +1,11 @@
-// The units alone (include/pmusim/units.h): each is a one-unit platform written from its typed
-// options, so a unit in a user's platform is exactly the unit pmusim's own platforms run.
+// The units alone (include/pmusim/units.h): each is a one-unit platform described in code from its
+// typed options (vp/platform_builder.h, checked against the unit's descriptor as a platform file
+// is), so a unit in a user's platform is exactly the unit pmusim's own platforms run.
 #include "pmusim/units.h"
 
 #include <fmt/format.h>
+
+#include "vp/platform_builder.h"
 
 namespace pmusim {
 
@@ -16,57 +19,60 @@ access_context ns_el1_cpu0() {
     return c;
 }
 
+access_context power_supervisor_cpu0() {
+    access_context c = ns_el1_cpu0();
+    c.is_power = true;
+    c.privilege = power_privilege::supervisor;
+    return c;
+}
+
 namespace {
 
-// `clocks:` and `cpus:` of an Arm platform with `cpus` CPUs in cluster 0.
-std::string arm_cpus_yaml(unsigned cpus, uint64_t cpu_hz, uint64_t const_hz, const std::string& features,
-                          const std::string& extra_clock) {
-    std::string y = fmt::format("arch: arm\nclocks:\n  - {{ name: const, frequency: {}Hz }}\n", const_hz);
-    for (unsigned i = 0; i < cpus; ++i) y += fmt::format("  - {{ name: cpu{}, frequency: {}Hz }}\n", i, cpu_hz);
-    y += extra_clock;
-    y += "cpus:\n";
-    for (unsigned i = 0; i < cpus; ++i)
-        y += fmt::format("  - {{ name: cpu{0}, clock: cpu{0}, cluster: 0, features: {{ {1} }} }}\n", i, features);
-    return y;
+firmware_profile profile_of(const std::string& name, firmware_profile if_named) {
+    // The profile names of a platform file; anything else is left to the builder's caller: "none"
+    // disables, the unit's own profile enables. An unknown name is refused by the unit's spec.
+    return name == "none" ? firmware_profile::none : if_named;
 }
 
-std::string params_yaml(const std::map<std::string, std::string>& fixed, const std::map<std::string, std::string>& more) {
-    std::string y = "    params:\n";
-    std::map<std::string, std::string> all = more;
-    for (auto& [k, v] : fixed) all[k] = v;
-    for (auto& [k, v] : all) {
-        if (v.find('\n') != std::string::npos) {
-            y += fmt::format("      {}: |\n", k);
-            size_t start = 0;
-            while (start < v.size()) {
-                size_t end = v.find('\n', start);
-                if (end == std::string::npos) end = v.size();
-                y += "        " + v.substr(start, end - start) + "\n";
-                start = end + 1;
-            }
-        } else {
-            y += fmt::format("      {}: \"{}\"\n", k, v);
-        }
-    }
-    return y;
+void check_profile(const std::string& name, const char* own, const std::string& source) {
+    if (name != own && name != "none")
+        throw input_error(source, 0, fmt::format("firmware: expected {} or none, found '{}'", own, name));
 }
 
-std::string firmware_yaml(const std::string& profile) { return fmt::format("firmware:\n  profile: {}\n", profile); }
+// The clocks and CPUs of an Arm platform with `cpus` CPUs in cluster 0.
+platform_builder arm_platform(const std::string& name, const std::string& source, unsigned cpus, uint64_t cpu_hz,
+                              uint64_t const_hz, const std::map<std::string, std::string>& features) {
+    platform_builder b(name, source, arch_kind::arm);
+    b.clock("const", const_hz);
+    for (unsigned i = 0; i < cpus; ++i) b.clock(fmt::format("cpu{}", i), cpu_hz);
+    for (unsigned i = 0; i < cpus; ++i) b.arm_cpu(fmt::format("cpu{}", i), 0, features);
+    return b;
+}
+
+// Fixed parameters over the user's further ones.
+std::map<std::string, std::string> with(std::map<std::string, std::string> more,
+                                        const std::map<std::string, std::string>& fixed) {
+    for (const auto& [k, v] : fixed) more[k] = v;
+    for (auto& [k, v] : more) // a text of lines ends with its newline, as a YAML block scalar's does
+        if (v.find('\n') != std::string::npos && v.back() != '\n') v += '\n';
+    return more;
+}
 
 model_spec dsu_spec(const dsu_pmu_options& o) {
     model_spec s;
     s.description = "pmusim::dsu_pmu";
     s.default_initiator = o.default_initiator;
-    std::string cpus;
-    for (unsigned i = 0; i < o.cpus; ++i) cpus += fmt::format("{}cpu{}", i ? ", " : "", i);
-    s.platform_yaml = "name: dsu_pmu\n" +
-                      arm_cpus_yaml(o.cpus, o.cpu_clock_hz, o.const_clock_hz, "amu: none",
-                                    fmt::format("  - {{ name: sclk, frequency: {}Hz }}\n", o.clock_hz)) +
-                      firmware_yaml(o.firmware) +
-                      fmt::format("units:\n  - name: dsu\n    type: dsu_clusterpmu\n    base: 0\n    size: 0x10000\n"
-                                  "    clock: sclk\n    cpus: [{}]\n    irq: irq\n",
-                                  cpus) +
-                      params_yaml({{"variant", o.variant}, {"counters", std::to_string(o.counters)}}, o.params);
+    s.platform = [o, source = s.description] {
+        check_profile(o.firmware, "tf-a", source);
+        platform_builder b = arm_platform("dsu_pmu", source, o.cpus, o.cpu_clock_hz, o.const_clock_hz, {{"amu", "none"}});
+        b.clock("sclk", o.clock_hz);
+        b.firmware(profile_of(o.firmware, firmware_profile::tf_a));
+        unit_spec u{"dsu", "dsu_clusterpmu", 0, 0x10000, "sclk", {}, "irq",
+                    with(o.params, {{"variant", o.variant}, {"counters", std::to_string(o.counters)}})};
+        for (unsigned i = 0; i < o.cpus; ++i) u.cpus.push_back(fmt::format("cpu{}", i));
+        b.add_unit(u);
+        return b.build();
+    };
     s.irq_port_names = {{"irq", "irq"}};
     if (o.irq_must_be_bound) s.required_irqs = {"irq"};
     s.frequency_port_names = {{"sclk", "clock_in"}};
@@ -77,17 +83,19 @@ model_spec cmn_spec(const cmn600_options& o) {
     model_spec s;
     s.description = "pmusim::cmn600_pmu";
     s.default_initiator = o.default_initiator;
-    std::map<std::string, std::string> fixed{{"mesh_x", std::to_string(o.mesh_x)},
-                                             {"mesh_y", std::to_string(o.mesh_y)},
-                                             {"periphbase", "0"}};
-    if (!o.nodes.empty()) fixed["nodes"] = o.nodes + (o.nodes.back() == '\n' ? "" : "\n");
-    if (!o.events.empty()) fixed["events"] = o.events + (o.events.back() == '\n' ? "" : "\n");
-    s.platform_yaml = "name: cmn600_pmu\n" + arm_cpus_yaml(1, 2000000000, 100000000, "amu: none",
-                                                            fmt::format("  - {{ name: mesh, frequency: {}Hz }}\n", o.clock_hz)) +
-                      firmware_yaml("none") +
-                      "units:\n  - name: cmn\n    type: cmn600\n    base: 0\n    size: 0x4000000\n    clock: mesh\n"
-                      "    irq: irq\n" +
-                      params_yaml(fixed, o.params);
+    s.platform = [o, source = s.description] {
+        platform_builder b = arm_platform("cmn600_pmu", source, 1, 2000000000, 100000000, {{"amu", "none"}});
+        b.clock("mesh", o.clock_hz);
+        b.firmware(firmware_profile::none);
+        std::map<std::string, std::string> fixed{{"mesh_x", std::to_string(o.mesh_x)},
+                                                 {"mesh_y", std::to_string(o.mesh_y)},
+                                                 {"periphbase", "0"}};
+        // The texts as a platform file's block scalars give them: one line each, a final newline.
+        if (!o.nodes.empty()) fixed["nodes"] = o.nodes + (o.nodes.back() == '\n' ? "" : "\n");
+        if (!o.events.empty()) fixed["events"] = o.events + (o.events.back() == '\n' ? "" : "\n");
+        b.add_unit({"cmn", "cmn600", 0, 0x4000000, "mesh", {}, "irq", with(o.params, fixed)});
+        return b.build();
+    };
     s.irq_port_names = {{"irq", "irq"}};
     if (o.irq_must_be_bound) s.required_irqs = {"irq"};
     s.frequency_port_names = {{"mesh", "clock_in"}};
@@ -98,10 +106,65 @@ model_spec amu_spec(const amu_options& o) {
     model_spec s;
     s.description = "pmusim::amu_cpus";
     s.default_initiator = o.default_initiator;
-    s.platform_yaml = "name: amu_cpus\n" +
-                      arm_cpus_yaml(o.cpus, o.cpu_clock_hz, o.const_clock_hz,
-                                    fmt::format("amu: {}, amu_aux_counters: {}", o.version, o.aux_counters), "") +
-                      firmware_yaml(o.firmware);
+    s.platform = [o, source = s.description] {
+        check_profile(o.firmware, "tf-a", source);
+        platform_builder b = arm_platform("amu_cpus", source, o.cpus, o.cpu_clock_hz, o.const_clock_hz,
+                                          {{"amu", o.version}, {"amu_aux_counters", std::to_string(o.aux_counters)}});
+        b.firmware(profile_of(o.firmware, firmware_profile::tf_a));
+        return b.build();
+    };
+    return s;
+}
+
+model_spec cspmu_spec(const coresight_pmu_options& o) {
+    model_spec s;
+    s.description = "pmusim::coresight_pmu";
+    s.default_initiator = o.default_initiator;
+    s.platform = [o, source = s.description] {
+        platform_builder b = arm_platform("coresight_pmu", source, 1, 2000000000, 100000000, {{"amu", "none"}});
+        b.clock("pmu_clk", o.clock_hz);
+        b.firmware(firmware_profile::none);
+        b.add_unit({"cspmu", "arm_cspmu", 0, 0x1000, "pmu_clk", {}, "irq",
+                    with(o.params, {{"counters", std::to_string(o.counters)},
+                                    {"counter_width", std::to_string(o.counter_width)},
+                                    {"cycle_counter", o.cycle_counter ? "true" : "false"},
+                                    {"pmiidr", fmt::format("{:#x}", o.pmiidr)}})});
+        return b.build();
+    };
+    s.irq_port_names = {{"irq", "irq"}};
+    if (o.irq_must_be_bound) s.required_irqs = {"irq"};
+    s.frequency_port_names = {{"pmu_clk", "clock_in"}};
+    return s;
+}
+
+model_spec imc_spec(const power9_imc_options& o) {
+    model_spec s;
+    s.description = "pmusim::power9_imc";
+    s.default_initiator = o.default_initiator;
+    s.platform = [o, source = s.description] {
+        check_profile(o.firmware, "opal", source);
+        if (o.cores == 0 || o.threads_per_core == 0 || o.threads_per_core > 4)
+            throw input_error(source, 0, fmt::format("cores: expected at least 1 core of 1..4 threads, found {} of {}",
+                                                     o.cores, o.threads_per_core));
+        platform_builder b("power9_imc", source, arch_kind::power);
+        for (unsigned c = 0; c < o.cores; ++c) b.clock(fmt::format("core{}", c), o.core_clock_hz);
+        b.clock("nest", o.nest_clock_hz);
+        b.clock("tb", o.timebase_hz);
+        unit_spec u{"imc", "power9_imc", std::nullopt, 0, "nest", {}, "",
+                    with(o.params, {{"chips", "1"}, {"homer_base", fmt::format("{:#x}", o.homer_base)}})};
+        for (unsigned c = 0; c < o.cores; ++c)
+            for (unsigned t = 0; t < o.threads_per_core; ++t) {
+                u.cpus.push_back(fmt::format("cpu{}", c * o.threads_per_core + t));
+                b.power_thread(fmt::format("core{}", c), 0, c, o.threads_per_core);
+            }
+        b.firmware(profile_of(o.firmware, firmware_profile::opal));
+        // The chip's 4 MiB HOMER image (HOMER_IMAGE_SIZE) and the memory its nest counters are
+        // posted to, big-endian as POWER9 memory is (the layout of platforms/power9-default.yaml).
+        b.memory("homer", o.homer_base, 0x400000, endianness::big);
+        b.memory("imc_counters", o.homer_base + 0x400000, 0x100000, endianness::big);
+        b.add_unit(u);
+        return b.build();
+    };
     return s;
 }
 
@@ -114,5 +177,11 @@ cmn600_pmu::cmn600_pmu(const sc_core::sc_module_name& name, const cmn600_options
     : model(name, cmn_spec(options)), irq(irq_port("irq")), clock_in(frequency_in("mesh")) {}
 
 amu_cpus::amu_cpus(const sc_core::sc_module_name& name, const amu_options& options) : model(name, amu_spec(options)) {}
+
+coresight_pmu::coresight_pmu(const sc_core::sc_module_name& name, const coresight_pmu_options& options)
+    : model(name, cspmu_spec(options)), irq(irq_port("irq")), clock_in(frequency_in("pmu_clk")) {}
+
+power9_imc::power9_imc(const sc_core::sc_module_name& name, const power9_imc_options& options)
+    : model(name, imc_spec(options)) {}
 
 } // namespace pmusim

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "tb/platform_listing.h"
-#include "tb/unit_list.h"
+#include "vp/platform_listing.h"
+#include "vp/unit_list.h"
 
 using namespace pmusim;
 

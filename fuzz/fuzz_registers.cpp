@@ -20,8 +20,8 @@
 #include "models/sanitizer_fibers.h"
 #include "fuzz/invariants.h"
 #include "models/sim_time.h"
-#include "tb/platform_config.h"
-#include "tb/unit_list.h"
+#include "vp/platform_config.h"
+#include "vp/unit_list.h"
 
 #ifndef PMUSIM_FUZZ_PLATFORM
 #define PMUSIM_FUZZ_PLATFORM "arm-default"

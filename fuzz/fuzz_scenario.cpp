@@ -8,7 +8,7 @@
 
 #include "models/input_error.h"
 #include "tb/scenario.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 using namespace pmusim;
 

@@ -18,10 +18,10 @@
 #include "models/sanitizer_fibers.h"
 #include "fuzz/invariants.h"
 #include "models/sim_time.h"
-#include "tb/platform_config.h"
-#include "tb/run_recorder.h"
+#include "vp/platform_config.h"
+#include "vp/run_recorder.h"
 #include "tb/sequence_runner.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 using namespace pmusim;
 

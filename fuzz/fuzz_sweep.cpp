@@ -12,7 +12,7 @@
 
 #include "models/input_error.h"
 #include "tb/sweep.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 using namespace pmusim;
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tb/platform.h"
+#include "vp/platform.h"
 
 namespace pmusim::fuzzing {
 

@@ -136,7 +136,7 @@ constexpr uint32_t pir_of(unsigned chip, unsigned core, unsigned thread) { retur
 // The unit commands of this type (imc_opal.cpp): `opal`.
 unit_command imc_opal_command();
 
-class imc_unit : public unit {
+class imc_unit : public unit, public bus_master, public firmware_profile_code {
 public:
     tlm_utils::simple_initiator_socket<imc_unit> to_memory; // OCC PBA and the cores' IMC writes
 
@@ -149,7 +149,7 @@ public:
     std::vector<address_window> mmio_windows() const override;
     std::vector<const register_def*> sysregs(unsigned cpu) const override;
     access_outcome sysreg_rule(access_context& ctx, const register_def& reg, bool is_write) override;
-    tlm::tlm_initiator_socket<>* bus_master() override { return &to_memory; }
+    tlm::tlm_initiator_socket<>& bus_master_socket() override { return to_memory; }
     void reset(bool cold) override;
     bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
                 std::string& error) override;

@@ -3,7 +3,7 @@
 
 #include "imc/imc.h"
 #include "models/unit_descriptor.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 
@@ -80,7 +80,7 @@ imc::imc_options imc::read_imc_options(const unit_entry& u, const platform_view&
     return o;
 }
 
-void register_imc_units() {
+PMUSIM_REGISTER_UNITS(register_imc_units, 40) {
     using pt = param_type;
     register_unit({
         "power9_imc",

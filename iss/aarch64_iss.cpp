@@ -15,8 +15,8 @@
 #include "models/input_error.h"
 #include "models/interrupt_line.h"
 #include "models/memory.h"
-#include "tb/platform.h"
-#include "tb/run_recorder.h"
+#include "vp/platform.h"
+#include "vp/run_recorder.h"
 
 namespace pmusim {
 

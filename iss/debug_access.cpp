@@ -10,7 +10,7 @@
 
 #include "models/core.h"
 #include "models/input_error.h"
-#include "tb/platform.h"
+#include "vp/platform.h"
 
 namespace pmusim {
 

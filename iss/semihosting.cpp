@@ -6,8 +6,8 @@
 
 #include "iss/aarch64_iss.h"
 #include "models/memory.h"
-#include "tb/platform.h"
-#include "tb/run_recorder.h"
+#include "vp/platform.h"
+#include "vp/run_recorder.h"
 
 namespace pmusim {
 

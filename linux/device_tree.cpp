@@ -15,7 +15,7 @@ extern "C" {
 }
 
 #include "models/input_error.h"
-#include "tb/platform_config.h"
+#include "vp/platform_config.h"
 
 namespace pmusim {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "models/input_error.h"
 #include "models/memory.h"
-#include "tb/platform.h"
+#include "vp/platform.h"
 
 namespace pmusim {
 namespace {

@@ -6,8 +6,8 @@
 #include "linux/device_tree.h"
 #include "models/input_error.h"
 #include "models/input_file.h"
-#include "tb/atomic_output.h"
-#include "tb/platform.h"
+#include "models/atomic_output.h"
+#include "vp/platform.h"
 
 namespace pmusim {
 namespace {

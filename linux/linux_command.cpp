@@ -10,12 +10,12 @@
 #include "linux/linux_machine.h"
 #include "models/reference_mode.h"
 #include "models/values.h"
-#include "tb/atomic_output.h"
-#include "tb/param_overrides.h"
-#include "tb/platform.h"
-#include "tb/run_recorder.h"
+#include "models/atomic_output.h"
+#include "vp/param_overrides.h"
+#include "vp/platform.h"
+#include "vp/run_recorder.h"
 #include "tb/sequence_runner.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 

@@ -5,8 +5,8 @@
 #include "devices/pl011/pl011.h"
 #include "devices/psci/psci.h"
 #include "linux/device_tree.h"
-#include "tb/platform.h"
-#include "tb/run_recorder.h"
+#include "vp/platform.h"
+#include "vp/run_recorder.h"
 
 namespace pmusim {
 

@@ -15,6 +15,7 @@
 #include "models/firmware_access.h"
 #include "models/register_bank.h"
 #include "models/soc.h"
+#include "models/unit_capabilities.h"
 
 namespace pmusim {
 
@@ -53,7 +54,10 @@ struct event_total {
 };
 
 // A unit is the forward interface of its register socket (a plain target socket, one virtual
-// call per access, as the gate and the bus).
+// call per access, as the gate and the bus). This class holds what every unit needs; what only
+// some units do (numbered system-register slots, firmware profile code, bus mastering, model
+// inputs, derived parameters) is an optional capability (models/unit_capabilities.h) the unit
+// class also derives from and the platform discovers.
 class unit : public sc_core::sc_module, public tlm::tlm_fw_transport_if<> {
 public:
     // Register accesses: memory-mapped ones from the system bus; system-register ones too when a
@@ -77,27 +81,21 @@ public:
     virtual access_outcome sysreg_rule(access_context& ctx, const register_def& reg, bool is_write);
     // An allowed system-register access, from the gate by a direct call: MRS/MSR never leave the core,
     // so no socket sits between the trap logic and the register (firmware_gate.h). `slot` is what
-    // sysreg_slot(cpu, reg) returned for this CPU and register when the platform was built, so a unit
-    // that numbers its registers serves the access without decoding it again. By default both decode
-    // as an access on the register socket does.
-    virtual uint32_t sysreg_slot(unsigned cpu, const register_def& reg) const {
-        (void)cpu, (void)reg;
-        return 0;
+    // sysreg_slot(cpu, reg) returned for this CPU and register when the platform was built: a unit
+    // with the sysreg_slots capability numbers its registers and serves the access without decoding
+    // it again; any other unit serves it as an access on the register socket.
+    uint32_t sysreg_slot(unsigned cpu, const register_def& reg) const {
+        const sysreg_slots* s = slots();
+        return s ? s->sysreg_slot(cpu, reg) : 0;
     }
-    virtual void serve_sysreg(uint32_t slot, tlm::tlm_generic_payload& trans, access_context& ctx) {
-        (void)slot;
-        access(trans, ctx);
+    void serve_sysreg(uint32_t slot, tlm::tlm_generic_payload& trans, access_context& ctx) {
+        if (sysreg_slots* s = slots()) s->serve_sysreg(slot, trans, ctx);
+        else access(trans, ctx);
     }
     // A memory-mapped register by its name in this unit (for `INSTANCE.REG`).
     virtual std::optional<mmio_register> find_mmio_register(const std::string& name) const;
 
     virtual void reset(bool cold) { (void)cold; }
-    // The canonical value of a parameter the unit derives when the platform leaves it out (the
-    // CMN-600's root_node_offset from its HN-D port), so that `param` reports what is in use.
-    virtual std::optional<std::string> param_in_use(const std::string& param) const {
-        (void)param;
-        return std::nullopt;
-    }
     // `inject UNIT[.NODE] EVENT COUNT [over D]`: false with `error` set when refused. A statement
     // rather than a unit command: every counting unit has event inputs to inject into.
     virtual bool inject(const std::string& node, const std::string& event, uint64_t count, fs_t over,
@@ -111,36 +109,9 @@ public:
     std::string inject_node_refused() const; // "dsu0 has no nodes (inject dsu0 EVENT COUNT)"
     std::string inject_unknown_event(const std::string& event, const std::vector<named_event>& events) const;
     std::string inject_clock_event(const std::string& event_name, const std::string& clock) const;
-    // Register accesses the firmware profile performs at boot on this unit, as typed steps
-    // (models/firmware_access.h) the runner performs at time 0 before the user's sequence.
-    virtual firmware_code firmware_boot(const std::string& profile) { (void)profile; return {}; }
-    // The firmware profile's code on CPU `cpu`'s power transitions: power_down runs just before the
-    // CPU goes off, power_up just after it leaves off (e.g. TF-A's AMU save/restore at EL3). The
-    // runner performs each step as the statement it stands for, so it goes through the gate and
-    // appears in the access log.
-    virtual firmware_code firmware_power_down(const std::string& profile, unsigned cpu) {
-        (void)profile, (void)cpu;
-        return {};
-    }
-    virtual firmware_code firmware_power_up(const std::string& profile, unsigned cpu) {
-        (void)profile, (void)cpu;
-        return {};
-    }
     // Unit-only verbs of the sequence language are unit commands (models/unit_command.h), registered
-    // with the unit type, not virtual functions here.
-    // A unit that writes memory itself (e.g. the IMC posting counters) returns its
-    // initiator socket; the platform binds it to the gate like any initiator.
-    virtual tlm::tlm_initiator_socket<>* bus_master() { return nullptr; }
-    // Model inputs: wires and pins on silicon (authentication signals, lock inputs) that the model
-    // names like registers so that a testbench can set them. No bus access reaches them (the
-    // unit serves their offsets RAZ/WI to every initiator); only the testbench does, by this direct
-    // call (a sequence's `write dsu0.CTL_AUTH 3`). Returns false when `def` is not a model input
-    // of this unit or (a write) is a read-only status.
-    virtual bool is_model_input(const register_def& def) const { (void)def; return false; }
-    virtual bool testbench_input(const register_def& def, bool is_write, uint64_t& value) {
-        (void)def, (void)is_write, (void)value;
-        return false;
-    }
+    // with the unit type, not virtual functions here; firmware profile code, bus mastering, model
+    // inputs and derived parameters are capabilities (models/unit_capabilities.h).
     // Run-summary lines, each ending with a newline.
     virtual void report(std::ostream& out) { (void)out; }
     virtual void observables(std::vector<observable>& out) { (void)out; }
@@ -177,6 +148,18 @@ protected:
                               tlm::tlm_generic_payload& trans, access_context& ctx);
 
 private:
+    // The unit's sysreg_slots capability, looked up once (after construction, when the dynamic
+    // type is the unit's own): null when the unit has none.
+    sysreg_slots* slots() const {
+        if (!slots_known_) {
+            slots_ = dynamic_cast<sysreg_slots*>(const_cast<unit*>(this));
+            slots_known_ = true;
+        }
+        return slots_;
+    }
+    mutable sysreg_slots* slots_ = nullptr;
+    mutable bool slots_known_ = false;
+
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) final;
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                        sc_core::sc_time& delay) final;

@@ -5,9 +5,9 @@
 #include <sstream>
 #include <vector>
 
-#include "tb/builtin_platforms.h"
-#include "tb/platform_listing.h"
-#include "tb/platform_config.h"
+#include "vp/builtin_platforms.h"
+#include "vp/platform_listing.h"
+#include "vp/platform_config.h"
 
 namespace pmusim {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tb/junit.h"
+#include "vp/junit.h"
 
 namespace pmusim {
 

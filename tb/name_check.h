@@ -9,15 +9,11 @@
 #include <vector>
 
 #include "tb/sequence_parser.h"
+#include "vp/did_you_mean.h"
 
 namespace pmusim {
 
 class platform;
-
-// " (did you mean X?)" for the candidate nearest to `name` (case-insensitive Damerau-Levenshtein
-// distance at most max(2, size/3)), ties to the first; empty when none is that near.
-std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates);
-unsigned edit_distance(const std::string& a, const std::string& b);
 
 // What is wrong with a name `s` uses (without "file:line: "), nullopt when every name is known.
 // `cpu` is the CPU the last `as cpuN` selected (0 before any), `debugger` true after `as debug`.

@@ -5,7 +5,7 @@
 
 #include "dsu_clusterpmu/dsu_clusterpmu.h"
 #include "models/input_error.h"
-#include "tb/platform.h"
+#include "vp/platform.h"
 
 namespace pmusim {
 

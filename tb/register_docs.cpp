@@ -9,8 +9,8 @@
 
 #include "models/cpu_controls.h"
 #include "models/values.h"
-#include "tb/platform.h"
-#include "tb/unit_list.h"
+#include "vp/platform.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 

@@ -4,7 +4,7 @@
 
 #include "models/unit_command.h"
 #include "models/values.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 #include <algorithm>
 #include <array>

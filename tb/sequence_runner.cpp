@@ -442,9 +442,10 @@ sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool s
 
 sequence_runner::access_result sequence_runner::register_access(bool is_write, const resolved_register& reg,
                                                                 uint64_t value, const seq::statement& s) {
-    if (!reg.system_register && reg.owner && reg.def && reg.owner->is_model_input(*reg.def)) {
+    model_inputs* inputs = !reg.system_register && reg.owner && reg.def ? capability<model_inputs>(*reg.owner) : nullptr;
+    if (inputs && inputs->is_model_input(*reg.def)) {
         access_result r{access_outcome::ok, value, "", 0};
-        if (!reg.owner->testbench_input(*reg.def, is_write, r.value)) {
+        if (!inputs->testbench_input(*reg.def, is_write, r.value)) {
             r.outcome = access_outcome::error;
             r.detail = reg.display + " is a read-only model status";
         }

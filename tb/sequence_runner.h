@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "models/access_context.h"
-#include "tb/platform.h"
-#include "tb/run_recorder.h"
+#include "vp/platform.h"
+#include "vp/run_recorder.h"
 #include "tb/sequence_parser.h"
 
 namespace pmusim {

@@ -8,7 +8,7 @@
 #include <iostream>
 
 #include "models/input_error.h"
-#include "tb/param_overrides.h"
+#include "vp/param_overrides.h"
 #include "tb/sweep.h"
 #include "models/data_files.h"
 

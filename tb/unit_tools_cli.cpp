@@ -4,8 +4,8 @@
 
 #include "models/input_error.h"
 #include "models/unit_descriptor.h"
-#include "tb/platform_config.h"
-#include "tb/platform_view.h"
+#include "vp/platform_config.h"
+#include "vp/platform_view.h"
 
 namespace pmusim {
 

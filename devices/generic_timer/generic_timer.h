@@ -50,7 +50,7 @@ struct generic_timer_options {
     uint64_t cntfrq = 0;        // CNTFRQ_EL0 at reset, as firmware programs it (the counter's frequency)
 };
 
-class generic_timer_unit : public unit {
+class generic_timer_unit : public unit, public sysreg_slots {
 public:
     // `lines[i][k]` is the output of timer k of CPU cpus[i] (null: not connected).
     generic_timer_unit(const sc_core::sc_module_name& name, soc& system, const clock_domain& counter,

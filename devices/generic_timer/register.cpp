@@ -3,7 +3,7 @@
 
 #include "devices/generic_timer/generic_timer.h"
 #include "models/unit_descriptor.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 
@@ -42,7 +42,7 @@ std::unique_ptr<unit> make_generic_timer(soc& system, const unit_entry& u, const
 
 } // namespace
 
-void register_generic_timer_devices() {
+PMUSIM_REGISTER_UNITS(register_generic_timer_devices, 120) {
     using pt = param_type;
     register_unit({
         "generic_timer",

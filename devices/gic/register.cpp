@@ -5,7 +5,7 @@
 #include "devices/gic/gic.h"
 #include "models/unit_descriptor.h"
 #include "models/values.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 
@@ -86,7 +86,7 @@ std::unique_ptr<unit> make_gic(soc& system, const unit_entry& u, const platform_
 
 } // namespace
 
-void register_gic_devices() {
+PMUSIM_REGISTER_UNITS(register_gic_devices, 110) {
     using pt = param_type;
     register_unit({
         "gicv2",

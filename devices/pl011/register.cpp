@@ -7,7 +7,7 @@
 
 #include "devices/pl011/pl011.h"
 #include "models/unit_descriptor.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 
@@ -51,7 +51,7 @@ std::unique_ptr<unit> make_pl011(soc& system, const unit_entry& u, const platfor
 
 } // namespace
 
-void register_pl011_devices() {
+PMUSIM_REGISTER_UNITS(register_pl011_devices, 130) {
     using pt = param_type;
     register_unit({
         "pl011",

@@ -3,7 +3,7 @@
 
 #include "devices/psci/psci.h"
 #include "models/unit_descriptor.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 
@@ -22,7 +22,7 @@ std::unique_ptr<unit> make_psci(soc& system, const unit_entry& u, const platform
 
 } // namespace
 
-void register_psci_devices() {
+PMUSIM_REGISTER_UNITS(register_psci_devices, 140) {
     using pt = param_type;
     register_unit({
         "psci",

@@ -15,6 +15,7 @@
 ///    on a bus.
 /// Misuse is reported the SystemC way (SC_REPORT_ERROR, message types "/pmusim/...").
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -26,14 +27,17 @@
 
 namespace pmusim {
 
+struct platform_config; // pmusim's own description of a platform (internal)
+
 /// The frequency input of a clock domain: bind it to an sc_signal<uint64_t> holding the frequency
 /// in Hz (0 stops the clock). Optional; set_frequency() does the same from code.
 using frequency_port = sc_core::sc_port<sc_core::sc_signal_in_if<uint64_t>, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
 
 /// What a model is built from (filled in by the concrete models' constructors).
 struct model_spec {
-    std::string platform_yaml;   ///< the platform, as YAML text (docs/platform-config.md) ...
-    std::string platform_name;   ///< ... or a built-in platform name / YAML path when the text is empty
+    /// The platform, described in code from typed options (the units alone, units.h) ...
+    std::function<platform_config()> platform;
+    std::string platform_name;   ///< ... or a built-in platform name / YAML path when that is empty
     std::string description;     ///< for messages ("dsu_pmu", "platform arm-default")
     access_context default_initiator; ///< assumed for payloads without the extension
     /// Interrupt lines whose port must be bound (an unbound one is an elaboration error); the other

@@ -253,7 +253,7 @@ def violations(lines, patterns, namespaces=()):
 PYTHON_TABLE_SUBJECTS = {"tests/docs/check_c_headers.py", "tests/docs/check_register_docs.py",
                          "tests/cli/check_help_completion.py", "tests/cli/check_completion_values.py",
                          "tests/limits/check_test_oracles.py"}
-MODEL_FOLDERS = ("models/", "amu/", "dsu_clusterpmu/", "cmn/", "imc/", "cspmu/", "include/pmusim/", "tb/", "embed/")
+MODEL_FOLDERS = ("models/", "amu/", "dsu_clusterpmu/", "cmn/", "imc/", "cspmu/", "include/pmusim/", "tb/", "vp/", "embed/")
 
 
 def python_violations(lines):

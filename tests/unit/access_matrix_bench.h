@@ -14,9 +14,9 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/cpu_controls.h"
-#include "tb/platform.h"
-#include "tb/platform_config.h"
-#include "tb/unit_list.h"
+#include "vp/platform.h"
+#include "vp/platform_config.h"
+#include "vp/unit_list.h"
 #include "tests/unit/tlm_test_access.h"
 #include "models/data_files.h"
 #include "tests/unit/facts.h"
@@ -93,8 +93,9 @@ struct bench : sc_core::sc_module {
     void debug_write(const std::string& reg, uint64_t v) { // INSTANCE.REG, e.g. dsu0.PMCR
         auto r = p.resolve_register(reg, 0);
         REQUIRE(r);
-        if (r->owner->is_model_input(*r->def)) { // a pin (dsu0.CTL_AUTH): only the testbench sets it
-            REQUIRE(r->owner->testbench_input(*r->def, true, v));
+        auto* inputs = capability<model_inputs>(*r->owner); // the DSU's pins (models/unit_capabilities.h)
+        if (inputs && inputs->is_model_input(*r->def)) { // a pin (dsu0.CTL_AUTH): only the testbench sets it
+            REQUIRE(inputs->testbench_input(*r->def, true, v));
             return;
         }
         auto a = mmio(initiator_kind::debugger, 0, true, r->address, r->width / 8, true, v);

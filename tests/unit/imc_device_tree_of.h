@@ -5,7 +5,7 @@
 #include <string>
 
 #include "imc/imc.h"
-#include "tb/platform_view.h"
+#include "vp/platform_view.h"
 
 inline std::string imc_device_tree_of(const pmusim::platform_config& p, const std::string& unit, bool linux_view,
                                       std::optional<uint64_t> avl_override) {

@@ -32,9 +32,9 @@
 #include <sstream>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "tb/platform.h"
-#include "tb/platform_config.h"
-#include "tb/unit_list.h"
+#include "vp/platform.h"
+#include "vp/platform_config.h"
+#include "vp/unit_list.h"
 #include "tests/unit/access_matrix_bench.h"
 #include "tests/unit/esr_oracle.h"
 #include "tests/unit/pmu_external_access.h"

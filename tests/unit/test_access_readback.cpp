@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "tb/platform.h"
-#include "tb/platform_config.h"
-#include "tb/unit_list.h"
+#include "vp/platform.h"
+#include "vp/platform_config.h"
+#include "vp/unit_list.h"
 #include "tests/unit/access_matrix_bench.h"
 #include "tests/unit/facts.h"
 #include "tests/unit/pmu_external_access.h"

@@ -9,9 +9,9 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "amu/amu.h"
-#include "tb/platform.h"
+#include "vp/platform.h"
 #include "tests/unit/tlm_test_access.h"
-#include "tb/platform_config.h"
+#include "vp/platform_config.h"
 #include "models/data_files.h"
 #include "tests/unit/esr_oracle.h"
 #include "tests/unit/facts.h"

@@ -9,10 +9,10 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "amu/amu.h"
-#include "tb/platform.h"
-#include "tb/platform_config.h"
+#include "vp/platform.h"
+#include "vp/platform_config.h"
 #include "tb/sequence_runner.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 #include "tests/unit/tlm_test_access.h"
 #include "models/data_files.h"
 

@@ -8,7 +8,7 @@
 #include "models/payload_context.h"
 #include "tests/unit/tlm_test_access.h"
 #include "models/system_bus.h"
-#include "tb/platform.h"
+#include "vp/platform.h"
 #include "tests/unit/facts.h"
 
 using namespace pmusim;

@@ -14,8 +14,8 @@
 #include "cmn/cmn_events.h"
 #include "cmn/cmn_traffic.h"
 #include "cmn/cmn_traffic_text.h"
-#include "tb/platform.h"
-#include "tb/unit_list.h"
+#include "vp/platform.h"
+#include "vp/unit_list.h"
 #include "tests/unit/tlm_test_access.h"
 #include "models/data_files.h"
 

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "tb/platform.h"
-#include "tb/platform_config.h"
-#include "tb/unit_list.h"
+#include "vp/platform.h"
+#include "vp/platform_config.h"
+#include "vp/unit_list.h"
 
 using namespace pmusim;
 

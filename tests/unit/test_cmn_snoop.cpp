@@ -10,8 +10,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "cmn/cmn600.h"
-#include "tb/platform.h"
-#include "tb/unit_list.h"
+#include "vp/platform.h"
+#include "vp/unit_list.h"
 #include "tests/unit/tlm_test_access.h"
 
 using namespace pmusim;

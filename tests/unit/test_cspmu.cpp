@@ -9,8 +9,8 @@
 
 #include "cspmu/arm_cspmu.h"
 #include "models/data_files.h"
-#include "tb/platform.h"
-#include "tb/unit_list.h"
+#include "vp/platform.h"
+#include "vp/unit_list.h"
 #include "tests/unit/facts.h"
 #include "tests/unit/tlm_test_access.h"
 

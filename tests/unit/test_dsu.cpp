@@ -6,9 +6,9 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "dsu_clusterpmu/dsu_clusterpmu.h"
-#include "tb/platform.h"
+#include "vp/platform.h"
 #include "tests/unit/tlm_test_access.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 #include "tests/unit/esr_oracle.h"
 #include "tests/unit/facts.h"
 

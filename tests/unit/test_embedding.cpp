@@ -3,6 +3,7 @@
 // serve, the sc_out<bool> interrupt at the exact instant, the frequency port, system registers,
 // and SystemC-style errors at elaboration. Only public headers are included.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <pmusim/pmusim.h>
@@ -204,4 +205,54 @@ TEST_CASE("embedding: an unknown workload key is a SystemC error naming the mode
     CHECK(message.find("/pmusim/api") != std::string::npos);
     CHECK(message.find("amu") != std::string::npos);
     CHECK(message.find("inst") != std::string::npos);
+}
+
+TEST_CASE("embedding: the CoreSight PMU alone counts its clock at the page offsets Linux uses") {
+    // linux:drivers/perf/arm_cspmu/arm_cspmu.h@04330be8dc7f: PMCNTENSET 0xC00, PMCR 0xE04 (PMCR_E
+    // BIT(0)), the cycle counter ARM_CSPMU_CYCLE_CNTR_IDX 31: bit 31 of PMCNTENSET0 and, with
+    // 64-bit counters, PMCCNTR at 0xF8 (tests/facts/cspmu.tsv).
+    pmusim::coresight_pmu pmu{"pmu"}; // its clock at 1 GHz (coresight_pmu_options)
+    initiator cpu{"cpu"};
+    sc_signal<bool> irq{"irq"};
+    cpu.out.bind(pmu.target);
+    pmu.irq.bind(irq);
+    uint64_t cycles = 0;
+    sc_spawn([&] {
+        cpu.write(0xC00, uint64_t(1) << 31);
+        cpu.write(0xE04, 1);
+        wait(3, SC_US);
+        cpu.access(false, 0xF8, cycles, 8);
+    });
+    sc_start(4, SC_US);
+    CHECK(cycles == 3000); // 1 GHz x 3 us
+}
+
+TEST_CASE("embedding: a unit option its schema refuses is a SystemC error naming the parameter") {
+    pmusim::coresight_pmu_options o;
+    o.counters = 40; // PMCFGR.N allows 31 event counters besides the cycle counter (IHI 0091)
+    std::string message;
+    try {
+        pmusim::coresight_pmu pmu{"wide_pmu", o};
+    } catch (const sc_report& r) {
+        message = r.what();
+    }
+    CHECK(message.find("wide_pmu") != std::string::npos);
+    CHECK(message.find("params.counters") != std::string::npos);
+    CHECK(message.find("40") != std::string::npos);
+    CHECK(message.find("/pmusim/platform") != std::string::npos);
+}
+
+TEST_CASE("embedding: the POWER9 IMC alone boots OPAL inside a user's sc_main") {
+    pmusim::power9_imc imc{"imc"};
+    CHECK(imc.default_initiator().is_power);
+    bool ran = false;
+    sc_spawn([&] {
+        wait(1, SC_US);
+        ran = true;
+    });
+    sc_start(2, SC_US); // the OPAL profile's boot ran at start_of_simulation (a refused step throws)
+    CHECK(ran);
+    const auto clocks = imc.clocks();
+    CHECK(std::count(clocks.begin(), clocks.end(), "nest") == 1);
+    CHECK(std::count(clocks.begin(), clocks.end(), "tb") == 1);
 }

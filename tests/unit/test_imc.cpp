@@ -7,10 +7,10 @@
 
 #include "imc/imc.h"
 #include "models/input_error.h"
-#include "tb/platform.h"
+#include "vp/platform.h"
 #include "tb/sequence_parser.h"
 #include "tb/sequence_runner.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 #include "tests/unit/facts.h"
 
 using namespace pmusim;

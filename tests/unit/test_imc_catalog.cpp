@@ -219,9 +219,9 @@ TEST_CASE("imc catalog: Linux reads the emitted node into PMUs and sysfs events"
 }
 
 #include "imc/imc.h"
-#include "tb/platform_config.h"
+#include "vp/platform_config.h"
 #include "imc_device_tree_of.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 #include "models/data_files.h"
 
 TEST_CASE("imc catalog: boot on power9-default publishes every PMU and event with its scale") {

@@ -13,7 +13,7 @@
 #include "imc/catalog.h"
 #include "imc/imc.h"
 #include "models/data_files.h"
-#include "tb/platform_config.h"
+#include "vp/platform_config.h"
 #include "imc_device_tree_of.h"
 
 using namespace pmusim;

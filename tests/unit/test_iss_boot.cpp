@@ -11,8 +11,8 @@
 #include "iss/aarch64_iss.h"
 #include "models/input_error.h"
 #include "models/memory.h"
-#include "tb/platform.h"
-#include "tb/run_recorder.h"
+#include "vp/platform.h"
+#include "vp/run_recorder.h"
 
 using namespace pmusim;
 

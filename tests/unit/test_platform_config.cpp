@@ -1,13 +1,13 @@
 // Platform configuration: built-ins, values, unit-type registry, listing, and
-// every error path with its line (tb/platform_config.h, docs/platform-config.md).
+// every error path with its line (vp/platform_config.h, docs/platform-config.md).
 #include <catch2/catch.hpp>
 
 #include <fstream>
 #include <sstream>
 
-#include "tb/builtin_platforms.h"
-#include "tb/platform_listing.h"
-#include "tb/unit_list.h"
+#include "vp/builtin_platforms.h"
+#include "vp/platform_listing.h"
+#include "vp/unit_list.h"
 #include "models/data_files.h"
 
 using namespace pmusim;

@@ -1,5 +1,5 @@
-// -C KEY=VALUE parameter overrides (tb/param_overrides.h, docs/platform-config.md).
-#include "tb/param_overrides.h"
+// -C KEY=VALUE parameter overrides (vp/param_overrides.h, docs/platform-config.md).
+#include "vp/param_overrides.h"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "models/input_error.h"
-#include "tb/builtin_platforms.h"
-#include "tb/platform_listing.h"
+#include "vp/builtin_platforms.h"
+#include "vp/platform_listing.h"
 
 namespace pmusim {
 

@@ -1,13 +1,13 @@
-// The `units:` section of a platform (tb/platform_loader.h): each entry's common keys (name,
+// The `units:` section of a platform (vp/platform_loader.h): each entry's common keys (name,
 // type, MMIO window, clock, CPUs, interrupt line) and its parameters, validated against the
 // descriptor its type registered (models/unit_descriptor.h).
-#include "tb/platform_loader.h"
+#include "vp/platform_loader.h"
 
 #include <algorithm>
 
 #include "models/limits.h"
 
-#include "tb/yaml_nodes.h"
+#include "vp/yaml_nodes.h"
 
 namespace pmusim {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The platform loader: reads the sections of a platform YAML document into a platform_config
-// (tb/platform_config.h). Internal to tb/platform_*.cpp:
+// (vp/platform_config.h). Internal to vp/platform_*.cpp:
 //   platform_loader.cpp        top level, clocks, CPUs (with the `features:` keys the registered
 //                              unit descriptors declare), firmware, latency, irq lines, memory,
 //                              overlapping windows
@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "tb/platform_config.h"
-#include "tb/platform_yaml_reader.h"
+#include "vp/platform_config.h"
+#include "vp/platform_yaml_reader.h"
 
 namespace pmusim {
 

@@ -1,5 +1,5 @@
-// From platform_config to what a unit's factory receives (tb/platform_view.h).
-#include "tb/platform_view.h"
+// From platform_config to what a unit's factory receives (vp/platform_view.h).
+#include "vp/platform_view.h"
 
 #include <fmt/format.h>
 

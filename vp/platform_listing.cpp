@@ -1,5 +1,5 @@
-// pmusim --list-params and the unit-type listing (tb/platform_listing.h).
-#include "tb/platform_listing.h"
+// pmusim --list-params and the unit-type listing (vp/platform_listing.h).
+#include "vp/platform_listing.h"
 
 #include <fmt/format.h>
 

@@ -1,12 +1,12 @@
-#include "tb/platform.h"
-#include "tb/platform_listing.h"
+#include "vp/platform.h"
+#include "vp/platform_listing.h"
 
 #include <fmt/format.h>
 #include <optional>
 #include <regex>
 
-#include "tb/platform_view.h"
-#include "tb/unit_list.h"
+#include "vp/platform_view.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 
@@ -101,7 +101,7 @@ platform::~platform() = default;
 void platform::attach_unit(unit& u) {
     // Memory-mapped windows on the bus; system registers through the gate (firmware_gate.h).
     unsigned bus_port = bus_->attach(u.registers_in);
-    if (auto* master = u.bus_master()) master->bind(gate_->from_initiators);
+    if (auto* master = capability<bus_master>(u)) master->bus_master_socket().bind(gate_->from_initiators);
     for (const auto& w : u.mmio_windows()) {
         // A window is the platform file's choice (a base, a size, a parameter that places it): one
         // that wraps past 2^64 or overlaps another is bad input at the unit's line.
@@ -225,8 +225,9 @@ std::optional<std::string> platform::param(const std::string& name) const {
             const unit* u = find_unit(unit_name);
             std::optional<unit_descriptor> info = uc ? find_unit_type(uc->type) : std::nullopt;
             const param_spec* spec = info ? info->find_param(param_name) : nullptr;
-            if (u && spec)
-                if (auto v = u->param_in_use(param_name)) return display_param_value(*spec, *v);
+            const derived_params* derived = u ? capability<derived_params>(*u) : nullptr;
+            if (derived && spec)
+                if (auto v = derived->param_in_use(param_name)) return display_param_value(*spec, *v);
         }
         return p.value;
     }
@@ -236,21 +237,24 @@ std::optional<std::string> platform::param(const std::string& name) const {
 firmware_code platform::firmware_boot() const {
     firmware_code out;
     for (unit* u : unit_ptrs_)
-        for (auto& step : u->firmware_boot(system_.firmware_profile)) out.push_back(std::move(step));
+        if (auto* code = capability<firmware_profile_code>(*u))
+            for (auto& step : code->firmware_boot(system_.firmware_profile)) out.push_back(std::move(step));
     return out;
 }
 
 firmware_code platform::firmware_power_down(unsigned cpu) const {
     firmware_code out;
     for (unit* u : unit_ptrs_)
-        for (auto& step : u->firmware_power_down(system_.firmware_profile, cpu)) out.push_back(std::move(step));
+        if (auto* code = capability<firmware_profile_code>(*u))
+            for (auto& step : code->firmware_power_down(system_.firmware_profile, cpu)) out.push_back(std::move(step));
     return out;
 }
 
 firmware_code platform::firmware_power_up(unsigned cpu) const {
     firmware_code out;
     for (unit* u : unit_ptrs_)
-        for (auto& step : u->firmware_power_up(system_.firmware_profile, cpu)) out.push_back(std::move(step));
+        if (auto* code = capability<firmware_profile_code>(*u))
+            for (auto& step : code->firmware_power_up(system_.firmware_profile, cpu)) out.push_back(std::move(step));
     return out;
 }
 

@@ -1,5 +1,5 @@
-// The YAML document reader under the platform loader (tb/platform_yaml_reader.h).
-#include "tb/platform_yaml_reader.h"
+// The YAML document reader under the platform loader (vp/platform_yaml_reader.h).
+#include "vp/platform_yaml_reader.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include "models/input_error.h"
 #include "models/limits.h"
 #include "models/values.h"
-#include "tb/yaml_nodes.h"
+#include "vp/yaml_nodes.h"
 
 namespace pmusim {
 

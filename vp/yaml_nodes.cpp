@@ -1,4 +1,4 @@
-#include "tb/yaml_nodes.h"
+#include "vp/yaml_nodes.h"
 
 namespace pmusim {
 

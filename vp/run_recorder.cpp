@@ -1,4 +1,4 @@
-#include "tb/run_recorder.h"
+#include "vp/run_recorder.h"
 
 #include <algorithm>
 #include <iterator>

@@ -1,5 +1,5 @@
-// The platform loader's sections but `units:` (tb/platform_loader.h).
-#include "tb/platform_loader.h"
+// The platform loader's sections but `units:` (vp/platform_loader.h).
+#include "vp/platform_loader.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "models/limits.h"
-#include "tb/yaml_nodes.h"
+#include "vp/yaml_nodes.h"
 
 namespace pmusim {
 

@@ -1,6 +1,6 @@
 // The platform configuration: lookups, loading a file or a built-in platform, names.
-// The YAML sections are read by tb/platform_loader.h; listing is tb/platform_listing.cpp.
-#include "tb/platform_config.h"
+// The YAML sections are read by vp/platform_loader.h; listing is vp/platform_listing.cpp.
+#include "vp/platform_config.h"
 
 #include <fmt/format.h>
 
@@ -9,10 +9,10 @@
 #include "models/data_files.h"
 #include "models/input_file.h"
 #include "models/limits.h"
-#include "tb/builtin_platforms.h"
-#include "tb/name_check.h"
-#include "tb/platform_loader.h"
-#include "tb/unit_list.h"
+#include "vp/builtin_platforms.h"
+#include "vp/did_you_mean.h"
+#include "vp/platform_loader.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 

@@ -1,4 +1,4 @@
-#include "tb/junit.h"
+#include "vp/junit.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

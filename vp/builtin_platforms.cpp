@@ -3,7 +3,7 @@
 // fails when a copy drifts. After editing a platform file, paste its whole text
 // between R"yaml( and )yaml" below (the text starts right after the opening
 // parenthesis: no extra newline).
-#include "tb/builtin_platforms.h"
+#include "vp/builtin_platforms.h"
 
 namespace pmusim {
 namespace {

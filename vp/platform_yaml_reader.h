@@ -2,7 +2,7 @@
 // The YAML document reader under the platform loader: maps with checked keys, lists, scalars and
 // the values of models/values.h, each refusal worded "FILE:LINE: PATH: expected WHAT, found ..."
 // (docs/platform-config.md). It knows YAML and the value grammar, not what a platform contains;
-// the sections are read by tb/platform_loader.h.
+// the sections are read by vp/platform_loader.h.
 #include <cstdint>
 #include <map>
 #include <string>

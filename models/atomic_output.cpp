@@ -1,4 +1,4 @@
-#include "tb/atomic_output.h"
+#include "models/atomic_output.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "models/unit_descriptor.h"
-#include "tb/platform_config.h"
+#include "vp/platform_config.h"
 
 namespace pmusim {
 
