@@ -3,7 +3,7 @@
 // device tree's cpu `reg` (linux/device_tree.cpp) and the AMU's AMDEVAFF report.
 #include <cstdint>
 
-#include "tb/platform_config.h"
+#include "vp/platform_config.h"
 
 namespace pmusim {
 
