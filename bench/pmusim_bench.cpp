@@ -46,10 +46,10 @@
 #include "cmn/cmn600.h"
 #include "imc/imc.h"
 #include "models/reference_mode.h"
-#include "tb/platform.h"
+#include "vp/platform.h"
 #include "tb/sequence_parser.h"
 #include "tb/sequence_runner.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 #include "models/data_files.h"
 #include "models/values.h"
 

@@ -21,9 +21,9 @@
 #include "models/limits.h"
 #include "models/values.h"
 #include "dsu_clusterpmu/dsu_clusterpmu.h"
-#include "tb/builtin_platforms.h"
+#include "vp/builtin_platforms.h"
 #include "tb/perf_stat.h"
-#include "tb/yaml_nodes.h"
+#include "vp/yaml_nodes.h"
 
 namespace pmusim {
 

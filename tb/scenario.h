@@ -14,7 +14,7 @@
 
 #include "models/rational.h"
 #include "models/sim_time.h"
-#include "tb/platform_config.h"
+#include "vp/platform_config.h"
 #include "tb/sequence_parser.h"
 #include "tb/system_link.h"
 

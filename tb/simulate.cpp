@@ -9,7 +9,7 @@
 // the interval (T - every, T] ended with.
 #include "models/sanitizer_fibers.h"
 #include "tb/simulate.h"
-#include "tb/atomic_output.h"
+#include "models/atomic_output.h"
 
 #include <unistd.h>
 #include <fnmatch.h>
@@ -24,14 +24,14 @@
 #include <systemc>
 
 #include "models/input_error.h"
-#include "tb/param_overrides.h"
+#include "vp/param_overrides.h"
 #include "tb/perf_multiplex.h"
-#include "tb/platform.h"
+#include "vp/platform.h"
 #include "tb/sampler.h"
 #include "tb/scenario.h"
 #include "tb/sequence_runner.h"
 #include "tb/stats.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 

@@ -3,7 +3,7 @@
 #include "pmusim/version.h"
 
 #include "models/soc.h"
-#include "tb/platform_listing.h"
+#include "vp/platform_listing.h"
 
 namespace pmusim {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "models/unit.h"
-#include "tb/param_overrides.h"
+#include "vp/param_overrides.h"
 #include "tb/scenario.h"
 
 namespace pmusim {

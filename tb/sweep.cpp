@@ -1,8 +1,8 @@
 // `pmusim sweep` and `pmusim sweep merge` (tb/sweep.h, docs/whatif.md).
 #include "tb/sweep.h"
 
-#include "tb/param_overrides.h"
-#include "tb/yaml_nodes.h"
+#include "vp/param_overrides.h"
+#include "vp/yaml_nodes.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -34,11 +34,11 @@
 #include "models/input_error.h"
 #include "models/input_file.h"
 #include "models/limits.h"
-#include "tb/atomic_output.h"
+#include "models/atomic_output.h"
 #include "tb/results_columns.h"
 #include "tb/sweep_sampling.h"
 #include "tb/scenario.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 namespace pmusim {
 namespace fs = std::filesystem;

@@ -99,8 +99,8 @@ def self_test(root):
     failures = []
     plants = {
         "a unit's register.cpp including tb/": ("amu/register.cpp", '#include "tb/sequence_runner.h"\n'),
-        "a device including tb/": ("devices/gic/gic.cpp", '#include "tb/platform.h"\n'),
-        "the ISS including tb/": ("iss/aarch64_iss.cpp", '#include "tb/run_recorder.h"\n'),
+        "a device including tb/": ("devices/gic/gic.cpp", '#include "tb/sweep.h"\n'),
+        "the ISS including tb/": ("iss/aarch64_iss.cpp", '#include "tb/scenario.h"\n'),
         "embed/ including tb/": ("embed/model.cpp", '#include "tb/sequence_runner.h"\n'),
         "the platform floor including a unit": ("vp/platform.cpp", '#include "amu/amu.h"\n'),
         "models/ including the platform floor": ("models/unit.cpp", '#include "vp/platform.h"\n'),

@@ -11,7 +11,7 @@
 
 #include "tb/scenario.h"
 #include "tb/sweep.h"
-#include "tb/unit_list.h"
+#include "vp/unit_list.h"
 
 using namespace pmusim;
 

@@ -1,1 +1,0 @@
-#include "vp/yaml_nodes.h" // forwarding header: moved to vp/ (issue 30); removed after the merge
