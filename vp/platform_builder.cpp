@@ -104,7 +104,10 @@ platform_config platform_builder::build() const {
         for (const auto& f : features) c.features[f.spec.name] = f.spec.default_value;
         std::vector<std::string> keys;
         for (const auto& f : features) keys.push_back(f.spec.name);
-        for (const auto& [key, written] : features_[i]) {
+        for (const auto& written_feature : features_[i]) {
+            // Named copies, not a structured binding: clang before 16 cannot capture a binding.
+            const std::string& key = written_feature.first;
+            const auto& written = written_feature.second;
             auto f = std::find_if(features.begin(), features.end(), [&](const cpu_feature_spec& s) { return s.spec.name == key; });
             if (f == features.end())
                 throw fail(fmt::format("{}.features.{}: unknown feature{}; features: {}", path, key, did_you_mean(key, keys),
