@@ -27,6 +27,7 @@ import os
 import re
 import subprocess
 import sys
+import tarfile
 
 # The commits the facts were transcribed from (also in the header of every facts file).
 COMMITS = {"tfa": "6a164dda7208", "skiboot": "ecebf4fb3d9c", "cmn-tools": "34baf88b0fe9"}
@@ -186,33 +187,46 @@ NOT_MACROS = {"UNVERIFIED"}
 
 
 class LinuxTree:
-    """The files of one Linux source tarball, extracted on demand (all the cited ones at once: an
-    xz stream is read from its start for every extraction) into a cache folder."""
+    """The files of one Linux source tarball, extracted on demand into a cache folder. One pass
+    over the xz stream (it can only be read from its start) extracts every wanted file and records
+    the tarball's listing beside them, so that a later run asks the tarball again only for a file
+    it has and that is not extracted yet."""
 
     def __init__(self, tarball, cache):
         self.tarball, self.cache = tarball, cache
         self.top = os.path.basename(tarball).split(".tar")[0]  # linux-source-6.1
         m = re.search(r"(\d+)\.(\d+)$", self.top)
         self.version = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
-        self.names = None
 
     def prefetch(self, paths):
         root = os.path.join(self.cache, self.top)
-        want = sorted({p for p in paths if not os.path.exists(os.path.join(root, p))})
+        listing = os.path.join(self.cache, self.top + ".list")
+        names = set(open(listing).read().split("\n")) if os.path.exists(listing) else None
+        want = {f"{self.top}/{p}" for p in paths if not os.path.exists(os.path.join(root, p))}
+        if names is not None:
+            want &= names
         if not want or not self.tarball:
             return
-        if self.names is None:
-            listing = os.path.join(self.cache, self.top + ".list")
-            if not os.path.exists(listing):
-                os.makedirs(self.cache, exist_ok=True)
-                names = subprocess.run(["tar", "-tJf", self.tarball], capture_output=True, text=True, check=True).stdout
-                with open(listing + ".tmp", "w") as f:
-                    f.write(names)
-                os.replace(listing + ".tmp", listing)
-            self.names = set(open(listing).read().split("\n"))
-        members = [f"{self.top}/{p}" for p in want if f"{self.top}/{p}" in self.names]
-        if members:
-            subprocess.run(["tar", "-xJf", self.tarball, "-C", self.cache, *members], check=True)
+        os.makedirs(self.cache, exist_ok=True)
+        seen = []
+        # xz decompresses in a process of its own, beside the reading of the stream.
+        xz = subprocess.Popen(["xz", "-dc", self.tarball], stdout=subprocess.PIPE)
+        with tarfile.open(fileobj=xz.stdout, mode="r|") as tar:
+            for member in tar:
+                seen.append(member.name)
+                if member.name in want and member.isfile():
+                    out = os.path.join(self.cache, member.name)
+                    os.makedirs(os.path.dirname(out), exist_ok=True)
+                    with open(out + ".tmp", "wb") as f:
+                        f.write(tar.extractfile(member).read())
+                    os.replace(out + ".tmp", out)  # a reader never sees half a file
+        xz.stdout.close()
+        if xz.wait() != 0:
+            raise RuntimeError(f"xz -dc {self.tarball}: exit {xz.returncode}")
+        if names is None:
+            with open(listing + ".tmp", "w") as f:
+                f.write("\n".join(seen))
+            os.replace(listing + ".tmp", listing)
 
     def text(self, path):
         full = os.path.join(self.cache, self.top, path)
@@ -303,6 +317,8 @@ def main():
     ap.add_argument("--linux-later", help="a later linux-source tarball, for files 6.1 lacks (arm_cspmu)")
     ap.add_argument("--cache", default="build/linux-sources", help="where the cited Linux files are extracted")
     ap.add_argument("--require-linux", action="store_true", help="fail unless every Linux citation was checked")
+    ap.add_argument("--prefetch-only", action="store_true",
+                    help="only extract the cited Linux files into --cache (ctest's fixture for the facts tests)")
     ap.add_argument("--min-linux-checked", type=int, default=0,
                     help="fail when fewer Linux citations than this were checked (coverage may only grow)")
     ap.add_argument("--facts", default=os.path.join(os.path.dirname(__file__), "..", "tests", "facts"))
@@ -326,6 +342,8 @@ def main():
             linux_paths.update(p for p, _ in LINUX_CITATION.findall(row))
     for t in trees:
         t.prefetch(linux_paths)
+    if args.prefetch_only:
+        return 0
     linux = {"checked": 0, "elsewhere": 0}
     for path in sorted(glob.glob(os.path.join(args.facts, "*.tsv"))):
         for n, row in enumerate(open(path, encoding="utf-8"), 1):

@@ -161,15 +161,24 @@ set(PMUSIM_LINUX_SOURCE_TARBALL /usr/src/linux-source-6.1.tar.xz CACHE FILEPATH
 # linux-source-6.12 holds them.
 set(PMUSIM_LINUX_LATER_TARBALL /usr/src/linux-source-6.12.tar.xz CACHE FILEPATH
     "a later linux-source tarball for the citations of files 6.1 does not have")
+# Both facts tests read the cited files that this fixture extracts, in one pass over each tarball.
+add_test(NAME "facts: extract the cited Linux files"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-fact-sources.py
+          --linux ${PMUSIM_LINUX_SOURCE_TARBALL} --linux-later ${PMUSIM_LINUX_LATER_TARBALL}
+          --cache ${CMAKE_BINARY_DIR}/linux-sources --prefetch-only)
+set_tests_properties("facts: extract the cited Linux files" PROPERTIES TIMEOUT 600
+  FIXTURES_SETUP pmusim_linux_sources)
 add_test(NAME "facts: every Linux citation agrees with Debian's linux-source-6.1 and 6.12"
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-fact-sources.py
           --linux ${PMUSIM_LINUX_SOURCE_TARBALL} --linux-later ${PMUSIM_LINUX_LATER_TARBALL}
           --cache ${CMAKE_BINARY_DIR}/linux-sources --min-linux-checked 860)
-set_tests_properties("facts: every Linux citation agrees with Debian's linux-source-6.1 and 6.12" PROPERTIES TIMEOUT 600)
+set_tests_properties("facts: every Linux citation agrees with Debian's linux-source-6.1 and 6.12" PROPERTIES TIMEOUT 600
+  FIXTURES_REQUIRED pmusim_linux_sources)
 add_test(NAME "facts: the source check fails on a mis-cited Linux row"
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/facts/planted/check_planted.py
           ${PMUSIM_LINUX_SOURCE_TARBALL} ${CMAKE_BINARY_DIR}/linux-sources)
-set_tests_properties("facts: the source check fails on a mis-cited Linux row" PROPERTIES TIMEOUT 600)
+set_tests_properties("facts: the source check fails on a mis-cited Linux row" PROPERTIES TIMEOUT 600
+  FIXTURES_REQUIRED pmusim_linux_sources)
 
 # The mutation set (tests/mutations, docs/mutations.md): two deliberate model breaks, chosen by the
 # date so that CI walks the whole set, each applied to this tree, built incrementally into this
