@@ -218,7 +218,8 @@ private:
     void load_measured(const YAML::Node& entry, unsigned top_line, const std::string& path);
     // link: { dsu, cmn, requester, l3_miss_ratio, range, mix, seed } (tb/system_link.h)
     void load_link(const YAML::Node& entry, unsigned top_line, const std::string& p) {
-        auto m = open_map(entry, top_line, p, {"dsu", "cmn", "requester", "l3_miss_ratio", "range", "mix", "seed"});
+        auto m = open_map(entry, top_line, p, {"dsu", "cmn", "requester", "l3_miss_ratio", "writeback_ratio", "mesh",
+                                               "port_rate", "slc_miss_ratio", "range", "mix", "seed"});
         scenario_link x;
         x.line = yaml_line(entry);
         auto unit_of_type = [&](const char* key, const char* type, const char* what) {
@@ -234,11 +235,25 @@ private:
         x.cmn = unit_of_type("cmn", "cmn600", "a CMN-600 instance like cmn0");
         if (s_.platform.find_unit(x.dsu)->cpus.empty()) fail(x.line, p + ".dsu: the DSU has no CPUs");
         x.requester = scalar(need(m, "requester", x.line, p), x.line, p + ".requester", "a CMN port like \"1,0 p0\"");
-        if (get(m, "l3_miss_ratio")) {
-            const std::string v = scalar(m["l3_miss_ratio"], x.line, p + ".l3_miss_ratio", "a ratio like 1/10");
-            x.miss_ratio = values::parse_rational(v, file_, yaml_line(m["l3_miss_ratio"]), "for '" + p + ".l3_miss_ratio'");
-            if (x.miss_ratio.num > x.miss_ratio.den)
-                fail(yaml_line(m["l3_miss_ratio"]), p + ".l3_miss_ratio: expected a ratio from 0 to 1, found '" + v + "'");
+        auto ratio = [&](const char* key, rational& out, bool at_most_one, const char* what) {
+            if (!get(m, key)) return;
+            const std::string v = scalar(m[key], x.line, p + "." + key, what);
+            out = values::parse_rational(v, file_, yaml_line(m[key]), "for '" + p + "." + key + "'");
+            if (at_most_one && out.num > out.den)
+                fail(yaml_line(m[key]), p + "." + key + ": expected a ratio from 0 to 1, found '" + v + "'");
+            if (!at_most_one && (out.is_zero() || out.num > out.den))
+                fail(yaml_line(m[key]), p + "." + key + ": expected requests per mesh cycle above 0, at most 1, found '" +
+                                            v + "'");
+        };
+        ratio("l3_miss_ratio", x.miss_ratio, true, "a ratio like 1/10");
+        ratio("writeback_ratio", x.writeback_ratio, true, "write-backs per refill like 1/4");
+        ratio("slc_miss_ratio", x.slc_miss_ratio, true, "a ratio like 1/2");
+        ratio("port_rate", x.port_rate, false, "requests per mesh cycle like 1/4");
+        if (get(m, "mesh")) {
+            const std::string v = scalar(m["mesh"], x.line, p + ".mesh", "flows or traffic");
+            if (v != "flows" && v != "traffic")
+                fail(yaml_line(m["mesh"]), p + ".mesh: expected flows or traffic, found '" + v + "'");
+            x.flows = v == "flows";
         }
         if (get(m, "range")) x.range = scalar(m["range"], x.line, p + ".range", "an address range LO-HI");
         if (get(m, "mix")) x.mix = scalar(m["mix"], x.line, p + ".mix", "CHI requests like ReadShared");
