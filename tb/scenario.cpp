@@ -20,6 +20,7 @@
 #include "models/input_file.h"
 #include "models/limits.h"
 #include "models/values.h"
+#include "cspmu/arm_cspmu.h"
 #include "dsu_clusterpmu/dsu_clusterpmu.h"
 #include "vp/builtin_platforms.h"
 #include "tb/perf_stat.h"
@@ -268,10 +269,11 @@ private:
         const YAML::Node& u = need(m, "unit", x.line, p);
         x.unit = scalar(u, x.line, p + ".unit", "a unit instance like dsu0");
         const unit_config* uc = s_.platform.find_unit(x.unit);
-        if (!uc || uc->type != "dsu_clusterpmu")
-            fail(yaml_line(u), p + ".unit: expected a DSU CLUSTERPMU (dsu_clusterpmu) instance of platform " +
-                                   s_.platform.name + ", found '" + x.unit + "'" +
-                                   (uc ? " (a " + uc->type + "; multiplexing is implemented for the DSU)" : ""));
+        const bool dsu = uc && uc->type == "dsu_clusterpmu", cspmu = uc && uc->type == "arm_cspmu";
+        if (!dsu && !cspmu)
+            fail(yaml_line(u), p + ".unit: expected a DSU CLUSTERPMU (dsu_clusterpmu) or CoreSight PMU (arm_cspmu) "
+                                   "instance of platform " + s_.platform.name + ", found '" + x.unit + "'" +
+                                   (uc ? " (a " + uc->type + "; multiplexing is implemented for the DSU and the CoreSight PMU)" : ""));
         if (get(m, "cpu")) x.cpu = cpu_index(m["cpu"], x.line, p + ".cpu");
         else if (!uc->cpus.empty()) x.cpu = s_.platform.find_cpu(uc->cpus.front())->index;
         x.at = get(m, "at") ? check_at(m["at"], x.line, p + ".at") : 0;
@@ -282,23 +284,33 @@ private:
             fail(x.line, fmt::format("{}.interval: {} from {} to the end ({}) is {} rotations, more than {}: expected a "
                                      "longer interval", p, format_time(x.interval), format_time(x.at),
                                      format_time(s_.duration), runs, limits::max_scenario_sequence_runs));
+        const char* kind = dsu ? "DSU" : "CoreSight PMU";
         const YAML::Node& ev = need(m, "events", x.line, p);
-        if (!ev.IsSequence() || ev.size() == 0) expected(ev, x.line, p + ".events", "a list of DSU event names or codes");
+        if (!ev.IsSequence() || ev.size() == 0)
+            expected(ev, x.line, p + ".events", fmt::format("a list of {} event names or codes", kind));
         for (size_t i = 0; i < ev.size(); ++i) {
             const std::string where = fmt::format("{}.events[{}]", p, i);
-            const std::string t = scalar(ev[i], x.line, where, "a DSU event name or code like l3d_cache or 0x2b");
-            const int code = dsu_event_code(t);
-            const dsu_event_info* info = nullptr;
-            for (const auto& d : dsu_events())
-                if (code >= 0 && d.code == unsigned(code)) info = &d;
-            if (!info) {
-                std::string names;
-                for (const auto& d : dsu_events()) names += (names.empty() ? "" : ", ") + std::string(d.perf_name);
-                fail(yaml_line(ev[i]), where + ": expected a DSU event (" + names + "), found '" + t + "'");
+            const std::string t = scalar(ev[i], x.line, where, dsu ? "a DSU event name or code like l3d_cache or 0x2b"
+                                                                   : "a CoreSight PMU event name or code like inst_retired or 0x3");
+            std::string name, names;
+            int code = -1;
+            if (dsu) {
+                code = dsu_event_code(t);
+                for (const auto& d : dsu_events()) {
+                    names += (names.empty() ? "" : ", ") + std::string(d.perf_name);
+                    if (code >= 0 && d.code == unsigned(code)) name = d.perf_name;
+                }
+            } else {
+                code = cspmu_event_code(t);
+                for (const auto& d : cspmu_events()) {
+                    names += (names.empty() ? "" : ", ") + std::string(d.name);
+                    if (code >= 0 && d.code == unsigned(code)) name = d.name;
+                }
             }
+            if (name.empty()) fail(yaml_line(ev[i]), fmt::format("{}: expected a {} event ({}), found '{}'", where, kind, names, t));
             for (const auto& [n, c] : x.events)
-                if (c == info->code) fail(yaml_line(ev[i]), where + ": event '" + t + "' is listed twice");
-            x.events.emplace_back(info->perf_name, info->code);
+                if (c == unsigned(code)) fail(yaml_line(ev[i]), where + ": event '" + t + "' is listed twice");
+            x.events.emplace_back(name, uint16_t(code));
         }
         s_.multiplex.push_back(std::move(x));
     }
