@@ -18,6 +18,7 @@ Usage: check_linked_flows.py PMUSIM (run from the source tree).
 """
 import json
 import os
+import subprocess
 import tempfile
 import time
 from fractions import Fraction as F
@@ -104,11 +105,14 @@ segs, occ, stall, peak = queue([(0, F(2, 5)), (500_000, F(0))], 1_500_000, F(1, 
 check((occ, stall, peak) == (30_000_000_000, 800_000, 75_000) and segs[1] == (500_000, 800_000, F(1, 4)),
       f"queue helper: {occ} {stall} {peak} {segs}")
 
-for ratio in (F(1, 40), F(1, 10), F(2, 5), F(1, 2)):
+# Every point of Study 5's sweep (scenarios/studies/linked/sweep.yaml), and its analysis columns.
+for ratio in (F(1, 40), F(1, 10), F(1, 5), F(1, 4), F(3, 10), F(2, 5), F(1, 2)):
     tag = str(ratio).replace("/", "_")
     ev, st, _ = simulate(tag, "scenarios/studies/linked/linked.yaml", "--set", f"miss_ratio={ratio}")
     if not ev:
         continue
+    r = subprocess.run(["python3", "tools/whatif/linked_analysis.py", os.path.join(tmp, tag)], capture_output=True, text=True)
+    analysis = json.loads(r.stdout) if r.returncode == 0 else {}
     refills = int(400_000 * ratio)
     check(ev[("dsu0", "l3d_cache")] == 400_000, f"{ratio}: L3D_CACHE 400,000")
     check(ev[("dsu0", "l3d_cache_refill")] == refills, f"{ratio}: L3D_CACHE_REFILL {refills}")
@@ -129,6 +133,17 @@ for ratio in (F(1, 40), F(1, 10), F(2, 5), F(1, 2)):
         for event, want in hn[h].items():
             c = ev[(f"cmn0.hnf{h}", event)]
             check(c == want, f"{ratio}: hnf{h} {event} {c} == {want}")
+    # The study's table (docs/whatif.md Study 5): sums over the HN-Fs, the port's busy time, 1 GHz mesh.
+    requests = sum(hn[h]["hnf_pocq_reqs_recvd"] for h in range(4))
+    hocc = sum(hn[h]["hnf_qos_pocq_occupancy_all"] for h in range(4))
+    mc = sum(hn[h]["hnf_mc_reqs"] for h in range(4))
+    end = max(b for a, b, issue in segs if issue)
+    want = {"requests": requests, "occupancy_cycles": hocc, "mc_reqs": mc, "traffic_end_cycles": end,
+            "busy_occupancy": round(hocc / end, 6), "busy_mem_GBps": round(mc * 64 / end, 6),
+            "peak_issue_rate": round(float(max(issue for _, _, issue in segs)), 6), "stall_cycles": stall,
+            "queue_wait_cycles": round(int(occ) / int(400_000 * ratio * F(5, 4)), 6)}
+    got = {k: analysis.get(k) for k in want}
+    check(got == want, f"{ratio}: the study's columns {got} == {want}")
     if ratio == F(2, 5):  # Little's law on the queue: mean wait = occupancy / arrivals = 3e10 / 200,000
         check(occ / F(link["arrived"]) == 150_000, f"{ratio}: mean queue wait 150,000 mesh cycles")
 
