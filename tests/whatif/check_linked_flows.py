@@ -167,6 +167,26 @@ if ev:
     check(took < 10, f"1 s of the 8x8 mesh in under 10 host seconds ({took:.2f} s)")
     print(f"1 s of a linked 8x8 mesh: {took:.2f} host s")
 
+# CMN flows with a window (docs/cmn.md "Flows", stop=): two read flows from the RN-F at (1,0) to hnf0
+# on the same XP (its REQ arrives 1 + 1 = 2 edges after the issue), 2/5 each: together they would
+# send 2 x 2 x 2/5 = 8/5 data flits a cycle on one output (refused), one after the other they fit.
+# By edge 10,000 (10 us at 1 GHz): floor(min(9,998, 100) x 2/5) + floor((10,000 - 100 - 2) x 2/5)
+# = 40 + 3,959 = 3,999 requests at hnf0.
+windows = os.path.join(tmp, "windows.yaml")
+open(windows, "w").write("""name: windows
+params: { second: "start=100" }
+platform: arm-default
+set:
+  units.cmn0.params.events: ""
+  units.cmn0.params.flows: "1,0 p0 to=hnf0 op=read rate=2/5 stop=100; 1,0 p0 to=hnf0 op=read rate=2/5 ${second}"
+duration: 10us
+""")
+ev, st, _ = simulate("windows", windows)
+check(ev.get(("cmn0.hnf0", "hnf_pocq_reqs_recvd")) == 3_999, f"windowed flows: 3,999 requests ({ev.get(('cmn0.hnf0', 'hnf_pocq_reqs_recvd'))})")
+for second, want in (("start=50", "transmits 8/5 flits per cycle"), ("start=100 stop=100", "stop=100 is not after start=100")):
+    r = run("simulate", windows, "-o", os.path.join(tmp, "x"), "--set", f"second={second}")
+    check(r.returncode == 2 and want in r.stderr, f"flows '{second}' refused: {want} ({r.stderr.strip()})")
+
 # Bad input at its line, exit 2.
 base = open("scenarios/studies/linked/linked.yaml").read()
 
