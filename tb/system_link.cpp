@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "cmn/cmn_flows.h"
 #include "cmn/cmn_mesh.h"
 #include "cmn/cmn_traffic.h"
 #include "cmn/cmn_traffic_text.h"
@@ -385,6 +386,20 @@ void apply_links(scenario& s) {
         std::string& flows = cmn.params["flows"];
         if (!flows.empty() && flows.back() != '\n') flows += '\n';
         flows += text;
+        // The mesh's own checks of flows (each XP output at most one flit per cycle, the requester's
+        // requests in flight within max_outstanding), reported here at the link's line.
+        cmn_traffic_timing timing;
+        auto cycles = [&](const char* name) { return unsigned(params.integer(name)); };
+        timing.hop_cycles = cycles("hop_latency"), timing.port_cycles = cycles("port_latency");
+        timing.hnf_cycles = cycles("hnf_latency"), timing.snf_cycles = cycles("snf_latency");
+        timing.hni_cycles = cycles("hni_latency"), timing.max_outstanding = cycles("max_outstanding");
+        try {
+            parse_cmn_flows(mesh, flows, {pc.file, cmn.line, "units." + cmn.name + ".params.flows"}, timing);
+        } catch (const input_error& e) {
+            fail(0, fmt::format("link: {}'s flows refuse what the link sends (port_rate {}): {}; lower port_rate or "
+                                "the demand",
+                                link.cmn, link.port_rate.str(), e.message()));
+        }
         s.link_reports.push_back(std::move(rep));
         } catch (const std::overflow_error&) {
             fail(0, "link: the exact arithmetic needs more than 128 bits: use rates with smaller denominators");

@@ -204,4 +204,8 @@ refused("wb.yaml", base.replace('{ at: 0, cpu: cpu0, rates: { inst: 1, l3_access
 refused("traffic_wb.yaml", base.replace("    range:", "    mesh: traffic\n    range:"), "writeback_ratio needs mesh: flows")
 refused("port0.yaml", base.replace("port_rate: ${port_rate}", "port_rate: 0"), "port_rate: expected requests per mesh cycle")
 refused("mesh.yaml", base.replace("    range:", "    mesh: fluid\n    range:"), "mesh: expected flows or traffic")
+# A port rate the mesh cannot carry: at 1 request a cycle, 4/5 of them reads, the two data flits of
+# each read return on the RN-F's port: 8/5 flits a cycle on xp_1_0's p0 DAT output (at most 1).
+refused("port1.yaml", base.replace("port_rate: ${port_rate}", "port_rate: 1").replace("miss_ratio: 1/10", "miss_ratio: 1"),
+        "link: cmn0's flows refuse what the link sends (port_rate 1)", "xp_1_0 transmits 8/5 flits per cycle")
 finish()
