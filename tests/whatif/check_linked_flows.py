@@ -18,7 +18,7 @@ Usage: check_linked_flows.py PMUSIM (run from the source tree).
 """
 import json
 import os
-import subprocess
+import sys
 import tempfile
 import time
 from fractions import Fraction as F
@@ -26,6 +26,24 @@ from fractions import Fraction as F
 from checklib import check, finish, run
 
 tmp = tempfile.mkdtemp(prefix="pmusim-linked-flows-")
+
+
+def linked_analysis(out):
+    """tools/whatif/linked_analysis.py's JSON for a run (in this process: no interpreter per point)."""
+    import contextlib
+    import importlib.util
+    import io
+    spec = importlib.util.spec_from_file_location("linked_analysis", "tools/whatif/linked_analysis.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    buf, argv = io.StringIO(), sys.argv
+    sys.argv = ["linked_analysis.py", out]
+    try:
+        with contextlib.redirect_stdout(buf):
+            mod.main()
+    finally:
+        sys.argv = argv
+    return json.loads(buf.getvalue())
 # platforms/arm-default.yaml: HN-Fs in XP order (hnf0..3), memories (SN-F, SBSX) in XP order.
 HNF = [(1, 0), (2, 0), (0, 1), (2, 1)]
 MEM = [(2, 0), (0, 1), (0, 2), (2, 2)]
@@ -111,8 +129,7 @@ for ratio in (F(1, 40), F(1, 10), F(1, 5), F(1, 4), F(3, 10), F(2, 5), F(1, 2)):
     ev, st, _ = simulate(tag, "scenarios/studies/linked/linked.yaml", "--set", f"miss_ratio={ratio}")
     if not ev:
         continue
-    r = subprocess.run(["python3", "tools/whatif/linked_analysis.py", os.path.join(tmp, tag)], capture_output=True, text=True)
-    analysis = json.loads(r.stdout) if r.returncode == 0 else {}
+    analysis = linked_analysis(os.path.join(tmp, tag))
     refills = int(400_000 * ratio)
     check(ev[("dsu0", "l3d_cache")] == 400_000, f"{ratio}: L3D_CACHE 400,000")
     check(ev[("dsu0", "l3d_cache_refill")] == refills, f"{ratio}: L3D_CACHE_REFILL {refills}")
@@ -148,13 +165,13 @@ for ratio in (F(1, 40), F(1, 10), F(1, 5), F(1, 4), F(3, 10), F(2, 5), F(1, 2)):
         check(occ / F(link["arrived"]) == 150_000, f"{ratio}: mean queue wait 150,000 mesh cycles")
 
 # Flows at rate against the same requests one by one (flow_mode: per-request) on the 8x8 mesh, for
-# 1 ms: every event of every unit identical.
-a, _, _ = simulate("rate", "scenarios/studies/linked/linked-8x8.yaml", "--set", "duration=1ms")
-b, _, _ = simulate("per_request", "scenarios/studies/linked/linked-8x8.yaml", "--set", "duration=1ms",
+# 400 us: every event of every unit identical.
+a, _, _ = simulate("rate", "scenarios/studies/linked/linked-8x8.yaml", "--set", "duration=400us")
+b, _, _ = simulate("per_request", "scenarios/studies/linked/linked-8x8.yaml", "--set", "duration=400us",
                    "--set", "set.units.cmn0.params.flow_mode=per-request")
 diff = [k for k in a if a[k] != b.get(k)]
-check(a and len(a) == len(b) and not diff, f"8x8, 1 ms: rate and per-request identical ({len(a)} events, differ: {diff[:5]})")
-check(sum(c for (i, e), c in a.items() if e == "hnf_pocq_reqs_recvd") > 200_000, "8x8, 1 ms: the HN-Fs are busy")
+check(a and len(a) == len(b) and not diff, f"8x8, 400 us: rate and per-request identical ({len(a)} events, differ: {diff[:5]})")
+check(sum(c for (i, e), c in a.items() if e == "hnf_pocq_reqs_recvd") > 90_000, "8x8, 400 us: the HN-Fs are busy")
 
 # A second of the 8x8 mesh: demand 4 x 1/4 x 1/10 x 5/4 = 1/8 per cycle, 2e9 edges: 2.5e8 requests.
 ev, st, took = simulate("second", "scenarios/studies/linked/linked-8x8.yaml")
