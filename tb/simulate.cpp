@@ -239,6 +239,11 @@ int simulate_scenario(const simulate_options& opt) {
                                  "(count x time_enabled / time_running); replayed as if measured (stats.json "
                                  "measured_estimates)\n", e.file, e.line, e.event, e.running_pct);
     std::vector<param_override> overrides = parse_override_arguments(opt.overrides);
+    if (!overrides.empty() && !s.link_reports.empty())
+        // The link's flows were worked out from the scenario's platform; -C rebuilds it from its text.
+        throw input_error(s.file, s.links.front().line,
+                          "link: -C overrides would rebuild the platform without the link's flows: use --set "
+                          "set.PATH=VALUE (the scenario's set:, applied before the link)");
     if (!overrides.empty()) s.platform = apply_param_overrides(s.platform_text, s.platform.file, s.platform, overrides);
     namespace fs = std::filesystem;
 

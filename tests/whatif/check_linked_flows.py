@@ -221,6 +221,9 @@ refused("wb.yaml", base.replace('{ at: 0, cpu: cpu0, rates: { inst: 1, l3_access
 refused("traffic_wb.yaml", base.replace("    range:", "    mesh: traffic\n    range:"), "writeback_ratio needs mesh: flows")
 refused("port0.yaml", base.replace("port_rate: ${port_rate}", "port_rate: 0"), "port_rate: expected requests per mesh cycle")
 refused("mesh.yaml", base.replace("    range:", "    mesh: fluid\n    range:"), "mesh: expected flows or traffic")
+r = run("simulate", "scenarios/studies/linked/linked.yaml", "-o", os.path.join(tmp, "x"), "-C", "cmn0.flow_mode=per-request")
+check(r.returncode == 2 and "link: -C overrides would rebuild the platform without the link's flows" in r.stderr,
+      f"-C refused with a linked scenario ({r.stderr})")
 # A port rate the mesh cannot carry: at 1 request a cycle, 4/5 of them reads, the two data flits of
 # each read return on the RN-F's port: 8/5 flits a cycle on xp_1_0's p0 DAT output (at most 1).
 refused("port1.yaml", base.replace("port_rate: ${port_rate}", "port_rate: 1").replace("miss_ratio: 1/10", "miss_ratio: 1"),
