@@ -434,16 +434,21 @@ std::vector<cmn_flow_config> parse_cmn_flows(const cmn_mesh& mesh, const std::st
     // issuing after each edge where some flow starts (a load only grows where a flow starts).
     std::set<uint64_t> starts;
     for (const auto& f : out) starts.insert(f.start_cycle);
+    std::vector<std::vector<size_t>> terms_of(out.size()); // each flow's terms, in order
+    for (size_t i = 0; i < terms.size(); ++i) terms_of[c.term_flow[i]].push_back(i);
     for (const uint64_t s : starts) {
         auto active = [&](size_t flow) { return out[flow].start_cycle <= s && out[flow].stop_cycle > s; };
         std::map<std::pair<size_t, uint8_t>, fraction> link_load;
         std::map<std::pair<size_t, uint8_t>, size_t> first_over; // the flow whose flits took it past 1
-        for (size_t i = 0; i < terms.size(); ++i) {
-            const cmn_flow_term& t = terms[i];
-            if (mesh.nodes[t.node].type != cmn_node_type::xp || t.ramp || !active(c.term_flow[i])) continue;
-            fraction& load = link_load[{t.node, t.eventid}];
-            load.add(t.rate, t.weight);
-            if (load.above(1)) first_over.emplace(std::make_pair(t.node, t.eventid), c.term_flow[i]);
+        for (size_t flow = 0; flow < out.size(); ++flow) {
+            if (!active(flow)) continue;
+            for (const size_t i : terms_of[flow]) {
+                const cmn_flow_term& t = terms[i];
+                if (mesh.nodes[t.node].type != cmn_node_type::xp || t.ramp) continue;
+                fraction& load = link_load[{t.node, t.eventid}];
+                load.add(t.rate, t.weight);
+                if (load.above(1)) first_over.emplace(std::make_pair(t.node, t.eventid), flow);
+            }
         }
         if (!first_over.empty()) {
             auto worst = std::min_element(first_over.begin(), first_over.end(),
