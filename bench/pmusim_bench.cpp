@@ -21,6 +21,9 @@
 //      the engine's exit cost (MRS CurrentEL, answered by the ISS) reported separately
 //   8  CMN-600 flows (issue 33): 1 s of an 8x8 mesh at 2 GHz with flows from every requester, and the
 //      same flows request by request on a scaled run (identical counters, host-time ratio)
+//   9  the linked what-if model (issue 33): scenarios/studies/linked/linked-8x8.yaml, a cluster's L3
+//      refills and write-backs as CMN flows on an 8x8 mesh for 1 s, through `pmusim simulate`; the
+//      same on a scaled run with flow_mode per-request (identical stats.json, host-time ratio)
 // --scaling runs scenario 1 at 1, 8, 64 and 256 CPUs.
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -28,6 +31,7 @@
 #include <cstring>
 #include <ctime>
 #include <fmt/format.h>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -48,6 +52,7 @@
 #include "models/reference_mode.h"
 #include "vp/platform.h"
 #include "tb/sequence_parser.h"
+#include "tb/simulate.h"
 #include "tb/sequence_runner.h"
 #include "vp/unit_list.h"
 #include "models/data_files.h"
@@ -974,6 +979,63 @@ void scenario_cmn_flows(bool quick) {
     }
 }
 
+// ------------------------------------------------------------------ scenario 9: the linked what-if model
+
+// `pmusim simulate` of the linked 8x8 scenario in a child; work = the HN-Fs' requests (stats.json).
+run_figures linked_run(const std::string& duration, bool per_request) {
+    return in_child([&] {
+        register_all_units();
+        simulate_options o;
+        o.scenario_file = source_dir() + "/scenarios/studies/linked/linked-8x8.yaml";
+        o.params["duration"] = duration;
+        if (per_request) o.params["set.units.cmn0.params.flow_mode"] = "per-request";
+        o.out_dir = fmt::format("/tmp/pmusim-bench-{}-linked-{}", getpid(), per_request ? "pr" : "rate");
+        o.progress = false;
+        const auto t0 = std::chrono::steady_clock::now();
+        const int status = simulate_scenario(o);
+        run_figures r;
+        r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        r.ok = status == 0;
+        r.exit_status = status;
+        r.sim_fs = values::scan_duration(duration).value;
+        const std::string stats = o.out_dir + "/stats.json";
+        r.log_hash = fnv1a_file(stats);
+        std::ifstream in(stats);
+        std::string line;
+        bool reqs = false;
+        while (std::getline(in, line)) { // "event": "hnf_pocq_reqs_recvd", then its "count"
+            if (line.find("\"hnf_pocq_reqs_recvd\"") != std::string::npos) reqs = true;
+            else if (reqs && line.find("\"count\":") != std::string::npos) {
+                r.work += std::stoull(line.substr(line.find(':') + 1));
+                reqs = false;
+            }
+        }
+        std::filesystem::remove_all(o.out_dir);
+        return r;
+    });
+}
+
+void scenario_linked(bool quick) {
+    std::cout << "Scenario 9: the linked what-if model, scenarios/studies/linked/linked-8x8.yaml: cpu0..cpu3 at 2 GHz, "
+                 "L3 refills and write-backs as CMN-600 flows (1/8 request per cycle) on an 8x8 mesh at 2 GHz\n";
+    run_figures flows = linked_run(quick ? "100ms" : "1s", false);
+    print_run(fmt::format("flows, {}", format_time(flows.sim_fs)), flows, "requests");
+    run_figures scaled = linked_run("1ms", false);
+    run_figures per_request = linked_run("1ms", true);
+    print_run(fmt::format("flows, scaled {}", format_time(scaled.sim_fs)), scaled, "requests");
+    print_run(fmt::format("per-request, scaled {}", format_time(per_request.sim_fs)), per_request, "requests");
+    const bool same = scaled.ok && per_request.ok && scaled.log_hash == per_request.log_hash;
+    std::cout << fmt::format("  stats.json on the scaled run: {} ({:016x} / {:016x})\n", same ? "identical" : "DIFFERENT",
+                             scaled.log_hash, per_request.log_hash);
+    if (flows.ok && per_request.ok) {
+        const double flows_per_s = flows.host_seconds / (double(flows.sim_fs) / 1e15);
+        const double pr_per_s = per_request.host_seconds / (double(per_request.sim_fs) / 1e15);
+        std::cout << fmt::format("  host seconds per simulated second (whole simulate run): flows {:.4f}, per-request {:.1f} "
+                                 "(per-request / flows = {:.0f}x)\n\n",
+                                 flows_per_s, pr_per_s, pr_per_s / flows_per_s);
+    }
+}
+
 // ------------------------------------------------------------------ scenario 6: memory of a big platform
 
 // One platform with everything at once: 256 CPUs (each its own 2-3 GHz clock, AMU v1p1, TF-A),
@@ -1047,7 +1109,7 @@ int main(int argc, char** argv) {
     CLI::App app{"pmusim_bench: fast mode against the per-cycle reference and a bare TLM loop (docs/performance.md)"};
     std::vector<int> scenarios{1, 2, 4};
     bool quick = false, scaling = false;
-    app.add_option("--scenario", scenarios, "scenarios to run (1 2 4 by default; 3: CMN, slow at 8x8; 5: IMC trace; 6: memory of a big platform; 7: firmware on the ISS; 8: CMN flows)")->delimiter(',');
+    app.add_option("--scenario", scenarios, "scenarios to run (1 2 4 by default; 3: CMN, slow at 8x8; 5: IMC trace; 6: memory of a big platform; 7: firmware on the ISS; 8: CMN flows; 9: the linked what-if model)")->delimiter(',');
     app.add_flag("--quick", quick, "shorter fast runs (100 ms instead of 1 s, ...), for a smoke check");
     app.add_flag("--scaling", scaling, "also scenario 1 at 1, 8, 64 and 256 CPUs");
     app.add_option("--cmn-rate", cmn_rate, "scenario 3: requests per mesh cycle per requester (default 1/20)");
@@ -1062,6 +1124,7 @@ int main(int argc, char** argv) {
         if (s == 6) scenario_memory();
         if (s == 7) scenario_firmware(quick);
         if (s == 8) scenario_cmn_flows(quick);
+        if (s == 9) scenario_linked(quick);
     }
     if (scaling) scenario_scaling();
     return 0;

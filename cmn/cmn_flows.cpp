@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 
 #include "cmn/cmn_events.h"
 #include "cmn/cmn_traffic.h"
@@ -58,19 +59,30 @@ uint64_t issued(int64_t x, const rational& r) {
 }
 // sum_{u < x} floor(u * p / q): one occupancy per edge per request in flight since its issue.
 u128 issued_sum(int64_t x, const rational& r) { return x <= 0 ? 0 : cmn_floor_sum(uint64_t(x), r.den, r.num, 0); }
+
+// With a stop edge (the stream issues in (start, start + L] only, L = stop - start): N(min(x, L))
+// requests by x edges after the start, and sum_{u < x} N(min(u, L)) = F(min(x, L)) + max(0, x - L) N(L).
+uint64_t issued_until(int64_t x, const rational& r, uint64_t length) {
+    return issued(length != UINT64_MAX && x > int64_t(length) ? int64_t(length) : x, r);
+}
+u128 issued_sum_until(int64_t x, const rational& r, uint64_t length) {
+    if (length == UINT64_MAX || x <= int64_t(length)) return issued_sum(x, r);
+    return issued_sum(int64_t(length), r) + u128(uint64_t(x) - length) * issued(int64_t(length), r);
+}
 } // namespace
 
 uint64_t cmn_flow_events::count_by_edge(uint64_t edge) const {
     u128 total = 0;
     for (const cmn_flow_term& t : terms_) {
         const int64_t since = int64_t(edge) - int64_t(t.start);
+        const uint64_t length = t.stop == UINT64_MAX ? UINT64_MAX : t.stop - t.start;
         if (!t.ramp) {
-            total += u128(t.weight) * issued(since - int64_t(t.offset), t.rate);
+            total += u128(t.weight) * issued_until(since - int64_t(t.offset), t.rate, length);
         } else {
             // Each request issued at i holds one per edge in (i + offset, i + until]: by edge e,
             // max(0, e - i - offset) - max(0, e - i - until), summed over the requests.
-            total += u128(t.weight) *
-                     (issued_sum(since - int64_t(t.offset), t.rate) - issued_sum(since - int64_t(t.until), t.rate));
+            total += u128(t.weight) * (issued_sum_until(since - int64_t(t.offset), t.rate, length) -
+                                       issued_sum_until(since - int64_t(t.until), t.rate, length));
         }
     }
     return uint64_t(total); // counters take it modulo their width
@@ -125,15 +137,16 @@ private:
 
     void event(size_t node, uint8_t id, uint64_t at, uint8_t occupid = 0) {
         cmn_flow_term t;
-        t.node = node, t.eventid = id, t.occupid = occupid, t.start = start_, t.rate = rate_, t.offset = at;
+        t.node = node, t.eventid = id, t.occupid = occupid, t.start = start_, t.stop = stop_, t.rate = rate_,
+        t.offset = at;
         out_.push_back(t);
         term_flow.push_back(flow_);
     }
     void ramp(size_t node, uint8_t id, uint8_t occupid, uint64_t from, uint64_t to) {
         if (to <= from) return;
         cmn_flow_term t;
-        t.node = node, t.eventid = id, t.occupid = occupid, t.start = start_, t.rate = rate_, t.offset = from,
-        t.until = to, t.ramp = true;
+        t.node = node, t.eventid = id, t.occupid = occupid, t.start = start_, t.stop = stop_, t.rate = rate_,
+        t.offset = from, t.until = to, t.ramp = true;
         out_.push_back(t);
         term_flow.push_back(flow_);
     }
@@ -155,7 +168,7 @@ private:
     }
 
     void stream(const cmn_flow_config& f, const rational& rate, bool miss) {
-        start_ = f.start_cycle, rate_ = rate;
+        start_ = f.start_cycle, stop_ = f.stop_cycle, rate_ = rate;
         const endpoint rn{f.xp, f.port};
         // The RN-I or RN-D node of the requester (an RN-F has no PMU node in CMN-600).
         size_t rn_node = SIZE_MAX;
@@ -258,7 +271,7 @@ private:
     const cmn_traffic_timing& t_;
     std::vector<cmn_flow_term>& out_;
     size_t flow_ = 0;
-    uint64_t start_ = 0;
+    uint64_t start_ = 0, stop_ = UINT64_MAX;
     rational rate_;
 };
 
@@ -272,7 +285,7 @@ size_t memory_count(const cmn_mesh& mesh) {
     return n;
 }
 
-const char* const flow_form = "'X,Y pP[.D] to=NODE op=read|write rate=R [miss=M] [mem=K] [start=C]'";
+const char* const flow_form = "'X,Y pP[.D] to=NODE op=read|write rate=R [miss=M] [mem=K] [start=C] [stop=C]'";
 
 // a/b + c/d compared with limit (exact, in 128 bits): the sums the load checks add stay small
 // fractions, so they are kept as (num, den) with den the product and reduced.
@@ -314,6 +327,8 @@ std::vector<cmn_generator_config> cmn_flow_generators(const std::vector<cmn_flow
             g.rate = rational(uint64_t(num / a), uint64_t(den / a)); // the parser checked it fits
             g.mix = {{f.op, 1}};
             g.start_cycle = f.start_cycle;
+            if (f.stop_cycle != UINT64_MAX) // the requests of (start, stop]: floor((stop - start) x rate)
+                g.count = uint64_t(u128(f.stop_cycle - f.start_cycle) * g.rate.num / g.rate.den);
             g.line = f.line;
             g.flow.active = true;
             g.flow.target = f.target;
@@ -368,13 +383,14 @@ std::vector<cmn_flow_config> parse_cmn_flows(const cmn_mesh& mesh, const std::st
                     f.miss = values::parse_rational(value, "", 0, "as the share of requests that miss");
                     if (f.miss.num > f.miss.den)
                         throw input_error("", 0, fmt::format("expected miss= a share from 0 to 1, found '{}'", t[i]));
-                } else if (key == "mem" || key == "start") {
+                } else if (key == "mem" || key == "start" || key == "stop") {
                     const auto v = values::scan_integer(value);
-                    if (!v) throw input_error("", 0, fmt::format("expected {}=N (a number), found '{}'", key, t[i]));
-                    (key == "mem" ? f.memory : f.start_cycle) = *v;
+                    if (!v || (key == "stop" && *v == UINT64_MAX))
+                        throw input_error("", 0, fmt::format("expected {}=N (a number), found '{}'", key, t[i]));
+                    (key == "mem" ? f.memory : key == "start" ? f.start_cycle : f.stop_cycle) = *v;
                 } else {
                     throw input_error("", 0,
-                                      fmt::format("unknown key '{}': expected to=, op=, rate=, miss=, mem= or start=",
+                                      fmt::format("unknown key '{}': expected to=, op=, rate=, miss=, mem=, start= or stop=",
                                                   key));
                 }
                 given.push_back(key);
@@ -382,6 +398,11 @@ std::vector<cmn_flow_config> parse_cmn_flows(const cmn_mesh& mesh, const std::st
             for (const char* k : {"to", "op", "rate"})
                 if (std::find(given.begin(), given.end(), k) == given.end())
                     throw input_error("", 0, fmt::format("a flow needs to=, op= and rate=: expected {}", flow_form));
+            if (f.stop_cycle != UINT64_MAX && f.stop_cycle <= f.start_cycle)
+                throw input_error("", 0, fmt::format("stop={} is not after start={}: a flow issues in (start, stop]",
+                                                     f.stop_cycle, f.start_cycle));
+            if (f.stop_cycle != UINT64_MAX && f.stop_cycle - f.start_cycle > uint64_t(INT64_MAX))
+                throw input_error("", 0, "stop - start beyond 2^63 edges");
             const bool to_hni = mesh.nodes[f.target].type == cmn_node_type::hni;
             if (to_hni && !f.miss.is_zero())
                 throw input_error("", 0, "miss= is for flows to an HN-F (an HN-I has no cache)");
@@ -409,36 +430,49 @@ std::vector<cmn_flow_config> parse_cmn_flows(const cmn_mesh& mesh, const std::st
             throw input_error(o.file, out[i].line, o.param_path + ": " + error.message());
         }
     }
-    std::map<std::pair<size_t, uint8_t>, fraction> link_load;
-    std::map<std::pair<size_t, uint8_t>, size_t> first_over; // the flow whose flits took it past 1
-    for (size_t i = 0; i < terms.size(); ++i) {
-        const cmn_flow_term& t = terms[i];
-        if (mesh.nodes[t.node].type != cmn_node_type::xp || t.ramp) continue;
-        fraction& load = link_load[{t.node, t.eventid}];
-        load.add(t.rate, t.weight);
-        if (load.above(1)) first_over.emplace(std::make_pair(t.node, t.eventid), c.term_flow[i]);
-    }
-    if (!first_over.empty()) {
-        auto worst = std::min_element(first_over.begin(), first_over.end(),
-                                      [](const auto& a, const auto& b) { return a.second < b.second; });
-        const auto& [node, eventid] = worst->first;
-        throw input_error(o.file, out[worst->second].line,
-                          fmt::format("{}: with this flow {} transmits {} flits per cycle on {} (at most 1: one "
-                                      "flit per cycle per output and channel); lower the rates",
-                                      o.param_path, mesh.nodes[node].name, link_load[worst->first].str(),
-                                      cmn_xp_event_name(eventid)));
-    }
-    std::map<std::tuple<size_t, unsigned, unsigned>, fraction> in_flight;
-    for (const auto& tr : c.trackers) {
-        const cmn_flow_config& f = out[tr.flow];
-        fraction& l = in_flight[{f.xp, f.port, f.device}];
-        l.add(tr.rate, tr.held);
-        if (l.above(timing.max_outstanding))
-            throw input_error(o.file, f.line,
-                              fmt::format("{}: with this flow the requester {},{} p{}.{} has {} requests in flight on "
-                                          "average (rate x cycles each is held), more than max_outstanding = {}",
-                                          o.param_path, mesh.xps[f.xp].x, mesh.xps[f.xp].y, f.port, f.device,
-                                          l.str(), timing.max_outstanding));
+    // Flows with a stop edge load the mesh only in their window: the loads are summed over the flows
+    // issuing after each edge where some flow starts (a load only grows where a flow starts).
+    std::set<uint64_t> starts;
+    for (const auto& f : out) starts.insert(f.start_cycle);
+    std::vector<std::vector<size_t>> terms_of(out.size()); // each flow's terms, in order
+    for (size_t i = 0; i < terms.size(); ++i) terms_of[c.term_flow[i]].push_back(i);
+    for (const uint64_t s : starts) {
+        auto active = [&](size_t flow) { return out[flow].start_cycle <= s && out[flow].stop_cycle > s; };
+        std::map<std::pair<size_t, uint8_t>, fraction> link_load;
+        std::map<std::pair<size_t, uint8_t>, size_t> first_over; // the flow whose flits took it past 1
+        for (size_t flow = 0; flow < out.size(); ++flow) {
+            if (!active(flow)) continue;
+            for (const size_t i : terms_of[flow]) {
+                const cmn_flow_term& t = terms[i];
+                if (mesh.nodes[t.node].type != cmn_node_type::xp || t.ramp) continue;
+                fraction& load = link_load[{t.node, t.eventid}];
+                load.add(t.rate, t.weight);
+                if (load.above(1)) first_over.emplace(std::make_pair(t.node, t.eventid), flow);
+            }
+        }
+        if (!first_over.empty()) {
+            auto worst = std::min_element(first_over.begin(), first_over.end(),
+                                          [](const auto& a, const auto& b) { return a.second < b.second; });
+            const auto& [node, eventid] = worst->first;
+            throw input_error(o.file, out[worst->second].line,
+                              fmt::format("{}: with this flow {} transmits {} flits per cycle on {} (at most 1: one "
+                                          "flit per cycle per output and channel); lower the rates",
+                                          o.param_path, mesh.nodes[node].name, link_load[worst->first].str(),
+                                          cmn_xp_event_name(eventid)));
+        }
+        std::map<std::tuple<size_t, unsigned, unsigned>, fraction> in_flight;
+        for (const auto& tr : c.trackers) {
+            if (!active(tr.flow)) continue;
+            const cmn_flow_config& f = out[tr.flow];
+            fraction& l = in_flight[{f.xp, f.port, f.device}];
+            l.add(tr.rate, tr.held);
+            if (l.above(timing.max_outstanding))
+                throw input_error(o.file, f.line,
+                                  fmt::format("{}: with this flow the requester {},{} p{}.{} has {} requests in flight "
+                                              "on average (rate x cycles each is held), more than max_outstanding = {}",
+                                              o.param_path, mesh.xps[f.xp].x, mesh.xps[f.xp].y, f.port, f.device,
+                                              l.str(), timing.max_outstanding));
+        }
     }
     return out;
 }

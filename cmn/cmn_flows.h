@@ -33,11 +33,12 @@ struct cmn_flow_config {
     rational miss{0};           // HN-F only: the share of the requests that miss the SLC
     size_t memory = 0;          // the memory a miss reads (mem=K: SN-Fs and SBSXs in XP order)
     uint64_t start_cycle = 0;   // requests issue from this mesh edge on
+    uint64_t stop_cycle = UINT64_MAX; // stop=C: and at edges up to C only (a flow for a time window)
     unsigned line = 0;          // where the platform text declared it
 };
 
-// Parses the `flows` text: `X,Y pP[.D] to=NODE op=read|write rate=R [miss=M] [mem=K] [start=C]` per
-// line; checks each XP output's load (at most one flit per cycle per interface and channel) and each
+// Parses the `flows` text: `X,Y pP[.D] to=NODE op=read|write rate=R [miss=M] [mem=K] [start=C]
+// [stop=C]` per line; checks, at every edge where a flow starts, each XP output's load (at most one flit per cycle per interface and channel) and each
 // requester's outstanding requests against `max_outstanding` (Little's law). Throws input_error.
 std::vector<cmn_flow_config> parse_cmn_flows(const cmn_mesh& mesh, const std::string& text,
                                              const cmn_text_origin& origin, const cmn_traffic_timing& timing);
@@ -49,6 +50,7 @@ struct cmn_flow_term {
     size_t node = 0;
     uint8_t eventid = 0, occupid = 0;
     uint64_t start = 0;       // the stream's start edge
+    uint64_t stop = UINT64_MAX; // its last possible issue edge (requests issue in (start, stop])
     rational rate;            // its requests per edge
     uint64_t offset = 0;
     uint64_t until = 0;       // ramps only: > offset

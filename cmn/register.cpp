@@ -166,7 +166,7 @@ PMUSIM_REGISTER_UNITS(register_cmn_units, 30) {
              {"r1p0", "r1p1", "r1p2", "r1p3", "r2p0", "r3p0", "r3p1"}},
             {"flows", pt::string, "",
              "steady request flows, one per line: 'X,Y pP[.D] to=NODE op=read|write rate=R [miss=M] [mem=K] "
-             "[start=C]', counted from time x rate (docs/cmn.md \"Flows\")"},
+             "[start=C] [stop=C]', counted from time x rate (docs/cmn.md \"Flows\")"},
             {"flow_mode", pt::choice, "rate",
              "rate: flows counted from time x rate; per-request: each request worked out by the traffic engine "
              "(the reference, slow)",

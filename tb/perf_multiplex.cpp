@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "cspmu/arm_cspmu.h"
 #include "dsu_clusterpmu/dsu_clusterpmu.h"
 #include "models/input_error.h"
 #include "vp/platform.h"
@@ -12,8 +13,43 @@ namespace pmusim {
 using namespace sc_core;
 
 namespace {
-constexpr uint16_t cycles_event = 0x11; // DSU CYCLES, counted by the cycle counter when it is free
-constexpr unsigned on_cycle_counter = 31;
+constexpr unsigned on_cycle_counter = 31; // both PMUs' cycle counter index (PMCCNTR's enable bit)
+
+// arm_dsu_pmu.c@v6.1: dsu_pmu_enable sets CLUSTERPMCR_EL1.E; dsu_pmu_start selects the counter
+// (CLUSTERPMSELR_EL1), writes its type and value; CYCLES (0x11) goes to the cycle counter.
+multiplex_pmu dsu_ops(const dsu_clusterpmu& d, const std::string& name) {
+    multiplex_pmu m;
+    m.counters = d.options().counters; // CLUSTERPMCR_EL1.N, as arm_dsu_pmu reads it at probe
+    m.cycle_counter = d.options().variant != dsu_variant::dsu120;
+    m.cycle_event = 0x11;
+    m.counter_prefix = name;
+    m.cnten_set = "CLUSTERPMCNTENSET_EL1", m.cnten_clr = "CLUSTERPMCNTENCLR_EL1", m.cycle_reset = "CLUSTERPMCCNTR_EL1";
+    m.enable = {{"CLUSTERPMCR_EL1", 1}};
+    m.program = [](unsigned n, uint16_t code) {
+        return std::vector<std::pair<std::string, uint64_t>>{
+            {"CLUSTERPMSELR_EL1", n}, {"CLUSTERPMXEVTYPER_EL1", code}, {"CLUSTERPMXEVCNTR_EL1", 0}};
+    };
+    return m;
+}
+
+// drivers/perf/arm_cspmu/arm_cspmu.c@v6.1: arm_cspmu_enable writes PMCR.E; arm_cspmu_start writes
+// PMEVTYPER<n> (arm_cspmu_set_event) and the counter, then PMCNTENSET; stop writes PMCNTENCLR. The
+// cycle event (pmusim's 0x1, the unit's clock) goes to counter 31 while free, as Linux's cycle
+// event does (arm_cspmu_get_event_idx).
+multiplex_pmu cspmu_ops(const arm_cspmu& c, const std::string& name) {
+    multiplex_pmu m;
+    m.counters = c.options().counters;
+    m.cycle_counter = c.options().cycle_counter;
+    m.cycle_event = 0x1;
+    m.counter_prefix = name;
+    m.cnten_set = name + ".PMCNTENSET", m.cnten_clr = name + ".PMCNTENCLR", m.cycle_reset = name + ".PMCCNTR";
+    m.enable = {{name + ".PMCR", 1}};
+    m.program = [name](unsigned n, uint16_t code) {
+        return std::vector<std::pair<std::string, uint64_t>>{{fmt::format("{}.PMEVTYPER{}", name, n), code},
+                                                             {fmt::format("{}.PMEVCNTR{}", name, n), 0}};
+    };
+    return m;
+}
 
 // floor(a x b / c) without overflow (a, b < 2^64, c > 0, the result < 2^64 here: b <= c... or close).
 uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c) {
@@ -27,18 +63,18 @@ perf_multiplexer::perf_multiplexer(const sc_module_name& name, const scenario_mu
     : sc_module(name), m_(m), file_(scenario_file), p_(p), end_(end), execute_(std::move(execute)),
       raw_(m.events.size(), 0), running_(m.events.size(), 0), truth_at_enable_(m.events.size(), 0) {
     unit_ = p_.find_unit(m_.unit);
-    auto* dsu = dynamic_cast<dsu_clusterpmu*>(unit_);
-    if (!dsu) throw input_error(file_, m_.line, "multiplex: unit '" + m_.unit + "' is not a DSU CLUSTERPMU");
-    counters_ = dsu->options().counters; // CLUSTERPMCR_EL1.N, as arm_dsu_pmu reads it at probe
-    has_cycle_counter_ = dsu->options().variant != dsu_variant::dsu120;
+    if (auto* dsu = dynamic_cast<dsu_clusterpmu*>(unit_)) pmu_ = dsu_ops(*dsu, m_.unit);
+    else if (auto* cs = dynamic_cast<arm_cspmu*>(unit_)) pmu_ = cspmu_ops(*cs, m_.unit);
+    else throw input_error(file_, m_.line, "multiplex: unit '" + m_.unit + "' is not a DSU CLUSTERPMU or a CoreSight PMU");
     std::vector<observable> obs;
     unit_->observables(obs);
-    for (unsigned n = 0; n < counters_; ++n)
+    for (unsigned n = 0; n < pmu_.counters; ++n)
         for (const auto& o : obs)
-            if (o.name == fmt::format("{}.PMEVCNTR{}", m_.unit, n)) counter_obs_.push_back(o);
+            if (o.name == fmt::format("{}.PMEVCNTR{}", pmu_.counter_prefix, n)) counter_obs_.push_back(o);
     for (const auto& o : obs)
-        if (o.name == m_.unit + ".PMCCNTR") cycle_obs_.push_back(o);
-    if (counter_obs_.size() != counters_) throw model_error("multiplex: " + m_.unit + " does not publish its counters");
+        if (o.name == pmu_.counter_prefix + ".PMCCNTR") cycle_obs_.push_back(o);
+    if (counter_obs_.size() != pmu_.counters) throw model_error("multiplex: " + m_.unit + " does not publish its counters");
+    if (pmu_.cycle_counter && cycle_obs_.empty()) pmu_.cycle_counter = false;
     for (size_t i = 0; i < m_.events.size(); ++i) order_.push_back(i);
 }
 
@@ -97,11 +133,11 @@ bool perf_multiplexer::schedule_in() {
     bool cycle_counter_used = false;
     for (size_t i : order_) {
         slot s;
-        if (m_.events[i].second == cycles_event && has_cycle_counter_ && !cycle_counter_used) {
+        if (m_.events[i].second == pmu_.cycle_event && pmu_.cycle_counter && !cycle_counter_used) {
             s.cycles = true;
             s.counter = on_cycle_counter;
             cycle_counter_used = true;
-        } else if (next < counters_) {
+        } else if (next < pmu_.counters) {
             s.counter = next++;
         } else {
             break;
@@ -112,17 +148,19 @@ bool perf_multiplexer::schedule_in() {
     // enable the scheduled counters together.
     if (!execute_(seq::statement{file_, m_.line, seq::as_cpu{m_.cpu, 1u, std::nullopt, false, std::nullopt}})) return false;
     uint64_t enable = 0;
-    for (const auto& [i, s] : on_) {
+    for (size_t i : order_) { // in list order, as merge_sched_in adds and starts them
+        const auto found = on_.find(i);
+        if (found == on_.end()) continue;
+        const slot& s = found->second;
         enable |= uint64_t(1) << s.counter;
         if (s.cycles) {
-            if (!write("CLUSTERPMCCNTR_EL1", 0)) return false;
+            if (!write(pmu_.cycle_reset, 0)) return false;
             continue;
         }
-        if (!write("CLUSTERPMSELR_EL1", s.counter) || !write("CLUSTERPMXEVTYPER_EL1", m_.events[i].second) ||
-            !write("CLUSTERPMXEVCNTR_EL1", 0))
-            return false;
+        for (const auto& [reg, value] : pmu_.program(s.counter, m_.events[i].second))
+            if (!write(reg, value)) return false;
     }
-    if (enable && !write("CLUSTERPMCNTENSET_EL1", enable)) return false;
+    if (enable && !write(pmu_.cnten_set, enable)) return false;
     for (auto& [i, s] : on_) s.since = now_fs();
     return true;
 }
@@ -132,7 +170,7 @@ bool perf_multiplexer::schedule_out() {
     uint64_t disable = 0;
     for (const auto& [i, s] : on_) disable |= uint64_t(1) << s.counter;
     if (!execute_(seq::statement{file_, m_.line, seq::as_cpu{m_.cpu, 1u, std::nullopt, false, std::nullopt}})) return false;
-    if (disable && !write("CLUSTERPMCNTENCLR_EL1", disable)) return false;
+    if (disable && !write(pmu_.cnten_clr, disable)) return false;
     for (const auto& [i, s] : on_) {
         raw_[i] += counter_value(s); // started from 0 at schedule_in
         running_[i] += now_fs() - s.since;
@@ -166,10 +204,11 @@ void perf_multiplexer::record(bool include_running) {
 void perf_multiplexer::run() {
     wait_after_timeline(m_.at);
     if (!execute_(seq::statement{file_, m_.line, seq::as_cpu{m_.cpu, 1u, std::nullopt, false, std::nullopt}})) return;
-    // dsu_pmu_enable: CLUSTERPMCR_EL1.E (read-modify-write); all counters stopped first.
-    if (!write("CLUSTERPMCNTENCLR_EL1", ((uint64_t(1) << counters_) - 1) | (has_cycle_counter_ ? uint64_t(1) << 31 : 0)) ||
-        !write("CLUSTERPMCR_EL1", 1, 1))
+    // pmu_enable (dsu_pmu_enable, arm_cspmu_enable): PMCR.E (read-modify-write); all counters stopped first.
+    if (!write(pmu_.cnten_clr, ((uint64_t(1) << pmu_.counters) - 1) | (pmu_.cycle_counter ? uint64_t(1) << 31 : 0)))
         return;
+    for (const auto& [reg, value] : pmu_.enable)
+        if (!write(reg, value, value)) return;
     enabled_at_ = now_fs();
     enabled_ = true;
     for (size_t i = 0; i < m_.events.size(); ++i) truth_at_enable_[i] = truth_now(m_.events[i].second);

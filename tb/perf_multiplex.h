@@ -1,10 +1,11 @@
 #pragma once
 // perf-style multiplexing built into `pmusim simulate` (docs/whatif.md "Multiplexing: more events
-// than counters"). A scenario's `multiplex:` entry lists more events than a DSU has counters;
-// this module schedules them as Linux's perf core does for a flexible group list
-// (kernel/events/core.c@v6.1):
+// than counters"). A scenario's `multiplex:` entry lists more events than a DSU CLUSTERPMU or a
+// CoreSight PMU (arm_cspmu) has counters; this module schedules them as Linux's perf core does for
+// a flexible group list (kernel/events/core.c@v6.1):
 //   - events are scheduled in list order, each on the lowest free counter (arm_dsu_pmu's
-//     dsu_pmu_get_event_idx; `cycles` on the cycle counter while it is free), until the first one
+//     dsu_pmu_get_event_idx, arm_cspmu's arm_cspmu_get_event_idx; the cycle event on the cycle
+//     counter while it is free), until the first one
 //     that does not fit: the rest wait (merge_sched_in clears can_add_hw at the first failure);
 //   - every `interval` (perf_event_mux_interval_ms, 4 ms = PERF_CPU_HRTIMER at HZ=250) the hrtimer
 //     handler perf_rotate_context schedules all out, moves the first active event to the end of
@@ -13,7 +14,8 @@
 //     perf stat scales its count by enabled / running (tools/lib/perf/evsel.c@v6.1,
 //     perf_counts_values__scale).
 // Register writes go through the sequence runner as the unit's CPU at EL1 (the access log shows
-// them); counters are read as the sampler reads them (what software would read).
+// them); counters are read as the sampler reads them (what software would read). What differs
+// between the PMUs is a small ops table (multiplex_pmu, as Linux's arm_cspmu_impl_ops).
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -44,6 +46,17 @@ struct multiplex_reading {
     fs_t running_fs = 0;     // time_running
     uint64_t estimate = 0;   // floor(raw x enabled / running); 0 when it never ran
     uint64_t truth = 0;      // the unit's input count over the same enabled time (stats.json's event)
+};
+
+// One PMU's registers as its Linux driver writes them to multiplex (perf_multiplex.cpp builds it per type).
+struct multiplex_pmu {
+    unsigned counters = 0;
+    bool cycle_counter = false;     // counter 31 counts `cycle_event` while free
+    uint16_t cycle_event = 0;
+    std::string counter_prefix;     // observables PREFIX.PMEVCNTRn, PREFIX.PMCCNTR
+    std::string cnten_set, cnten_clr, cycle_reset;
+    std::vector<std::pair<std::string, uint64_t>> enable; // pmu_enable: REG |= VALUE (read-modify-write)
+    std::function<std::vector<std::pair<std::string, uint64_t>>(unsigned counter, uint16_t code)> program;
 };
 
 class perf_multiplexer : public sc_core::sc_module {
@@ -84,8 +97,7 @@ private:
     unit* unit_ = nullptr;
     fs_t end_;
     std::function<bool(const seq::statement&)> execute_;
-    unsigned counters_ = 0;
-    bool has_cycle_counter_ = false;
+    multiplex_pmu pmu_;
     std::vector<observable> counter_obs_; // PMEVCNTR0..N-1
     std::vector<observable> cycle_obs_;   // PMCCNTR, when the variant has a cycle counter
     std::vector<size_t> order_;           // the flexible list: indexes into m_.events

@@ -20,6 +20,7 @@
 #include "models/input_file.h"
 #include "models/limits.h"
 #include "models/values.h"
+#include "cspmu/arm_cspmu.h"
 #include "dsu_clusterpmu/dsu_clusterpmu.h"
 #include "vp/builtin_platforms.h"
 #include "tb/perf_stat.h"
@@ -218,7 +219,8 @@ private:
     void load_measured(const YAML::Node& entry, unsigned top_line, const std::string& path);
     // link: { dsu, cmn, requester, l3_miss_ratio, range, mix, seed } (tb/system_link.h)
     void load_link(const YAML::Node& entry, unsigned top_line, const std::string& p) {
-        auto m = open_map(entry, top_line, p, {"dsu", "cmn", "requester", "l3_miss_ratio", "range", "mix", "seed"});
+        auto m = open_map(entry, top_line, p, {"dsu", "cmn", "requester", "l3_miss_ratio", "writeback_ratio", "mesh",
+                                               "port_rate", "slc_miss_ratio", "range", "mix", "seed"});
         scenario_link x;
         x.line = yaml_line(entry);
         auto unit_of_type = [&](const char* key, const char* type, const char* what) {
@@ -234,11 +236,25 @@ private:
         x.cmn = unit_of_type("cmn", "cmn600", "a CMN-600 instance like cmn0");
         if (s_.platform.find_unit(x.dsu)->cpus.empty()) fail(x.line, p + ".dsu: the DSU has no CPUs");
         x.requester = scalar(need(m, "requester", x.line, p), x.line, p + ".requester", "a CMN port like \"1,0 p0\"");
-        if (get(m, "l3_miss_ratio")) {
-            const std::string v = scalar(m["l3_miss_ratio"], x.line, p + ".l3_miss_ratio", "a ratio like 1/10");
-            x.miss_ratio = values::parse_rational(v, file_, yaml_line(m["l3_miss_ratio"]), "for '" + p + ".l3_miss_ratio'");
-            if (x.miss_ratio.num > x.miss_ratio.den)
-                fail(yaml_line(m["l3_miss_ratio"]), p + ".l3_miss_ratio: expected a ratio from 0 to 1, found '" + v + "'");
+        auto ratio = [&](const char* key, rational& out, bool at_most_one, const char* what) {
+            if (!get(m, key)) return;
+            const std::string v = scalar(m[key], x.line, p + "." + key, what);
+            out = values::parse_rational(v, file_, yaml_line(m[key]), "for '" + p + "." + key + "'");
+            if (at_most_one && out.num > out.den)
+                fail(yaml_line(m[key]), p + "." + key + ": expected a ratio from 0 to 1, found '" + v + "'");
+            if (!at_most_one && (out.is_zero() || out.num > out.den))
+                fail(yaml_line(m[key]), p + "." + key + ": expected requests per mesh cycle above 0, at most 1, found '" +
+                                            v + "'");
+        };
+        ratio("l3_miss_ratio", x.miss_ratio, true, "a ratio like 1/10");
+        ratio("writeback_ratio", x.writeback_ratio, true, "write-backs per refill like 1/4");
+        ratio("slc_miss_ratio", x.slc_miss_ratio, true, "a ratio like 1/2");
+        ratio("port_rate", x.port_rate, false, "requests per mesh cycle like 1/4");
+        if (get(m, "mesh")) {
+            const std::string v = scalar(m["mesh"], x.line, p + ".mesh", "flows or traffic");
+            if (v != "flows" && v != "traffic")
+                fail(yaml_line(m["mesh"]), p + ".mesh: expected flows or traffic, found '" + v + "'");
+            x.flows = v == "flows";
         }
         if (get(m, "range")) x.range = scalar(m["range"], x.line, p + ".range", "an address range LO-HI");
         if (get(m, "mix")) x.mix = scalar(m["mix"], x.line, p + ".mix", "CHI requests like ReadShared");
@@ -253,10 +269,11 @@ private:
         const YAML::Node& u = need(m, "unit", x.line, p);
         x.unit = scalar(u, x.line, p + ".unit", "a unit instance like dsu0");
         const unit_config* uc = s_.platform.find_unit(x.unit);
-        if (!uc || uc->type != "dsu_clusterpmu")
-            fail(yaml_line(u), p + ".unit: expected a DSU CLUSTERPMU (dsu_clusterpmu) instance of platform " +
-                                   s_.platform.name + ", found '" + x.unit + "'" +
-                                   (uc ? " (a " + uc->type + "; multiplexing is implemented for the DSU)" : ""));
+        const bool dsu = uc && uc->type == "dsu_clusterpmu", cspmu = uc && uc->type == "arm_cspmu";
+        if (!dsu && !cspmu)
+            fail(yaml_line(u), p + ".unit: expected a DSU CLUSTERPMU (dsu_clusterpmu) or CoreSight PMU (arm_cspmu) "
+                                   "instance of platform " + s_.platform.name + ", found '" + x.unit + "'" +
+                                   (uc ? " (a " + uc->type + "; multiplexing is implemented for the DSU and the CoreSight PMU)" : ""));
         if (get(m, "cpu")) x.cpu = cpu_index(m["cpu"], x.line, p + ".cpu");
         else if (!uc->cpus.empty()) x.cpu = s_.platform.find_cpu(uc->cpus.front())->index;
         x.at = get(m, "at") ? check_at(m["at"], x.line, p + ".at") : 0;
@@ -267,23 +284,33 @@ private:
             fail(x.line, fmt::format("{}.interval: {} from {} to the end ({}) is {} rotations, more than {}: expected a "
                                      "longer interval", p, format_time(x.interval), format_time(x.at),
                                      format_time(s_.duration), runs, limits::max_scenario_sequence_runs));
+        const char* kind = dsu ? "DSU" : "CoreSight PMU";
         const YAML::Node& ev = need(m, "events", x.line, p);
-        if (!ev.IsSequence() || ev.size() == 0) expected(ev, x.line, p + ".events", "a list of DSU event names or codes");
+        if (!ev.IsSequence() || ev.size() == 0)
+            expected(ev, x.line, p + ".events", fmt::format("a list of {} event names or codes", kind));
         for (size_t i = 0; i < ev.size(); ++i) {
             const std::string where = fmt::format("{}.events[{}]", p, i);
-            const std::string t = scalar(ev[i], x.line, where, "a DSU event name or code like l3d_cache or 0x2b");
-            const int code = dsu_event_code(t);
-            const dsu_event_info* info = nullptr;
-            for (const auto& d : dsu_events())
-                if (code >= 0 && d.code == unsigned(code)) info = &d;
-            if (!info) {
-                std::string names;
-                for (const auto& d : dsu_events()) names += (names.empty() ? "" : ", ") + std::string(d.perf_name);
-                fail(yaml_line(ev[i]), where + ": expected a DSU event (" + names + "), found '" + t + "'");
+            const std::string t = scalar(ev[i], x.line, where, dsu ? "a DSU event name or code like l3d_cache or 0x2b"
+                                                                   : "a CoreSight PMU event name or code like inst_retired or 0x3");
+            std::string name, names;
+            int code = -1;
+            if (dsu) {
+                code = dsu_event_code(t);
+                for (const auto& d : dsu_events()) {
+                    names += (names.empty() ? "" : ", ") + std::string(d.perf_name);
+                    if (code >= 0 && d.code == unsigned(code)) name = d.perf_name;
+                }
+            } else {
+                code = cspmu_event_code(t);
+                for (const auto& d : cspmu_events()) {
+                    names += (names.empty() ? "" : ", ") + std::string(d.name);
+                    if (code >= 0 && d.code == unsigned(code)) name = d.name;
+                }
             }
+            if (name.empty()) fail(yaml_line(ev[i]), fmt::format("{}: expected a {} event ({}), found '{}'", where, kind, names, t));
             for (const auto& [n, c] : x.events)
-                if (c == info->code) fail(yaml_line(ev[i]), where + ": event '" + t + "' is listed twice");
-            x.events.emplace_back(info->perf_name, info->code);
+                if (c == unsigned(code)) fail(yaml_line(ev[i]), where + ": event '" + t + "' is listed twice");
+            x.events.emplace_back(name, uint16_t(code));
         }
         s_.multiplex.push_back(std::move(x));
     }

@@ -121,6 +121,7 @@ struct scenario {
     std::vector<measured_estimate> measured_estimates; // replayed counts that are perf's estimates
     std::vector<scenario_multiplex> multiplex;
     std::vector<scenario_link> links; // the linked system model (tb/system_link.h), applied when loaded
+    std::vector<link_report> link_reports; // what the links in flow mode worked out (stats.json `link`)
 };
 
 // Loads a scenario file. `param_values` override the file's `params` defaults

@@ -239,6 +239,11 @@ int simulate_scenario(const simulate_options& opt) {
                                  "(count x time_enabled / time_running); replayed as if measured (stats.json "
                                  "measured_estimates)\n", e.file, e.line, e.event, e.running_pct);
     std::vector<param_override> overrides = parse_override_arguments(opt.overrides);
+    if (!overrides.empty() && !s.link_reports.empty())
+        // The link's flows were worked out from the scenario's platform; -C rebuilds it from its text.
+        throw input_error(s.file, s.links.front().line,
+                          "link: -C overrides would rebuild the platform without the link's flows: use --set "
+                          "set.PATH=VALUE (the scenario's set:, applied before the link)");
     if (!overrides.empty()) s.platform = apply_param_overrides(s.platform_text, s.platform.file, s.platform, overrides);
     namespace fs = std::filesystem;
 
@@ -347,6 +352,23 @@ int simulate_scenario(const simulate_options& opt) {
         for (const auto& e : s.measured_estimates)
             stats["measured_estimates"].push_back({{"file", e.file}, {"line", e.line}, {"event", e.event},
                                                    {"running_pct", e.running_pct}, {"interval_end_fs", e.interval_end}});
+    }
+    if (!s.link_reports.empty()) {
+        // The linked model's port schedule and DSU-side queue (tb/system_link.h), as worked out when loaded.
+        stats["link"] = nlohmann::ordered_json::array();
+        for (const auto& r : s.link_reports) {
+            nlohmann::ordered_json segments = nlohmann::ordered_json::array(), homes = nlohmann::ordered_json::object();
+            for (const auto& g : r.segments)
+                segments.push_back({{"start_edge", g.start_edge}, {"stop_edge", g.stop_edge}, {"demand", g.demand.str()},
+                                    {"issue", g.issue.str()}});
+            for (const auto& [h, share] : r.homes) homes[h] = share.str();
+            stats["link"].push_back({{"dsu", r.dsu}, {"cmn", r.cmn}, {"requester", r.requester},
+                                     {"port_rate", r.port_rate.str()}, {"edges", r.edges}, {"arrived", r.arrived},
+                                     {"issued", r.issued}, {"queue_occupancy", r.occupancy}, {"peak_queue", r.peak},
+                                     {"arrived_floor", r.arrived_floor}, {"issued_floor", r.issued_floor},
+                                     {"queue_occupancy_floor", r.occupancy_floor}, {"peak_queue_floor", r.peak_floor},
+                                     {"stall_cycles", r.stall_cycles}, {"home_shares", homes}, {"segments", segments}});
+        }
     }
     write_whole(folder.file("stats.json"), stats.dump(2) + "\n");
     write_whole(folder.file("config.json"), run_config(s, overrides).dump(2) + "\n");

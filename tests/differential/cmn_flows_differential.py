@@ -3,7 +3,7 @@
 
 For each seed, a random CMN-600 platform with flows (docs/cmn.md "Flows": every requester of the
 default layout sends one or two flows to random HN-Fs or the HN-I, random rates, miss shares,
-memories and starts) and a random Linux-style programming (every XP's four DTM counters on random XP
+memories, starts and stops) and a random Linux-style programming (every XP's four DTM counters on random XP
 and node events, some paired to random DTC counters, counters preloaded near their wraps, overflow
 interrupt on) is run twice: `-C cmn0.flow_mode=rate` and `-C cmn0.flow_mode=per-request` (the
 traffic engine's transaction for every request). Every register read must give the same value at
@@ -41,8 +41,11 @@ def platform_text(rng, mesh, scale):
             if to != "hni0":
                 words.append("miss=" + rng.choice(["0", "1/4", "1/3", "2/5", "1"]))
                 words.append(f"mem={rng.choice([0, 1])}")
-            if rng.random() < 0.5:
-                words.append(f"start={rng.randrange(0, 300)}")
+            start = rng.randrange(0, 300) if rng.random() < 0.5 else 0
+            if start:
+                words.append(f"start={start}")
+            if rng.random() < 0.3:  # a flow for a window of edges (start, stop]
+                words.append(f"stop={start + rng.randrange(1, 20000)}")
             flows.append(" ".join(words))
     body = "\n".join("        " + f for f in flows)
     return f"""name: cmn-flows-diff

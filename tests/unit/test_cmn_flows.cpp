@@ -80,7 +80,7 @@ TEST_CASE("cmn flows: the flows text refuses bad input with its line and what wa
     CHECK(flows_error("0,1 p0 to=hnf0 op=read rate=1/10\n") == "no error");
     CHECK(flows_error("0,1 p0 to=hnf0 op=read\n") ==
           "t.yaml:21: units[0].params.flows: a flow needs to=, op= and rate=: expected 'X,Y pP[.D] to=NODE "
-          "op=read|write rate=R [miss=M] [mem=K] [start=C]'");
+          "op=read|write rate=R [miss=M] [mem=K] [start=C] [stop=C]'");
     CHECK(flows_error("0,1 p0 to=xp_1_0 op=read rate=1\n") ==
           "t.yaml:21: units[0].params.flows: expected to= a home node of the mesh (an HN-F or HN-I: hni0, hnf0), "
           "found 'to=xp_1_0'");
@@ -96,7 +96,9 @@ TEST_CASE("cmn flows: the flows text refuses bad input with its line and what wa
     CHECK(flows_error("1,0 p0 to=hnf0 op=read rate=1/10\n").find("port p0 of crosspoint 1,0 is hn-f") !=
           std::string::npos);
     CHECK(flows_error("0,1 p0 to=hnf0 op=read rate=1/10 speed=3\n") ==
-          "t.yaml:21: units[0].params.flows: unknown key 'speed': expected to=, op=, rate=, miss=, mem= or start=");
+          "t.yaml:21: units[0].params.flows: unknown key 'speed': expected to=, op=, rate=, miss=, mem=, start= or stop=");
+    CHECK(flows_error("0,1 p0 to=hnf0 op=read rate=1/10 start=20 stop=20\n") ==
+          "t.yaml:21: units[0].params.flows: stop=20 is not after start=20: a flow issues in (start, stop]");
     CHECK(flows_error("0,1 p0 to=hnf0 op=read rate=1/10\n0,1 p0 to=hnf0 op=write rate=1/10 rate=1/2\n") ==
           "t.yaml:22: units[0].params.flows: rate= is written twice, found 'rate=1/2'");
 }

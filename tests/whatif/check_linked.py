@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The linked system model (docs/whatif.md "Linked system model", tb/system_link.h): a change of the
+"""The linked system model with per-request mesh traffic (`mesh: traffic`; docs/whatif.md "Linked
+system model", tb/system_link.h; check_linked_flows.py checks the default, flows): a change of the
 cluster's L3 miss ratio moves the DSU's refills and bus accesses and the CMN-600's HN-F requests by
 the documented amounts, worked out by hand from scenarios/studies/linked/linked.yaml:
   cpu0..cpu3 at 2 GHz for 0.5 ms = 1,000,000 cycles each, l3_access_rd 1/10: 100,000 L3 accesses
@@ -17,11 +18,15 @@ import tempfile
 from checklib import check, finish, run
 
 tmp = tempfile.mkdtemp(prefix="pmusim-linked-")
+# linked.yaml with mesh: traffic (refills only: no write-backs)
+TRAFFIC = os.path.join(tmp, "linked-traffic.yaml")
+open(TRAFFIC, "w").write(open("scenarios/studies/linked/linked.yaml").read()
+                         .replace("    writeback_ratio: ${writeback}\n", "    mesh: traffic\n"))
 
 
 def simulate(name, *args):
     out = os.path.join(tmp, name)
-    r = run("simulate", "scenarios/studies/linked/linked.yaml", "-o", out, *args)
+    r = run("simulate", TRAFFIC, "-o", out, *args)
     check(r.returncode == 0, f"linked {args} simulates ({r.stderr.strip()[-400:]})")
     if r.returncode:
         return {}
@@ -58,13 +63,13 @@ def scenario(name, text):
     return p
 
 
-base = open("scenarios/studies/linked/linked.yaml").read()
+base = open(TRAFFIC).read()
 p = scenario("derived.yaml", base.replace('{ at: 0, cpu: cpu0, rates: { inst: 1, l3_access_rd: "${access}" } }',
                                           '{ at: 0, cpu: cpu0, rates: { inst: 1, l3_refill_rd: 1/2 } }'))
 r = run("simulate", p, "-o", os.path.join(tmp, "x"))
 check(r.returncode == 2 and "workload key 'l3_refill_rd' of cpu0 is derived by the link" in r.stderr and f"{p}:" in r.stderr,
       f"a derived key set by hand is refused ({r.stderr})")
-r = run("simulate", "scenarios/studies/linked/linked.yaml", "-o", os.path.join(tmp, "x"), "--set", "access=2", "--set", "miss_ratio=1")
+r = run("simulate", TRAFFIC, "-o", os.path.join(tmp, "x"), "--set", "access=2", "--set", "miss_ratio=1")
 check(r.returncode == 2 and "more than the 1 the port takes" in r.stderr, f"a demand beyond the port refused ({r.stderr})")
 p = scenario("notdsu.yaml", base.replace("dsu: dsu0", "dsu: cmn0"))
 r = run("simulate", p, "-o", os.path.join(tmp, "x"))

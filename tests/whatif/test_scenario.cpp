@@ -297,3 +297,54 @@ TEST_CASE("sweep: random and Latin-hypercube sampling", "[whatif]") {
                       Catch::Contains("sample: only with 'grid'"));
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("scenario: link write-backs and the DSU-side queue feed the flows", "[whatif]") {
+    // docs/whatif.md "Linked system model": cpu0 at arm-default's 2 GHz makes 1/2 L3 read access a
+    // cycle from 0 to 1 ms; miss ratio 1/2, writeback ratio 1/4: refills 1/4 a cycle, write-backs
+    // 1/16; demand (1/4 + 1/16) x 2 GHz / 1 GHz (cmn0) = 5/8 request a mesh cycle, above port_rate
+    // 1/2: the port sends 1/2 for the 1,000,000 edges to 1 ms, the backlog reaches 1/8 x 1e6 = 125,000
+    // and drains at 1/2 in 250,000 edges (to edge 1,250,000 < 2,000,000 at 2 ms).
+    register_all_units();
+    const std::string text = "platform: arm-default\nduration: 2ms\n"
+                             "workload:\n"
+                             "  - { at: 0, cpu: cpu0, rates: { l3_access_rd: 1/2 } }\n"
+                             "  - { at: 1ms, cpu: cpu0, rates: { inst: 1 } }\n"
+                             "link:\n"
+                             "  - dsu: dsu0\n" // line 7
+                             "    cmn: cmn0\n"
+                             "    requester: \"1,0 p0\"\n"
+                             "    l3_miss_ratio: 1/2\n"
+                             "    writeback_ratio: 1/4\n"
+                             "    port_rate: 1/2\n"
+                             "    slc_miss_ratio: 0\n";
+    scenario s = parse_scenario(text, "s.yaml");
+    auto rate = [&](size_t w, const std::string& key) {
+        for (const auto& [k, r] : s.workloads[w].rates)
+            if (k == key) return r.str();
+        return std::string("none");
+    };
+    REQUIRE(rate(0, "l3_refill_rd") == "1/4");
+    REQUIRE(rate(0, "l3_writeback") == "1/16");
+    REQUIRE(rate(0, "bus_access_wr") == "1/16");
+    REQUIRE(rate(1, "l3_writeback") == "0");
+    REQUIRE(s.link_reports.size() == 1);
+    const link_report& r = s.link_reports[0];
+    REQUIRE(r.segments.size() == 3); // then nothing to send until the end (edge 2,000,000)
+    REQUIRE((r.segments[0].start_edge == 0 && r.segments[0].stop_edge == 1'000'000));
+    REQUIRE((r.segments[0].demand.str() == "5/8" && r.segments[0].issue.str() == "1/2"));
+    REQUIRE((r.segments[1].start_edge == 1'000'000 && r.segments[1].stop_edge == 1'250'000));
+    REQUIRE(r.segments[1].issue.str() == "1/2");
+    REQUIRE((r.segments[2].stop_edge == 2'000'000 && r.segments[2].issue.is_zero()));
+    REQUIRE(r.peak == "125000");
+    REQUIRE(r.stall_cycles == 1'250'000);
+    // 125,000 x 1,000,000 / 2 + 125,000 x 250,000 / 2
+    REQUIRE(r.occupancy == "78125000000");
+    // reads 4/5 of 1/2, over 16 (HN-F, memory) pairs: 1/40 each; writes 1/5 of 1/2 over 4 HN-Fs: 1/40
+    const std::string flows = s.platform.find_unit("cmn0")->params.at("flows");
+    REQUIRE(flows.find("1,0 p0 to=hnf0 op=read rate=1/40 miss=0 mem=0 start=0 stop=1000000\n") != std::string::npos);
+    REQUIRE(flows.find("1,0 p0 to=hnf3 op=write rate=1/40 miss=0 mem=0 start=1000000 stop=1250000\n") != std::string::npos);
+
+    auto e = scenario_error(text + "    mesh: traffic\n");
+    REQUIRE(e.line() == 7);
+    REQUIRE(e.message() == "link: writeback_ratio needs mesh: flows (the per-request link sends refills only)");
+}

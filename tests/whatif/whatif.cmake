@@ -3,7 +3,7 @@
 target_sources(pmusim_unit_tests PRIVATE ${CMAKE_SOURCE_DIR}/tests/whatif/test_scenario.cpp)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
-  foreach(check simulate measured sweep sweep_resume plot studies cmn_hotspot imc_nest_study multiplex compare linked mesh_flows)
+  foreach(check simulate measured sweep sweep_resume plot studies cmn_hotspot imc_nest_study multiplex compare linked mesh_flows linked_flows multiplex_cspmu)
     add_test(NAME "whatif: ${check}"
       COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/whatif/check_${check}.py $<TARGET_FILE:pmusim>
       WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
