@@ -61,6 +61,17 @@ if e["esr"] != hex(esr) or e["from_el"] != 1 or e["target_el"] != 3 or "MRS" not
     fail(f"the TAM trap: expected ESR {esr:#x} from EL1 to EL3, cause MSR/MRS, got {e}")
 if e["vector"] != hex(symbols["lower_sync"]):
     fail(f"the vector: expected lower_sync {symbols['lower_sync']:#x}, got {e['vector']}")
+# The same access in the JSON access log of the same run (--log-json, docs/logs.md): the trace's
+# sysreg record is the log's record plus `kind` and `cpu`, key for key (issue 32 item 2).
+log_file = os.path.join(work, "traps.log.jsonl")
+r = subprocess.run([pmusim, "firmware", "-q", "--trace", "sysreg=" + os.path.join(work, "traps.sysreg.jsonl"),
+                    "--log-json", log_file, elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+if r.returncode != 0:
+    fail(f"pmusim --log-json exited {r.returncode}: {r.stderr}")
+logged = [x for x in map(json.loads, open(log_file)) if x.get("pc") == hex(trapping) and "encoding" in x]
+traced = {k: v for k, v in access[0].items() if k not in ("kind", "cpu")}
+if logged != [traced]:
+    fail(f"the trace's sysreg record is not the access log's:\n  trace {traced}\n  log   {logged}")
 # Instruction records are in order, their times never go backwards.
 times = [x["time_fs"] for x in records if x["kind"] == "insn"]
 if times != sorted(times):
