@@ -284,3 +284,12 @@ TEST_CASE("embedding: a bound frequency signal wins over clock_hz from the start
     sc_start(1, SC_US);
     CHECK(counted == 50);
 }
+
+// docs/embedding.md "Time resolution": a pmusim model built after something made a non-zero
+// sc_time cannot set the 1 fs resolution; SystemC refuses with its error 514 ("set time resolution
+// failed") and the construction stops, rather than counting with a coarser time base (issue 32 item 4).
+TEST_CASE("embedding: a model built after a non-zero sc_time stops with SystemC's time-resolution error") {
+    const sc_time early(1, SC_NS); // fixes SystemC's resolution at its default (1 ps)
+    CHECK(early.value() != 0);
+    CHECK_THROWS_WITH(pmusim::dsu_pmu("dsu"), Catch::Contains("set time resolution failed"));
+}
