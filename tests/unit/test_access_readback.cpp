@@ -16,6 +16,7 @@
 
 #include <regex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "vp/platform.h"
@@ -284,4 +285,62 @@ TEST_CASE("access readback: DSU system registers at EL3 read back each write by 
     }
     std::printf("arm-default dsu0: %u system registers written and read back by access type\n", checked);
     CHECK(checked == 7); // SELR, XEVTYPER, XEVCNTR, CCNTR, CNTENSET, INTENSET, OVSSET
+}
+
+// The AMU's system registers (issue 31 item 4): at EL3 (the highest EL, where DDI0487 D24 allows
+// every AMU write: counters, enables, virtual offsets), each register of amu-mixed's cpu0 (AMUv1p1,
+// 3 auxiliary counters: tests/platforms/amu-mixed.yaml) reads back what its access type says: the
+// counters (64 bits, tests/facts) and AMEVCNTVOFF0<n>/1<n>_EL2 (n != 1 in group 0: D24.2.4) and
+// AMUSERENR_EL0.EN are RW; AMCNTENSET<g>/CLR<g> are a W1S/W1C pair over the implemented counters.
+// No simulated time passes between a write and its read, so a running counter reads what was written.
+TEST_CASE("access readback: AMU system registers at EL3 read back each write by access type") {
+    register_all_units();
+    platform p(load_platform(source_tree + "/tests/platforms/amu-mixed.yaml"));
+    bench b("bench", p);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    unit* u = p.find_unit("amu");
+    REQUIRE(u);
+    const std::string table = u->table().unit;
+    auto rd = [&](const std::string& reg) {
+        auto a = b.sysreg(0, 3, true, false, fact_key(table, reg), false, poison);
+        INFO(reg << " read: " << a.detail);
+        REQUIRE(a.status == tlm::TLM_OK_RESPONSE);
+        return a.value;
+    };
+    auto wr = [&](const std::string& reg, uint64_t v) {
+        auto a = b.sysreg(0, 3, true, false, fact_key(table, reg), true, v);
+        INFO(reg << " write: " << a.detail);
+        REQUIRE(a.status == tlm::TLM_OK_RESPONSE);
+        return seen(a);
+    };
+    const unsigned aux = 3;
+    std::vector<std::string> rw = {"AMUSERENR_EL0"};
+    for (unsigned n = 0; n < 4; ++n) rw.push_back("AMEVCNTR0" + std::to_string(n) + "_EL0");
+    for (unsigned n = 0; n < aux; ++n) rw.push_back("AMEVCNTR1" + std::to_string(n) + "_EL0");
+    for (unsigned n : {0u, 2u, 3u}) rw.push_back("AMEVCNTVOFF0" + std::to_string(n) + "_EL2");
+    for (unsigned n = 0; n < aux; ++n) rw.push_back("AMEVCNTVOFF1" + std::to_string(n) + "_EL2");
+    for (const auto& reg : rw) {
+        INFO(reg);
+        const uint64_t bits = fact_bits(table, reg, fact_width(table, reg));
+        for (uint64_t pattern : {0xA5A5A5A5A5A5A5A5ULL & bits, 0x5A5A5A5A5A5A5A5AULL & bits}) {
+            CHECK(wr(reg, pattern) == o::ok); // never "ignored"
+            CHECK((rd(reg) & bits) == pattern);
+        }
+        wr(reg, 0);
+    }
+    for (const auto& [set, clr, implemented] : {std::tuple<std::string, std::string, uint64_t>{"AMCNTENSET0_EL0", "AMCNTENCLR0_EL0", 0xf},
+                                                {"AMCNTENSET1_EL0", "AMCNTENCLR1_EL0", (1u << aux) - 1}}) {
+        INFO(set);
+        const uint64_t bits = fact_bits(table, set, 64) & implemented;
+        wr(clr, bits);
+        CHECK((rd(set) & bits) == 0);
+        CHECK(wr(set, 0x5 & bits) == o::ok);
+        CHECK((rd(set) & bits) == (0x5 & bits));
+        CHECK((rd(clr) & bits) == (0x5 & bits)); // both views read the state
+        CHECK(wr(clr, 0x1) == o::ok);            // 1 to CLR clears that counter only
+        CHECK((rd(set) & bits) == (0x4 & bits));
+        CHECK(wr(set, 0) == o::ok);
+        CHECK((rd(set) & bits) == (0x4 & bits));
+    }
+    std::printf("amu-mixed cpu0: %zu RW registers and 2 SET/CLR pairs written and read back\n", rw.size());
 }
