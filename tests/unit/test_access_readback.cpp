@@ -98,6 +98,10 @@ void write_read_back(const std::string& platform_name, const frame& fr, unsigned
     const size_t rounds = requesters.empty() ? 1 : requesters.size();
     for (size_t round = 0; round < rounds; ++round) {
     who = requesters.empty() ? nullptr : &requesters[round];
+    // A CPU on a frame with the software lock unlocks it first with the CoreSight key (IHI0029
+    // PMLAR: 0xC5ACCE55); PMLAR is write-only and not visited below.
+    if (who && who->initiator == initiator_kind::cpu && u->table().find("PMLAR"))
+        REQUIRE(request("PMLAR", 4, true, 0xC5ACCE55).status == tlm::TLM_OK_RESPONSE);
     INFO("requester: " << (who ? (who->initiator == initiator_kind::debugger ? std::string("debugger")
                                                                                : "cpu" + std::to_string(who->cpu) + " EL" +
                                                                                      std::to_string(who->el)) +
@@ -343,4 +347,27 @@ TEST_CASE("access readback: AMU system registers at EL3 read back each write by 
         CHECK((rd(set) & bits) == (0x4 & bits));
     }
     std::printf("amu-mixed cpu0: %zu RW registers and 2 SET/CLR pairs written and read back\n", rw.size());
+}
+
+// The original DSU's frame (issue 31 item 4): the same read-back as the DSU-110's, as the external
+// debugger (which its software lock does not concern: CoreSight IHI0029 PMLAR/PMLSR are the memory-
+// mapped side's; docs/embedding.md "DSU variants"), with 32-bit event counters (tests/facts widths).
+TEST_CASE("access readback: original DSU external frame reads back each write by access type") {
+    write_read_back(source_tree + "/tests/platforms/dsu-original.yaml", {"dsu0", "dsu_clusterpmu_original"}, 6);
+}
+
+// ... and as a CPU once the software lock is open (PMLAR written with the key): every allowed
+// write takes effect, for Secure EL3 firmware and a Non-secure EL1 driver alike.
+TEST_CASE("access readback: original DSU frame reads back each CPU write once PMLAR is unlocked") {
+    std::vector<access_context> cpus;
+    for (auto [el, secure] : {std::pair<unsigned, bool>{3, true}, {1, false}}) {
+        access_context ctx;
+        ctx.initiator = initiator_kind::cpu;
+        ctx.cpu = 0;
+        ctx.el = el;
+        ctx.secure = secure;
+        ctx.path = access_path::memory_mapped;
+        cpus.push_back(ctx);
+    }
+    write_read_back(source_tree + "/tests/platforms/dsu-original.yaml", {"dsu0", "dsu_clusterpmu_original"}, 6, cpus);
 }
