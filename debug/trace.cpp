@@ -36,7 +36,7 @@ std::string exception_class_name(unsigned ec) {
     }
 }
 
-trace::trace(const std::string& spec) {
+trace::trace(const std::string& spec, uint64_t bound) : bound_(bound) {
     std::string categories = spec, file;
     if (auto eq = spec.find('='); eq != std::string::npos) {
         categories = spec.substr(0, eq);
@@ -83,14 +83,14 @@ void trace::flush() {
 }
 
 bool trace::room() {
-    if (records_ < max_records) {
+    if (records_ < bound_) {
         ++records_;
         return true;
     }
-    if (records_ == max_records) {
+    if (records_ == bound_) {
         ++records_;
         *out_ << nlohmann::json{{"kind", "cut"},
-                                {"detail", fmt::format("the trace holds at most {} records (docs/debugging.md)", max_records)}}
+                                {"detail", fmt::format("the trace holds at most {} records (docs/debugging.md)", bound_)}}
                      .dump()
               << '\n';
     }

@@ -18,7 +18,8 @@ public:
 
     // `spec`: categories separated by commas, optionally "=FILE" (default: standard error).
     // Bad input (an unknown category, a file that cannot be written): input_error naming --trace.
-    explicit trace(const std::string& spec);
+    // `bound`: max_records, or fewer (a test of the cut without writing a million records).
+    explicit trace(const std::string& spec, uint64_t bound = max_records);
     ~trace() override;
     trace(const trace&) = delete;
     trace& operator=(const trace&) = delete;
@@ -37,6 +38,7 @@ private:
     std::ofstream file_;
     std::ostream* out_ = nullptr;
     uint64_t records_ = 0;
+    uint64_t bound_ = max_records;
     size_t capstone_ = 0; // csh
     bool room();          // false once the bound is reached (the cut record written)
     std::string disassemble(uint64_t pc, uint32_t word);

@@ -30,8 +30,7 @@ static int failures;
 _Static_assert(DSU_CLUSTERPMU_CLUSTERPMCR_EL1_E_MASK == 0x1, "CLUSTERPMCR.E");
 _Static_assert(DSU_CLUSTERPMU_CLUSTERPMCR_EL1_N_SHIFT == 11, "CLUSTERPMCR.N shift");
 _Static_assert(DSU_CLUSTERPMU_CLUSTERPMCR_EL1_N_MASK == (0x1full << 11), "CLUSTERPMCR.N mask");
-/* DSU-110 memory-mapped frame (../shared/reference/dsu.md register map, Marvell CN10K
- * cavm-csrs-cst_apc.h): PMEVCNTRn at 0x000 + 8n, PMEVTYPERn at 0x400 + 4n, PMCR at 0xE04. */
+/* DSU-110 memory-mapped frame (Marvell CN10K cavm-csrs-cst_apc.h, tests/facts/dsu.tsv): PMEVCNTRn at 0x000 + 8n, PMEVTYPERn at 0x400 + 4n, PMCR at 0xE04. */
 _Static_assert(DSU_CLUSTERPMU_PMEVCNTR_OFFSET(0) == 0x000 && DSU_CLUSTERPMU_PMEVCNTR_OFFSET(5) == 0x028, "PMEVCNTRn");
 _Static_assert(DSU_CLUSTERPMU_PMEVTYPER_OFFSET(0) == 0x400 && DSU_CLUSTERPMU_PMEVTYPER_OFFSET(5) == 0x414, "PMEVTYPERn");
 _Static_assert(DSU_CLUSTERPMU_PMEVCNTR_OFFSET(3) == DSU_CLUSTERPMU_PMEVCNTR3_OFFSET, "array = element");
@@ -39,6 +38,12 @@ _Static_assert(DSU_CLUSTERPMU_PMCR_OFFSET == 0xE04, "PMCR");
 /* CLUSTERPMCR.N is 5 bits: at most 31 event counters (index 31 is the cycle counter,
  * Linux DSU_PMU_IDX_CYCLE_CNTR 31), so the table's bank holds 31. */
 _Static_assert(DSU_CLUSTERPMU_PMEVCNTR_COUNT == 31, "31 event counters in the table");
+/* Event numbers by name (issue 32 item 5), Linux 6.1 drivers/perf/arm_dsu_pmu.c lines 177-183:
+ * DSU_EVENT_ATTR(cycles, 0x11), (bus_access, 0x19), (l3d_cache_refill, 0x2a), (l3d_cache, 0x2b). */
+_Static_assert(DSU_CLUSTERPMU_EVENT_CYCLES == 0x11, "event cycles");
+_Static_assert(DSU_CLUSTERPMU_EVENT_BUS_ACCESS == 0x19, "event bus_access");
+_Static_assert(DSU_CLUSTERPMU_EVENT_L3D_CACHE_REFILL == 0x2a, "event l3d_cache_refill");
+_Static_assert(DSU_CLUSTERPMU_EVENT_L3D_CACHE == 0x2b, "event l3d_cache");
 /* Arm ARM (DDI0487) Table I5-162, FEAT_AMU_EXT64: AMEVCNTR0<n> at 0x000 + 8n, n = 0..3. */
 _Static_assert(AMU_EXT64_AMEVCNTR0_OFFSET(0) == 0x000 && AMU_EXT64_AMEVCNTR0_OFFSET(3) == 0x018, "AMEVCNTR0<n>");
 _Static_assert(AMU_EXT64_AMEVCNTR0_COUNT == 4, "four architected AMU counters");

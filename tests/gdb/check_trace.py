@@ -61,6 +61,33 @@ if e["esr"] != hex(esr) or e["from_el"] != 1 or e["target_el"] != 3 or "MRS" not
     fail(f"the TAM trap: expected ESR {esr:#x} from EL1 to EL3, cause MSR/MRS, got {e}")
 if e["vector"] != hex(symbols["lower_sync"]):
     fail(f"the vector: expected lower_sync {symbols['lower_sync']:#x}, got {e['vector']}")
+# The same access in the JSON access log of the same run (--log-json, docs/logs.md): the trace's
+# sysreg record is the log's record plus `kind` and `cpu`, key for key (issue 32 item 2).
+log_file = os.path.join(work, "traps.log.jsonl")
+r = subprocess.run([pmusim, "firmware", "-q", "--trace", "sysreg=" + os.path.join(work, "traps.sysreg.jsonl"),
+                    "--log-json", log_file, elf], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+if r.returncode != 0:
+    fail(f"pmusim --log-json exited {r.returncode}: {r.stderr}")
+logged = [x for x in map(json.loads, open(log_file)) if x.get("pc") == hex(trapping) and "encoding" in x]
+traced = {k: v for k, v in access[0].items() if k not in ("kind", "cpu")}
+if logged != [traced]:
+    fail(f"the trace's sysreg record is not the access log's:\n  trace {traced}\n  log   {logged}")
+# mmio: tests/gdb/gdb_session.S stores four 16-bit counters 1, 2, 3, 4 into the CMN register at
+# 0x5000A220 with one 64-bit STR and loads it back: two records with address, op, size and value,
+# each the access log's record plus `kind` and `cpu` (issue 32 item 2).
+session_elf = os.path.join(work, "gdb_session.elf")
+mmio_file, mmio_log = os.path.join(work, "session.mmio.jsonl"), os.path.join(work, "session.log.jsonl")
+r = subprocess.run([pmusim, "firmware", "-q", "--trace", "mmio=" + mmio_file, "--log-json", mmio_log, session_elf],
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+if r.returncode != 0:
+    fail(f"pmusim --trace mmio exited {r.returncode}: {r.stderr}")
+mmio = [json.loads(l) for l in open(mmio_file)]
+want = [("write", "0x5000a220", 8, 0x0004000300020001), ("read", "0x5000a220", 8, 0x0004000300020001)]
+got = [(x.get("op"), x.get("address"), x.get("size"), int(x.get("value", "0"), 16)) for x in mmio]
+if [x.get("kind") for x in mmio] != ["mmio", "mmio"] or got != want:
+    fail(f"--trace mmio: expected {want}, got {mmio}")
+if [{k: v for k, v in x.items() if k not in ("kind", "cpu")} for x in mmio] != [json.loads(l) for l in open(mmio_log)]:
+    fail("the trace's mmio records are not the access log's")
 # Instruction records are in order, their times never go backwards.
 times = [x["time_fs"] for x in records if x["kind"] == "insn"]
 if times != sorted(times):

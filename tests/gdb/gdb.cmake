@@ -47,3 +47,13 @@ if(Python3_FOUND)
   set_tests_properties("gdb: attach to running firmware then Ctrl-C and kill"
     PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 150)
 endif()
+# --gdb on `pmusim run` (an exec statement's firmware) and on `pmusim linux` (the minimal Image of
+# tests/linux, made by the test itself): attach, threads, PC, steps, an FP/SIMD register written and
+# read back, continue to the end (issue 32 item 1).
+if(Python3_FOUND)
+  add_test(NAME "gdb: pmusim run and pmusim linux serve GDB: threads, steps, FP/SIMD registers, continue"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_gdb_run_linux.py $<TARGET_FILE:pmusim>
+            ${GDB_MULTIARCH} ${ISS_ELF_DIR} ${CMAKE_SOURCE_DIR}/tests/linux/tiny_image.py)
+  set_tests_properties("gdb: pmusim run and pmusim linux serve GDB: threads, steps, FP/SIMD registers, continue"
+    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 150)
+endif()

@@ -73,6 +73,19 @@ read AMEVCNTR01_EL0 == 0
         times = [int(float(v) * UNITS[u]) for v, u in re.findall(r"^\[([0-9.]+) ?(fs|ps|ns|us|ms|s)\]", out, re.M)]
         check(len(times) >= 4 and times == sorted(times), f"log times never go backwards around exec: {times}", out)
         check(rc == 0, "an exited CPU is off: its AMU reads its reset state and does not count", out + err)
+        # The UART's output is the program's too: on stdout with -q, and only it (issue 32 item 3).
+        # tests/platforms/devices.yaml's uart0 with `output: stdout`; UARTCR 0x301 = UARTEN | TXE |
+        # RXE (ARM DDI 0183 3.3.8), then "Hi\n" into UARTDR.
+        platform = os.path.join(tmp, "uart.yaml")
+        source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "platforms", "devices.yaml")
+        text = open(source).read()
+        check("params: { output: none }" in text, "devices.yaml's uart0 writes to `output: none` (the test edits it)")
+        open(platform, "w").write(text.replace("params: { output: none }", "params: { output: stdout }"))
+        uart = os.path.join(tmp, "uart.seq")
+        open(uart, "w").write(f"platform {platform}\nas cpu0 el1\nwrite uart0.UARTCR 0x301\n"
+                              "write uart0.UARTDR 0x48\nwrite uart0.UARTDR 0x69\nwrite uart0.UARTDR 0x0a\nrun 1us\n")
+        rc, out, err = run(exe, "run", "-q", uart)
+        check(rc == 0 and out == "Hi\n", "-q keeps the UART's output on stdout, and only it", out + err)
     if failures:
         sys.exit(f"{len(failures)} check(s) failed")
 

@@ -256,3 +256,40 @@ TEST_CASE("embedding: the POWER9 IMC alone boots OPAL inside a user's sc_main") 
     CHECK(std::count(clocks.begin(), clocks.end(), "nest") == 1);
     CHECK(std::count(clocks.begin(), clocks.end(), "tb") == 1);
 }
+
+// docs/embedding.md "Which wins: clock_hz or a bound frequency signal": a bound signal wins from the
+// start of the simulation (issue 32 item 4). clock_hz 2 GHz, the signal 500 MHz: the cycle counter
+// (PMCCNTR, enabled through PMCNTENSET bit 31 and PMCR.E) counts 50 edges in 100 ns, not 200.
+TEST_CASE("embedding: a bound frequency signal wins over clock_hz from the start") {
+    pmusim::dsu_pmu_options o;
+    o.clock_hz = 2000000000;
+    pmusim::dsu_pmu dsu{"dsu", o};
+    initiator cpu{"cpu"};
+    sc_signal<bool> irq{"irq"};
+    sc_signal<uint64_t> sclk_hz{"sclk_hz", 500000000};
+    cpu.out.bind(dsu.target);
+    dsu.irq.bind(irq);
+    dsu.clock_in.bind(sclk_hz);
+    uint64_t counted = 0;
+    sc_spawn([&] {
+        cpu.write(pmcntenset, 1u << 31);
+        cpu.write(pmcr, 1);
+        const uint64_t before = [&] { uint64_t v = 0; cpu.access(false, pmccntr, v, 8); return v; }();
+        wait(100, SC_NS);
+        uint64_t after = 0;
+        cpu.access(false, pmccntr, after, 8);
+        counted = after - before;
+        sc_stop();
+    });
+    sc_start(1, SC_US);
+    CHECK(counted == 50);
+}
+
+// docs/embedding.md "Time resolution": a pmusim model built after something made a non-zero
+// sc_time cannot set the 1 fs resolution; SystemC refuses with its error 514 ("set time resolution
+// failed") and the construction stops, rather than counting with a coarser time base (issue 32 item 4).
+TEST_CASE("embedding: a model built after a non-zero sc_time stops with SystemC's time-resolution error") {
+    const sc_time early(1, SC_NS); // fixes SystemC's resolution at its default (1 ps)
+    CHECK(early.value() != 0);
+    CHECK_THROWS_WITH(pmusim::dsu_pmu("dsu"), Catch::Contains("set time resolution failed"));
+}
