@@ -59,6 +59,8 @@ using ctl::scr_irq, ctl::scr_ea, ctl::scr_smd, ctl::scr_hce, ctl::hcr_vm, ctl::h
 constexpr uint32_t key_scr_el3 = (3u << 14) | (6u << 11) | (1u << 7) | (1u << 3), key_hcr_el2 = (3u << 14) | (4u << 11) | (1u << 7) | (1u << 3);
 
 constexpr uint64_t page_size = 4096;
+// SCTLR_EL1.nTWI (Arm ARM D17.2.118): 0 traps EL0's WFI to EL1.
+constexpr unsigned sctlr_ntwi = 16;
 
 sysreg_encoding encoding_of(uint32_t word) {
     return {uint8_t(2 + ((word >> 19) & 1)), uint8_t((word >> 16) & 7), uint8_t((word >> 12) & 15),
@@ -465,10 +467,33 @@ uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
     block_start_ = from;
     budget_check_ = false;
     ++engine_runs_;
+    // Unicorn's exit is an imitated WFI (unicorn 2.1.1 qemu/target/arm/translate-a64.c
+    // aarch64_tr_translate_insn: uc_addr_is_exit -> DISAS_WFI -> helper_wfi), and helper_wfi honours
+    // the WFI traps (op_helper.c check_wfx_trap): at EL0 with SCTLR_EL1.nTWI = 0, as Linux runs user
+    // space (arch/arm64/include/asm/sysreg.h INIT_SCTLR_EL1_MMU_ON sets nTWE, not nTWI), it moves
+    // the PC back onto the instruction before the exit, which has already run, and raises UNDEFINED
+    // (exception 1) there: user space got SIGILL on a plain ADD. The engine's HCR_EL2/SCR_EL3 never
+    // set TWI; the engine's SCTLR_EL1.nTWI is set for the run. The firmware's own WFIs never run in
+    // the engine (they are the ISS's stop points, wait_trap_target), and the engine's SCTLR_EL1
+    // write is raw (no TLB flush; nTWI is in none of its cached translation flags).
+    const bool exit_would_trap = el_ == 0 && !((engine_sctlr_el1() >> sctlr_ntwi) & 1);
+    if (exit_would_trap) set_engine_sctlr_el1(engine_sctlr_el1() | (uint64_t(1) << sctlr_ntwi));
     last_error_ = uc_emu_start(uc_, from, exit_address, 0, 0);
+    if (exit_would_trap) set_engine_sctlr_el1(engine_sctlr_el1() & ~(uint64_t(1) << sctlr_ntwi));
     budget_check_ = true;
     if (stop_.kind == stop_kind::memory) set_pc(faulting_access());
     return retired_in_run();
+}
+
+uint64_t aarch64_iss::engine_sctlr_el1() const {
+    uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0};
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &sctlr);
+    return sctlr.val;
+}
+
+void aarch64_iss::set_engine_sctlr_el1(uint64_t value) {
+    uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, value};
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &sctlr);
 }
 
 // Instructions retired by the engine run that just ended: the blocks before the last one, and of

@@ -309,6 +309,9 @@ private:
     // Runs from `from` until the PC reaches `exit_address` (inside a straight-line block), or
     // another stop; returns the instructions retired.
     uint64_t run_until(uint64_t from, uint64_t exit_address);
+    // The engine's SCTLR_EL1 (a raw access: no TLB flush).
+    uint64_t engine_sctlr_el1() const;
+    void set_engine_sctlr_el1(uint64_t value);
     platform& platform_;
     run_recorder& rec_;
     unsigned cpu_;
