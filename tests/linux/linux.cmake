@@ -92,3 +92,12 @@ linux_test("Debian's kernel boots to /init on 1 CPU, detects the AMU and powers 
   --kit ${LINUX_KIT_DIR} --src ${LINUX_SRC} --work ${LINUX_TEST_DIR}/boot1 --cpus 1)
 set_tests_properties("linux: Debian's kernel boots to /init on 1 CPU, detects the AMU and powers off"
   PROPERTIES FIXTURES_REQUIRED linux_kit TIMEOUT 240)
+# Enabled in every build (one boot, 1 CPU, about 25 s with its initramfs): Debian's own drivers
+# register arm_dsu_0 and arm_cmn_0, and Debian's own perf stat counts on them exactly: perf's
+# counts = the deltas the drivers read from our registers (the access log) = the DSU / CMN clock x
+# the time the counters were enabled, and the platform's HN-F event rate (boot_test.py check_perf).
+linux_test("Debian's perf stat counts arm_dsu_0 and arm_cmn_0 exactly: driver deltas and clock x enabled time (1 CPU)"
+  ${Python3_EXECUTABLE} ${LINUX_SRC}/boot_test.py perf --pmusim $<TARGET_FILE:pmusim>
+  --kit ${LINUX_KIT_DIR} --src ${LINUX_SRC} --work ${LINUX_TEST_DIR}/perf1 --cpus 1)
+set_tests_properties("linux: Debian's perf stat counts arm_dsu_0 and arm_cmn_0 exactly: driver deltas and clock x enabled time (1 CPU)"
+  PROPERTIES FIXTURES_REQUIRED linux_kit TIMEOUT 240)
