@@ -82,7 +82,7 @@ linux_boot_test(boot "Debian's kernel boots to /init on 4 CPUs and detects the A
 linux_boot_test(pmus "arm_dsu_0 and arm_cmn_0 are registered with their events")
 linux_boot_test(dsu_perf "perf stat arm_dsu_0/cycles/ equals the driver's counter deltas and DSU clock x interval")
 linux_boot_test(cmn_perf "perf stat on the CMN DTC cycles and an HN-F event equals the driver's counter deltas")
-linux_boot_test(overflow "a DSU counter overflow interrupt is handled by arm_dsu_pmu")
+linux_boot_test(overflow "a DSU counter overflow interrupt is handled by arm_dsu_pmu" -C dsu0.variant=original)
 linux_boot_test(amu "the AMU core-cycle counter the kernel reads advances with the CPU clock")
 # Enabled in every build: the boot on one CPU (maxcpus=1; boot_test.py --cpus 1), which reaches /init,
 # runs the guest script and powers off in about 1 G instructions (docs/linux.md "How far it boots").
@@ -100,4 +100,12 @@ linux_test("Debian's perf stat counts arm_dsu_0 and arm_cmn_0 exactly: driver de
   ${Python3_EXECUTABLE} ${LINUX_SRC}/boot_test.py perf --pmusim $<TARGET_FILE:pmusim>
   --kit ${LINUX_KIT_DIR} --src ${LINUX_SRC} --work ${LINUX_TEST_DIR}/perf1 --cpus 1)
 set_tests_properties("linux: Debian's perf stat counts arm_dsu_0 and arm_cmn_0 exactly: driver deltas and clock x enabled time (1 CPU)"
+  PROPERTIES FIXTURES_REQUIRED linux_kit TIMEOUT 240)
+# Enabled in every build (1 CPU, about 21 s): a DSU counter overflow taken by the driver. The
+# `original` DSU variant has the 32-bit event counters Linux 6.1's arm_dsu_pmu.c assumes (on a
+# DSU-110, whose event counters are 64 bits wide, that driver never sees an overflow: docs/linux.md).
+linux_test("a DSU counter overflow interrupt is handled by Debian's arm_dsu_pmu and perf's count stays exact (1 CPU)"
+  ${Python3_EXECUTABLE} ${LINUX_SRC}/boot_test.py overflow --pmusim $<TARGET_FILE:pmusim>
+  --kit ${LINUX_KIT_DIR} --src ${LINUX_SRC} --work ${LINUX_TEST_DIR}/overflow1 --cpus 1 --time-limit 30s -C dsu0.variant=original)
+set_tests_properties("linux: a DSU counter overflow interrupt is handled by Debian's arm_dsu_pmu and perf's count stays exact (1 CPU)"
   PROPERTIES FIXTURES_REQUIRED linux_kit TIMEOUT 240)
