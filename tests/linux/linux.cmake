@@ -100,7 +100,16 @@ linux_test("Debian's perf stat counts arm_dsu_0 and arm_cmn_0 exactly: driver de
   ${Python3_EXECUTABLE} ${LINUX_SRC}/boot_test.py perf --pmusim $<TARGET_FILE:pmusim>
   --kit ${LINUX_KIT_DIR} --src ${LINUX_SRC} --work ${LINUX_TEST_DIR}/perf1 --cpus 1)
 set_tests_properties("linux: Debian's perf stat counts arm_dsu_0 and arm_cmn_0 exactly: driver deltas and clock x enabled time (1 CPU)"
-  PROPERTIES FIXTURES_REQUIRED linux_kit TIMEOUT 240)
+  PROPERTIES FIXTURES_REQUIRED linux_kit FIXTURES_SETUP linux_perf_log TIMEOUT 240)
+# The reference mode under Linux: every access Debian's drivers made to the DSU and the CMN in that
+# run (its access log), replayed at the same instants with `pmusim run` in fast and in per-cycle
+# reference mode: each read gives the value the driver read (tests/linux/replay_units.py; about
+# 20 s, the reference mode's 6.5 ms of simulated time).
+linux_test("the drivers' DSU and CMN accesses under Linux read the same values in the reference mode"
+  sh -c "${Python3_EXECUTABLE} ${LINUX_SRC}/replay_units.py perf1/perf.jsonl replay.seq && \
+$<TARGET_FILE:pmusim> run -q replay.seq && $<TARGET_FILE:pmusim> run -q --reference replay.seq")
+set_tests_properties("linux: the drivers' DSU and CMN accesses under Linux read the same values in the reference mode"
+  PROPERTIES FIXTURES_REQUIRED linux_perf_log WORKING_DIRECTORY ${LINUX_TEST_DIR} TIMEOUT 240)
 # Enabled in every build (1 CPU, about 21 s): a DSU counter overflow taken by the driver. The
 # `original` DSU variant has the 32-bit event counters Linux 6.1's arm_dsu_pmu.c assumes (on a
 # DSU-110, whose event counters are 64 bits wide, that driver never sees an overflow: docs/linux.md).
