@@ -123,6 +123,7 @@ public:
     void code_written(uint64_t begin, uint64_t end);
     // Every ISS of a platform, for the broadcasts (cpu order).
     static std::vector<aarch64_iss*> on_platform(const platform& p);
+    bool other_cpus_running() const;
     bool running() const { return result_.s == firmware_result::state::running; }
     const sc_core::sc_event& finished() const { return finished_; }
     const firmware_result& result() const { return result_; }
