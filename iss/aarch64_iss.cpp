@@ -281,12 +281,8 @@ void aarch64_iss::code_written(uint64_t begin, uint64_t end) {
 // forms), 1 (the ...OS forms, a superset of Inner Shareable) or 0 (TLBI IPAS2E1IS and
 // IPAS2LE1IS, op1 4); IC IALLUIS (op1 0, C7, C1, 0) and IC IVAU (op1 3, C7, C5, 1, to the PoU for
 // every PE in the Inner Shareable domain). The engine executes the instruction itself (returns 0).
-struct dbg_counts { unsigned long runs=0, untils=0, small=0, zero_gap=0, tlbi=0, ivau=0, iall=0, irqstop=0, rescan=0, retired=0;
-  ~dbg_counts(){ if(getenv("PMUSIM_DBG")) fprintf(stderr,"DBG runs %lu untils %lu small %lu zero_gap %lu tlbi %lu ivau %lu iall %lu irqstop %lu rescan %lu retired %lu\n",runs,untils,small,zero_gap,tlbi,ivau,iall,irqstop,rescan,retired);} } dbg;
 uint32_t aarch64_iss::on_sys(uc_struct*, int, const uc_arm64_cp_reg* cp, void* self_ptr) {
     auto* self = static_cast<aarch64_iss*>(self_ptr);
-    { const bool t = cp->crn == 8 && (cp->crm == 3 || cp->crm == 0 || cp->crm == 1); const bool ic = cp->crn == 7 && ((cp->op1 == 0 && cp->crm == 1 && cp->op2 == 0) || (cp->op1 == 3 && cp->crm == 5 && cp->op2 == 1));
-      if (t) dbg.tlbi++; else if (ic && cp->op1 == 3) dbg.ivau++; else if (ic) dbg.iall++; }
     const bool tlbi_is = cp->crn == 8 && (cp->crm == 3 || cp->crm == 0 || cp->crm == 1); // CRm 0/1: TLBI ...IS of the IPA group
     const bool ic_is = cp->crn == 7 && ((cp->op1 == 0 && cp->crm == 1 && cp->op2 == 0) || (cp->op1 == 3 && cp->crm == 5 && cp->op2 == 1));
     if (!tlbi_is && !ic_is) return 0;
@@ -479,7 +475,7 @@ uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
     counted_ = before_block_ = 0;
     block_start_ = from;
     budget_check_ = false;
-    ++engine_runs_; dbg.untils++;
+    ++engine_runs_;
     // Unicorn's exit is an imitated WFI (unicorn 2.1.1 qemu/target/arm/translate-a64.c
     // aarch64_tr_translate_insn: uc_addr_is_exit -> DISAS_WFI -> helper_wfi), and helper_wfi honours
     // the WFI traps (op_helper.c check_wfx_trap): at EL0 with SCTLR_EL1.nTWI = 0, as Linux runs user
@@ -814,7 +810,6 @@ void aarch64_iss::run_loop() {
             // are quantum boundaries (below) or exact accesses, both timed events.
             sc_time next = sc_max_time();
             gap = sc_get_curr_simcontext()->next_time(next) ? next - sc_time_stamp() : sc_max_time() - sc_time_stamp();
-            dbg.zero_gap++;
         }
         if (gap != SC_ZERO_TIME && gap.value() < limit - now_fs()) limit = now_fs() + gap.value();
         if (gap == SC_ZERO_TIME) limit = now_fs();
@@ -822,7 +817,7 @@ void aarch64_iss::run_loop() {
         const clock_domain& clk = core_.clock();
         uint64_t edges = clk.edges_at(limit) - clk.edges_at(t_pos_);
         uint64_t budget = std::min(cap, std::max<uint64_t>(1, edges / cycles_per_instruction_));
-        uint64_t retired = run_engine(budget); dbg.runs++; if (budget <= 4) dbg.small++; if (stop_.kind == stop_kind::irq) dbg.irqstop++; if (stop_.kind == stop_kind::rescan) dbg.rescan++; dbg.retired += retired;
+        uint64_t retired = run_engine(budget);
         retire(retired);
         uint64_t pc = engine_pc();
         switch (stop_.kind) {
