@@ -786,6 +786,9 @@ void aarch64_iss::run_loop() {
     while (running()) {
         sync();
         if (!running()) return; // powered off by another process while this one waited
+        // sc_stop() ends the simulation after the current delta: a run now (nothing is pending any
+        // more) would go on to the next device access, far past the end (pmusim linux's time limit).
+        if (sc_get_curr_simcontext()->sim_status() == SC_SIM_USER_STOP) return;
         if (now_fs() >= deadline_)
             fail(2, fmt::format("{}: the firmware did not exit within {} (time limit)", where(engine_pc()),
                                 format_time(deadline_ - started_at_)));

@@ -118,3 +118,11 @@ linux_test("a DSU counter overflow interrupt is handled by Debian's arm_dsu_pmu 
   --kit ${LINUX_KIT_DIR} --src ${LINUX_SRC} --work ${LINUX_TEST_DIR}/overflow1 --cpus 1 --time-limit 30s -C dsu0.variant=original)
 set_tests_properties("linux: a DSU counter overflow interrupt is handled by Debian's arm_dsu_pmu and perf's count stays exact (1 CPU)"
   PROPERTIES FIXTURES_REQUIRED linux_kit TIMEOUT 240)
+# The time limit ends the run at its instant in fast mode as in the reference mode: 100 us of
+# Debian's early boot on one 2 GHz CPU (one instruction per cycle) is 200000 instructions (until
+# 2026-12-05 the fast mode ran on to the kernel's first device access, 9.65 M instructions).
+linux_test("the time limit stops Debian's kernel at its instant: 100 us at 2 GHz is 200000 instructions"
+  ${EXPECT} 1 --match "time limit reached after 100 us simulated, 200000 instructions" --
+  ${RUN} --kernel ${LINUX_KIT_DIR}/Image --append maxcpus=1 --time-limit 100us)
+set_tests_properties("linux: the time limit stops Debian's kernel at its instant: 100 us at 2 GHz is 200000 instructions"
+  PROPERTIES FIXTURES_REQUIRED linux_kit)
