@@ -59,6 +59,11 @@ using ctl::scr_irq, ctl::scr_ea, ctl::scr_smd, ctl::scr_hce, ctl::hcr_vm, ctl::h
 constexpr uint32_t key_scr_el3 = (3u << 14) | (6u << 11) | (1u << 7) | (1u << 3), key_hcr_el2 = (3u << 14) | (4u << 11) | (1u << 7) | (1u << 3);
 
 constexpr uint64_t page_size = 4096;
+// With more than one CPU running, each runs ahead up to the next multiple of this quantum of
+// simulated time (or an earlier timed event) before it lets the others run (docs/firmware.md "SMP").
+constexpr fs_t smp_quantum_fs = 1'000'000'000; // 1 us
+// SCTLR_EL1.nTWI (Arm ARM D17.2.118): 0 traps EL0's WFI to EL1.
+constexpr unsigned sctlr_ntwi = 16;
 
 sysreg_encoding encoding_of(uint32_t word) {
     return {uint8_t(2 + ((word >> 19) & 1)), uint8_t((word >> 16) & 7), uint8_t((word >> 12) & 15),
@@ -248,6 +253,12 @@ void aarch64_iss::power_off(const std::string& why) {
 std::vector<aarch64_iss*>& aarch64_iss::instances() {
     static std::vector<aarch64_iss*> all;
     return all;
+}
+
+bool aarch64_iss::other_cpus_running() const {
+    for (aarch64_iss* i : on_platform(platform_))
+        if (i != this && i->running()) return true;
+    return false;
 }
 
 std::vector<aarch64_iss*> aarch64_iss::on_platform(const platform& p) {
@@ -465,10 +476,33 @@ uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
     block_start_ = from;
     budget_check_ = false;
     ++engine_runs_;
+    // Unicorn's exit is an imitated WFI (unicorn 2.1.1 qemu/target/arm/translate-a64.c
+    // aarch64_tr_translate_insn: uc_addr_is_exit -> DISAS_WFI -> helper_wfi), and helper_wfi honours
+    // the WFI traps (op_helper.c check_wfx_trap): at EL0 with SCTLR_EL1.nTWI = 0, as Linux runs user
+    // space (arch/arm64/include/asm/sysreg.h INIT_SCTLR_EL1_MMU_ON sets nTWE, not nTWI), it moves
+    // the PC back onto the instruction before the exit, which has already run, and raises UNDEFINED
+    // (exception 1) there: user space got SIGILL on a plain ADD. The engine's HCR_EL2/SCR_EL3 never
+    // set TWI; the engine's SCTLR_EL1.nTWI is set for the run. The firmware's own WFIs never run in
+    // the engine (they are the ISS's stop points, wait_trap_target), and the engine's SCTLR_EL1
+    // write is raw (no TLB flush; nTWI is in none of its cached translation flags).
+    const bool exit_would_trap = el_ == 0 && !((engine_sctlr_el1() >> sctlr_ntwi) & 1);
+    if (exit_would_trap) set_engine_sctlr_el1(engine_sctlr_el1() | (uint64_t(1) << sctlr_ntwi));
     last_error_ = uc_emu_start(uc_, from, exit_address, 0, 0);
+    if (exit_would_trap) set_engine_sctlr_el1(engine_sctlr_el1() & ~(uint64_t(1) << sctlr_ntwi));
     budget_check_ = true;
     if (stop_.kind == stop_kind::memory) set_pc(faulting_access());
     return retired_in_run();
+}
+
+uint64_t aarch64_iss::engine_sctlr_el1() const {
+    uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0};
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &sctlr);
+    return sctlr.val;
+}
+
+void aarch64_iss::set_engine_sctlr_el1(uint64_t value) {
+    uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, value};
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &sctlr);
 }
 
 // Instructions retired by the engine run that just ended: the blocks before the last one, and of
@@ -752,6 +786,9 @@ void aarch64_iss::run_loop() {
     while (running()) {
         sync();
         if (!running()) return; // powered off by another process while this one waited
+        // sc_stop() ends the simulation after the current delta: a run now (nothing is pending any
+        // more) would go on to the next device access, far past the end (pmusim linux's time limit).
+        if (sc_get_curr_simcontext()->sim_status() == SC_SIM_USER_STOP) return;
         if (now_fs() >= deadline_)
             fail(2, fmt::format("{}: the firmware did not exit within {} (time limit)", where(engine_pc()),
                                 format_time(deadline_ - started_at_)));
@@ -769,8 +806,17 @@ void aarch64_iss::run_loop() {
         // firmware sees before then) or the time limit.
         sc_time gap = sc_time_to_pending_activity();
         fs_t limit = deadline_;
+        const bool smp = other_cpus_running();
+        if (gap == SC_ZERO_TIME && smp) {
+            // What is still runnable at this instant after sync()'s yields is the other CPUs'
+            // ISSs, each about to run its own quantum: not a reason to stop. Their next instants
+            // are quantum boundaries (below) or exact accesses, both timed events.
+            sc_time next = sc_max_time();
+            gap = sc_get_curr_simcontext()->next_time(next) ? next - sc_time_stamp() : sc_max_time() - sc_time_stamp();
+        }
         if (gap != SC_ZERO_TIME && gap.value() < limit - now_fs()) limit = now_fs() + gap.value();
         if (gap == SC_ZERO_TIME) limit = now_fs();
+        if (smp) limit = std::min(limit, (now_fs() / smp_quantum_fs + 1) * smp_quantum_fs);
         const clock_domain& clk = core_.clock();
         uint64_t edges = clk.edges_at(limit) - clk.edges_at(t_pos_);
         uint64_t budget = std::min(cap, std::max<uint64_t>(1, edges / cycles_per_instruction_));

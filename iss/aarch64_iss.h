@@ -123,6 +123,7 @@ public:
     void code_written(uint64_t begin, uint64_t end);
     // Every ISS of a platform, for the broadcasts (cpu order).
     static std::vector<aarch64_iss*> on_platform(const platform& p);
+    bool other_cpus_running() const;
     bool running() const { return result_.s == firmware_result::state::running; }
     const sc_core::sc_event& finished() const { return finished_; }
     const firmware_result& result() const { return result_; }
@@ -309,6 +310,9 @@ private:
     // Runs from `from` until the PC reaches `exit_address` (inside a straight-line block), or
     // another stop; returns the instructions retired.
     uint64_t run_until(uint64_t from, uint64_t exit_address);
+    // The engine's SCTLR_EL1 (a raw access: no TLB flush).
+    uint64_t engine_sctlr_el1() const;
+    void set_engine_sctlr_el1(uint64_t value);
     platform& platform_;
     run_recorder& rec_;
     unsigned cpu_;

@@ -70,6 +70,7 @@ void linux_machine::boot(const linux_boot_image& image, unsigned el, fs_t time_l
     // The boot loader's console: every PL011 enabled (pmusim linux stands for the loader).
     for (unit* u : platform_.units())
         if (auto* uart = dynamic_cast<pl011_unit*>(u)) uart->enable_as_console();
+    if (time_limit_fs != fs_never) time_limit_event_.notify(sc_core::sc_time(double(time_limit_fs), sc_core::SC_FS));
     cpus_.front()->power_on(b); // the run's time limit is the machine's (watch), not one CPU's
     booted_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -97,6 +98,7 @@ void linux_machine::watch() {
     wait(booted_);
     sc_core::sc_event_or_list any;
     any |= stop_;
+    any |= time_limit_event_;
     for (auto& c : cpus_) any |= c->finished();
     const sc_core::sc_time limit = time_limit_ == fs_never ? sc_core::sc_max_time() - sc_core::sc_time_stamp()
                                                            : sc_core::sc_time(double(time_limit_), sc_core::SC_FS);

@@ -42,6 +42,9 @@ private:
     struct psci_glue;
     std::unique_ptr<psci_glue> psci_;
     sc_core::sc_event stop_, booted_;
+    // Notified at the time limit from boot() on: a timed event before the boot CPU's first run, so
+    // that run already ends at the limit (an ISS runs ahead to the next timed event).
+    sc_core::sc_event time_limit_event_;
     fs_t time_limit_ = fs_never;
     unsigned boot_el_ = 1;
     int exit_code_ = 1;

@@ -1,0 +1,10 @@
+# One boot for CI: the PMUs the drivers registered (pmus.sh), then perf stat on the DSU
+# (dsu_perf.sh) and on the CMN (cmn_perf.sh), over 2 ms sleeps (short enough for the reference-mode
+# replay of the drivers' accesses, replay_units.py); boot_test.py checks all three.
+for p in /sys/bus/event_source/devices/*; do echo "pmusim-test: pmu ${p##*/}"; done
+for p in arm_dsu_0 arm_cmn_0; do
+  for e in /sys/bus/event_source/devices/$p/events/*; do echo "pmusim-test: $p event ${e##*/}"; done
+done
+perf stat -x, -a -e arm_dsu_0/cycles/,arm_dsu_0/bus_cycles/ -- sleep 0.002
+echo "pmusim-test: hnf_cache_miss $(cat /sys/bus/event_source/devices/arm_cmn_0/events/hnf_cache_miss)"
+perf stat -x, -a -e arm_cmn_0/dtc_cycles/,arm_cmn_0/hnf_cache_miss/ -- sleep 0.002
