@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang + ASan + UBSan into build-fuzz/ and runs each for a
-# bounded time, starting from the committed corpus (fuzz/corpus/<target>/, plus every sequence
-# under tests/ for the parser and serve targets). New interesting inputs go to
-# build-fuzz/corpus/<target>/ (not committed); crashes to build-fuzz/crashes/<target>/.
+# Runs the libFuzzer targets (clang + ASan + UBSan) for a bounded time each, starting from the
+# committed corpus (fuzz/corpus/<target>/, plus every sequence under tests/ for the parser and
+# serve targets). They are built in build-asan/, the sanitized build scripts/sanitize.sh tests
+# (scripts/configure-sanitized.sh): after it, only the targets' links are left, if anything. New
+# interesting inputs go to build-asan/corpus/<target>/ (not committed); crashes to
+# build-asan/crashes/<target>/.
 #
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #   scripts/fuzz.sh 30                       # CI (.ci/run): each target 30 seconds
@@ -13,15 +15,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-60}"
 shift || true
 "$root/scripts/install-deps.sh"
-build="$root/build-fuzz"
-# ccache when installed (optional).
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-# -O1 and line tables (-gline-tables-only), as libFuzzer's own documentation builds its targets:
-# the build costs less than -O2 -g, the reports keep file:line.
-CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPMUSIM_FUZZ=ON \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" -DPMUSIM_SANITIZE=address,undefined \
-  -DPMUSIM_SANITIZE_DEBUG_INFO=-gline-tables-only "${launcher[@]}" >/dev/null
+build="$("$root/scripts/configure-sanitized.sh")"
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(fuzz_sequence_parser fuzz_platform_yaml fuzz_serve fuzz_registers_arm fuzz_registers_power9
                                       fuzz_scenario fuzz_perf_stat fuzz_sweep fuzz_event_stream)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds pmusim with AddressSanitizer + UndefinedBehaviorSanitizer (GCC) into build-asan/ and runs
-# the test suite there (docs/reliability.md). Any sanitizer report fails the test it happens in:
-# ASan halts on the first error, UBSan is built with -fno-sanitize-recover=all.
+# Builds pmusim with clang, AddressSanitizer + UndefinedBehaviorSanitizer and the libFuzzer targets
+# into build-asan/ (scripts/configure-sanitized.sh; scripts/fuzz.sh then fuzzes in the same build)
+# and runs the test suite there (docs/reliability.md). Any sanitizer report fails the test it
+# happens in: ASan halts on the first error, UBSan is built with -fno-sanitize-recover=all.
 #
 # Tests with little or no sanitizer value are skipped (docs/reliability.md, "What the sanitized
 # run skips"); PMUSIM_SANITIZE_ALL=1 runs them too, and PMUSIM_SANITIZE_SKIP replaces the ctest -E
@@ -10,14 +11,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
-build="$root/build-asan"
-# ccache when installed (optional): repeated CI runs and worktrees share compiled objects.
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-# -O1, line tables only (-g1): what ASan's own documentation suggests for speed, and compiling
-# costs a fifth to a half less than -O2 -g (docs/reliability.md, "CI time").
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" \
-  -DPMUSIM_SANITIZE=address,undefined -DPMUSIM_SANITIZE_DEBUG_INFO=-g1 "${launcher[@]}" >/dev/null
+build="$("$root/scripts/configure-sanitized.sh")"
 build_start=$SECONDS
 cmake --build "$build" -j "$(nproc)" -- --no-print-directory >&2
 echo "sanitize: build took $((SECONDS - build_start)) s" >&2
