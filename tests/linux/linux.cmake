@@ -126,3 +126,15 @@ linux_test("the time limit stops Debian's kernel at its instant: 100 us at 2 GHz
   ${RUN} --kernel ${LINUX_KIT_DIR}/Image --append maxcpus=1 --time-limit 100us)
 set_tests_properties("linux: the time limit stops Debian's kernel at its instant: 100 us at 2 GHz is 200000 instructions"
   PROPERTIES FIXTURES_REQUIRED linux_kit)
+
+# Every test that runs Debian's kernel (the kit, and whatever needs the kit or the perf run's log)
+# carries the label `kernel`: the sanitized stage leaves them out with `ctest -LE kernel`
+# (scripts/sanitize.sh, docs/reliability.md "What the sanitized run skips"), the Release stage runs them.
+get_property(pmusim_all_tests DIRECTORY PROPERTY TESTS)
+foreach(t IN LISTS pmusim_all_tests)
+  get_test_property("${t}" FIXTURES_REQUIRED required)
+  get_test_property("${t}" FIXTURES_SETUP provided)
+  if("${required};${provided}" MATCHES "linux_kit|linux_perf_log")
+    set_property(TEST "${t}" APPEND PROPERTY LABELS kernel)
+  endif()
+endforeach()
