@@ -56,11 +56,20 @@ void firmware_gate::transport_system_register(tlm::tlm_generic_payload& trans, a
         return answer_undefined(trans, ctx);
     }
     const uint32_t request = ctx.request_bits(trans.is_write());
-    if ((request != o->allowed_request || register_value::changes() != o->allowed_at_changes) &&
-        !ask_rule(*o, ctx, trans, request))
+    // A request the rule allowed since the last register change goes straight to the owner: a tail
+    // call, with no call before it, so that this path saves no registers.
+    if (request == o->allowed_request && register_value::changes() == o->allowed_at_changes && o->server)
+        return o->server->serve_sysreg(o->slot, trans, ctx);
+    transport_system_register_asking(*o, trans, ctx, request);
+}
+
+void firmware_gate::transport_system_register_asking(const owner& o, tlm::tlm_generic_payload& trans,
+                                                     access_context& ctx, uint32_t request) {
+    if ((request != o.allowed_request || register_value::changes() != o.allowed_at_changes) &&
+        !ask_rule(o, ctx, trans, request))
         return;
-    if (o->server) return o->server->serve_sysreg(o->slot, trans, ctx);
-    o->owner_unit->serve_sysreg(o->slot, trans, ctx);
+    if (o.server) return o.server->serve_sysreg(o.slot, trans, ctx);
+    o.owner_unit->serve_sysreg(o.slot, trans, ctx);
 }
 
 bool firmware_gate::ask_rule(const owner& o, access_context& ctx, tlm::tlm_generic_payload& trans, uint32_t request) {

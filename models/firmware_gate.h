@@ -70,6 +70,9 @@ private:
     // A system-register access, whose context the gate has found and reset: the owner's rule and
     // its serve_sysreg (b_transport tail-calls it, so a memory-mapped access saves no registers).
     void transport_system_register(tlm::tlm_generic_payload& trans, access_context& ctx);
+    // The rest of it, out of line: the rule asked (unless remembered), then the owner's serve_sysreg.
+    [[gnu::noinline]] void transport_system_register_asking(const owner& o, tlm::tlm_generic_payload& trans,
+                                                            access_context& ctx, uint32_t request);
     // Refuses an access whose payload carries no access context (off the hot path).
     [[gnu::cold]] void refuse_without_context(tlm::tlm_generic_payload& trans);
     // Finds the system bus behind to_bus, if it is one (ports are bound by now).
