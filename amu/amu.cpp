@@ -27,7 +27,7 @@ const amu_group0_event group0_events[4] = {
 } // namespace
 
 namespace {
-constexpr uint64_t amcr_cg1rz_mask = 1ULL << amu_field::amcr_cg1rz;
+constexpr uint64_t amcr_cg1rz_mask = amu_field::amcr_cg1rz.mask();
 const char* const g0_keys[4] = {"cycles", "const_cycles", "inst", "mem_stall"};
 } // namespace
 
@@ -93,8 +93,8 @@ amu_unit::amu_unit(const sc_core::sc_module_name& name, soc& system, std::vector
             // Bits of auxiliary counters that do not exist are RES0 (D24.2.61).
             using namespace amu_field;
             for (unsigned x = cp->aux; x < 16; ++x)
-                hafgrtr.value &= ~(1ULL << hafgrtr_amevcntr1(x) | 1ULL << hafgrtr_amevtyper1(x));
-            if (cp->aux == 0) hafgrtr.value &= ~(1ULL << hafgrtr_amcnten1);
+                hafgrtr.value &= ~(hafgrtr_amevcntr1(x).mask() | hafgrtr_amevtyper1(x).mask());
+            if (cp->aux == 0) hafgrtr.value &= ~hafgrtr_amcnten1.mask();
         });
         auto& amcr = b["AMCR_EL0"];
         amcr.on_write([cp, &amcr](const write_event&) {
@@ -154,7 +154,7 @@ void amu_unit::amu_reset(cpu_amu& c, fs_t now) {
     b["AMCFGR_EL0"].value = amcfgr_value(aux);
     b["AMCGCR_EL0"].value = amcgcr_value(aux);
     b["AMCG1IDR_EL0"].value =
-        c.version >= 2 ? (uint64_t(c.aux_mask()) << amcg1idr_amevcntvoff1) | uint64_t(c.aux_mask()) << amcg1idr_amevcntr1 : 0;
+        c.version >= 2 ? amcg1idr_amevcntvoff1.put(c.aux_mask()) | amcg1idr_amevcntr1.put(c.aux_mask()) : 0;
     c.en0 = c.en1 = 0;
     for (auto& k : c.g0) k.write(0, now);
     for (auto& k : c.g1) k.write(0, now);

@@ -56,29 +56,30 @@ struct amu_cpu_config {
     bool fgt = false;           // FEAT_FGT: HAFGRTR_EL2 read traps
 };
 
-// The positions of the fields the model reads or composes: the table (amu_table.cpp) places its
-// fields with these same constants, so each position is written once.
+// The fields the model reads or composes (reg_field: position and width), as the Arm ARM places
+// them (DDI0487 M.a.a D24.6: AMCR_EL0, AMCFGR_EL0, AMCGCR_EL0, AMCG1IDR_EL0, AMCNTENSET0_EL0): the
+// table (amu_table.cpp) places its fields with these same constants, so each is written once.
 namespace amu_field {
-constexpr unsigned amcr_cg1rz = 17;
-constexpr unsigned amcfgr_n = 0, amcfgr_size = 8, amcfgr_hdbg = 24, amcfgr_ncg = 28;
-constexpr unsigned amcgcr_cg0nc = 0, amcgcr_cg1nc = 8;
-constexpr unsigned amcg1idr_amevcntr1 = 0, amcg1idr_amevcntvoff1 = 16;
+constexpr reg_field amcr_cg1rz{17, 1};
+constexpr reg_field amcfgr_n{0, 8}, amcfgr_size{8, 6}, amcfgr_hdbg{24, 1}, amcfgr_ncg{28, 4};
+constexpr reg_field amcgcr_cg0nc{0, 8}, amcgcr_cg1nc{8, 8};
+constexpr reg_field amcg1idr_amevcntr1{0, 16}, amcg1idr_amevcntvoff1{16, 16};
 constexpr unsigned architected_counters = 4;
 // AMCFGR_EL0 of a CPU with `aux` auxiliary counters: counter groups - 1, HDBG supported, 64-bit
 // counters (size - 1), counters in all groups - 1. AMCGCR_EL0: the counters of each group.
 constexpr uint64_t amcfgr_value(unsigned aux) {
-    return uint64_t(aux > 0 ? 1 : 0) << amcfgr_ncg | uint64_t(1) << amcfgr_hdbg | uint64_t(63) << amcfgr_size |
-           uint64_t(architected_counters - 1 + aux) << amcfgr_n;
+    return amcfgr_ncg.put(aux > 0 ? 1 : 0) | amcfgr_hdbg.mask() | amcfgr_size.put(63) |
+           amcfgr_n.put(architected_counters - 1 + aux);
 }
 constexpr uint64_t amcgcr_value(unsigned aux) {
-    return uint64_t(aux) << amcgcr_cg1nc | uint64_t(architected_counters) << amcgcr_cg0nc;
+    return amcgcr_cg1nc.put(aux) | amcgcr_cg0nc.put(architected_counters);
 }
 // HAFGRTR_EL2 (D24.2.61): AMCNTEN0 [0], AMEVCNTR0<x> [x+1], AMCNTEN1 [17], AMEVCNTR1<x> [18+2x],
 // AMEVTYPER1<x> [19+2x].
-constexpr unsigned hafgrtr_amcnten0 = 0, hafgrtr_amcnten1 = 17;
-constexpr unsigned hafgrtr_amevcntr0(unsigned x) { return x + 1; }
-constexpr unsigned hafgrtr_amevcntr1(unsigned x) { return 18 + 2 * x; }
-constexpr unsigned hafgrtr_amevtyper1(unsigned x) { return 19 + 2 * x; }
+constexpr reg_field hafgrtr_amcnten0{0, 1}, hafgrtr_amcnten1{17, 1};
+constexpr reg_field hafgrtr_amevcntr0(unsigned x) { return {x + 1, 1}; }
+constexpr reg_field hafgrtr_amevcntr1(unsigned x) { return {18 + 2 * x, 1}; }
+constexpr reg_field hafgrtr_amevtyper1(unsigned x) { return {19 + 2 * x, 1}; }
 constexpr reg_field amcnten0_p{0, 4}; // AMCNTENSET0_EL0.P, AMCNTENCLR0_EL0.P: the 4 architected counters
 // The external view (amu_external_table.cpp, DDI0487 I5.5): the EXT64 AMCNTEN* pair the group-0
 // and group-1 enables; AMDEVAFF is MPIDR_EL1; AMDEVARCH; AMIIDR and the AMPIDRn that repeat it.

@@ -96,16 +96,16 @@ register_table make(amu_ext_format f) {
     }
     add(ro_reg("AMCGCR", 0xCE0, w, amcgcr_value(0),
                {{"RES0", 16, w - 16, fa::res0, ""},
-                {"CG1NC", amcgcr_cg1nc, 8, fa::ro, "number of auxiliary counters"},
-                {"CG0NC", amcgcr_cg0nc, 8, fa::ro, "number of architected counters: 4"}},
+                {"CG1NC", amcgcr_cg1nc, fa::ro, "number of auxiliary counters"},
+                {"CG0NC", amcgcr_cg0nc, fa::ro, "number of architected counters: 4"}},
                "Counter group configuration: AMCGCR_EL0"));
     {
-        std::vector<field_def> cfg = {{"NCG", amcfgr_ncg, 4, fa::ro, "counter groups minus 1"},
+        std::vector<field_def> cfg = {{"NCG", amcfgr_ncg, fa::ro, "counter groups minus 1"},
                                       {"RES0_27", 25, 3, fa::res0, ""},
-                                      {"HDBG", amcfgr_hdbg, 1, fa::ro, "reads 1"},
+                                      {"HDBG", amcfgr_hdbg, fa::ro, "reads 1"},
                                       {"RAZ", 14, 10, fa::raz_wi, ""},
-                                      {"SIZE", amcfgr_size, 6, fa::ro, "counter size minus 1: 63"},
-                                      {"N", amcfgr_n, 8, fa::ro, "counters in all groups minus 1"}};
+                                      {"SIZE", amcfgr_size, fa::ro, "counter size minus 1: 63"},
+                                      {"N", amcfgr_n, fa::ro, "counters in all groups minus 1"}};
         if (x64) cfg.insert(cfg.begin(), field_def{"RES0_HI", 32, 32, fa::res0, ""});
         add(ro_reg("AMCFGR", 0xE00, w, amcfgr_value(0), cfg, "Configuration: AMCFGR_EL0"));
     }
@@ -121,7 +121,7 @@ register_table make(amu_ext_format f) {
     }
     {
         std::vector<field_def> cr = {{"RES0_HI", 18, w - 18, fa::res0, ""},
-                                     {"CG1RZ", amcr_cg1rz, 1, fa::ro, "AMCR_EL0.CG1RZ (does not affect this view)"},
+                                     {"CG1RZ", amcr_cg1rz, fa::ro, "AMCR_EL0.CG1RZ (does not affect this view)"},
                                      {"RES0_MID", 11, 6, fa::res0, ""},
                                      {"HDBG", 10, 1, fa::ro, "AMCR_EL0.HDBG"},
                                      {"RES0_LO", 0, 10, fa::res0, ""}};

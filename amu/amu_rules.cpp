@@ -110,12 +110,12 @@ int amu_hafgrtr_bit(const amu_reg_info& i) {
     using namespace amu_field;
     switch (i.kind) {
     case amu_reg_info::enset0:
-    case amu_reg_info::enclr0: return hafgrtr_amcnten0;
-    case amu_reg_info::cnt0: return int(hafgrtr_amevcntr0(i.index));
+    case amu_reg_info::enclr0: return int(hafgrtr_amcnten0.lsb);
+    case amu_reg_info::cnt0: return int(hafgrtr_amevcntr0(i.index).lsb);
     case amu_reg_info::enset1:
-    case amu_reg_info::enclr1: return hafgrtr_amcnten1;
-    case amu_reg_info::cnt1: return int(hafgrtr_amevcntr1(i.index));
-    case amu_reg_info::type1: return int(hafgrtr_amevtyper1(i.index));
+    case amu_reg_info::enclr1: return int(hafgrtr_amcnten1.lsb);
+    case amu_reg_info::cnt1: return int(hafgrtr_amevcntr1(i.index).lsb);
+    case amu_reg_info::type1: return int(hafgrtr_amevtyper1(i.index).lsb);
     default: return -1;
     }
 }

@@ -47,7 +47,7 @@ built make() {
 
     add({"AMCR_EL0", el0(2, 0), {}, 64, 0,
          {{"RES0_HI", 18, 46, fa::res0, ""},
-          {"CG1RZ", amu_field::amcr_cg1rz, 1, fa::rw, "AMUv1p1 (RES0 on AMUv1): 1 makes system-register reads of AMEVCNTR1<n>_EL0 below the highest EL return 0"},
+          {"CG1RZ", amu_field::amcr_cg1rz, fa::rw, "AMUv1p1 (RES0 on AMUv1): 1 makes system-register reads of AMEVCNTR1<n>_EL0 below the highest EL return 0"},
           {"RES0_MID", 11, 6, fa::res0, ""},
           {"HDBG", 10, 1, fa::rw, "1 halts counting in Debug state (pmusim has no Debug state: no effect)"},
           {"RES0_LO", 0, 10, fa::res0, ""}},
@@ -55,18 +55,18 @@ built make() {
         cc, amu_reg_info::amcr);
     add({"AMCFGR_EL0", el0(2, 1), {}, 64, amu_field::amcfgr_value(0),
          {{"RES0_HI", 32, 32, fa::res0, ""},
-          {"NCG", amu_field::amcfgr_ncg, 4, fa::ro, "counter groups minus 1: 0 without auxiliary counters, 1 with"},
+          {"NCG", amu_field::amcfgr_ncg, fa::ro, "counter groups minus 1: 0 without auxiliary counters, 1 with"},
           {"RES0_27", 25, 3, fa::res0, ""},
-          {"HDBG", amu_field::amcfgr_hdbg, 1, fa::ro, "reads 1: AMCR_EL0.HDBG is supported"},
+          {"HDBG", amu_field::amcfgr_hdbg, fa::ro, "reads 1: AMCR_EL0.HDBG is supported"},
           {"RAZ", 14, 10, fa::raz_wi, ""},
-          {"SIZE", amu_field::amcfgr_size, 6, fa::ro, "counter size minus 1: 0b111111, 64-bit counters"},
-          {"N", amu_field::amcfgr_n, 8, fa::ro, "number of counters in all groups minus 1 (3 + auxiliary counters)"}},
+          {"SIZE", amu_field::amcfgr_size, fa::ro, "counter size minus 1: 0b111111, 64-bit counters"},
+          {"N", amu_field::amcfgr_n, fa::ro, "number of counters in all groups minus 1 (3 + auxiliary counters)"}},
          "Activity Monitors Configuration Register (read-only)"},
         id, amu_reg_info::other);
     add({"AMCGCR_EL0", el0(2, 2), {}, 64, amu_field::amcgcr_value(0),
          {{"RES0_HI", 16, 48, fa::res0, ""},
-          {"CG1NC", amu_field::amcgcr_cg1nc, 8, fa::ro, "number of auxiliary (group 1) counters, 0..16"},
-          {"CG0NC", amu_field::amcgcr_cg0nc, 8, fa::ro, "number of architected (group 0) counters: 4"}},
+          {"CG1NC", amu_field::amcgcr_cg1nc, fa::ro, "number of auxiliary (group 1) counters, 0..16"},
+          {"CG0NC", amu_field::amcgcr_cg0nc, fa::ro, "number of architected (group 0) counters: 4"}},
          "Activity Monitors Counter Group Configuration Register (read-only)"},
         id, amu_reg_info::other);
     add({"AMUSERENR_EL0", el0(2, 3), {}, 64, 0,
@@ -86,8 +86,8 @@ built make() {
         cc, amu_reg_info::enset0);
     add({"AMCG1IDR_EL0", el0(2, 6), {}, 64, 0,
          {{"RES0", 32, 32, fa::res0, ""},
-          {"AMEVCNTVOFF1", amu_field::amcg1idr_amevcntvoff1, 16, fa::ro, "bit n: AMEVCNTVOFF1<n>_EL2 is implemented"},
-          {"AMEVCNTR1", amu_field::amcg1idr_amevcntr1, 16, fa::ro, "bit n: AMEVCNTR1<n>_EL0 is implemented"}},
+          {"AMEVCNTVOFF1", amu_field::amcg1idr_amevcntvoff1, fa::ro, "bit n: AMEVCNTVOFF1<n>_EL2 is implemented"},
+          {"AMEVCNTR1", amu_field::amcg1idr_amevcntr1, fa::ro, "bit n: AMEVCNTR1<n>_EL0 is implemented"}},
          "Activity Monitors Counter Group 1 Identification Register (AMUv1p1, read-only)"},
         id, amu_reg_info::amcg1idr);
     add({"AMCNTENCLR1_EL0", el0(3, 0), {}, 64, 0,
@@ -147,14 +147,14 @@ built make() {
                        "exist are RES0. Warm reset UNKNOWN below an EL3; pmusim resets it to 0"};
         d.fields.push_back({"RES0_HI", 50, 14, fa::res0, ""});
         for (unsigned x = 16; x-- > 0;) {
-            d.fields.push_back({fmt::format("AMEVTYPER1{}_EL0", x), amu_field::hafgrtr_amevtyper1(x), 1, fa::rw, ""});
-            d.fields.push_back({fmt::format("AMEVCNTR1{}_EL0", x), amu_field::hafgrtr_amevcntr1(x), 1, fa::rw, ""});
+            d.fields.push_back({fmt::format("AMEVTYPER1{}_EL0", x), amu_field::hafgrtr_amevtyper1(x), fa::rw, ""});
+            d.fields.push_back({fmt::format("AMEVCNTR1{}_EL0", x), amu_field::hafgrtr_amevcntr1(x), fa::rw, ""});
         }
-        d.fields.push_back({"AMCNTEN1", amu_field::hafgrtr_amcnten1, 1, fa::rw, "traps AMCNTENSET1_EL0 and AMCNTENCLR1_EL0"});
+        d.fields.push_back({"AMCNTEN1", amu_field::hafgrtr_amcnten1, fa::rw, "traps AMCNTENSET1_EL0 and AMCNTENCLR1_EL0"});
         d.fields.push_back({"RES0_LO", 5, 12, fa::res0, ""});
         for (unsigned x = 4; x-- > 0;)
-            d.fields.push_back({fmt::format("AMEVCNTR0{}_EL0", x), amu_field::hafgrtr_amevcntr0(x), 1, fa::rw, ""});
-        d.fields.push_back({"AMCNTEN0", amu_field::hafgrtr_amcnten0, 1, fa::rw, "traps AMCNTENSET0_EL0 and AMCNTENCLR0_EL0"});
+            d.fields.push_back({fmt::format("AMEVCNTR0{}_EL0", x), amu_field::hafgrtr_amevcntr0(x), fa::rw, ""});
+        d.fields.push_back({"AMCNTEN0", amu_field::hafgrtr_amcnten0, fa::rw, "traps AMCNTENSET0_EL0 and AMCNTENCLR0_EL0"});
         add(std::move(d), amu_reg_class::hafgrtr, amu_reg_info::hafgrtr);
     }
     // Sources: the Arm ARM's register pages; the encodings also in TF-A's arch.h (tests/facts/amu.tsv).

@@ -456,9 +456,9 @@ void scenario_register_path(bool quick) {
                                  seconds, 1e9 * seconds / reads, human(reads / seconds));
     };
     line("system register (AMU):", r.host_seconds);
-    std::cout << fmt::format("  {:.1f}x the bare loop (target: within 3x)\n", r.host_seconds / bare_s);
+    std::cout << fmt::format("  {:.1f}x the bare loop (target, issue 30: within 2.5x)\n", r.host_seconds / bare_s);
     line("memory-mapped (DSU frame):", mmio_s);
-    std::cout << fmt::format("  {:.1f}x the bare loop\n", mmio_s / bare_s);
+    std::cout << fmt::format("  {:.1f}x the bare loop (target, issue 30: within 3x)\n", mmio_s / bare_s);
     line("bare loop:", bare_s);
     std::cout << "\n";
     // The floor of the topology (plumbing_hop): what the hops cost before any of them does its work.

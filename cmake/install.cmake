@@ -33,6 +33,12 @@ install(TARGETS pmusim_shared pmusim_static EXPORT pmusimTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/pmusim DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 install(FILES ${CMAKE_BINARY_DIR}/include/pmusim/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pmusim)
+# The public helpers written once in models/ (include/pmusim/register_access.h includes them as
+# pmusim/models/...): copied next to the public headers in the build tree, installed there too.
+foreach(shared_header register_access.h)
+  configure_file(${CMAKE_SOURCE_DIR}/models/${shared_header} ${CMAKE_BINARY_DIR}/include/pmusim/models/${shared_header} COPYONLY)
+  install(FILES ${CMAKE_SOURCE_DIR}/models/${shared_header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pmusim/models)
+endforeach()
 
 set(PMUSIM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pmusim)
 install(EXPORT pmusimTargets NAMESPACE pmusim:: DESTINATION ${PMUSIM_CMAKE_DIR})

@@ -11,9 +11,6 @@ namespace pmusim {
 
 namespace {
 constexpr uint32_t kRegionShift = 14; // node regions are 16 KB on CMN-600
-
-uint64_t field(uint64_t v, unsigned lsb, unsigned width) { return (v >> lsb) & ((1ull << width) - 1); }
-bool bit(uint64_t v, unsigned lsb) { return field(v, lsb, 1) != 0; }
 } // namespace
 
 using namespace cmn_field;
@@ -149,7 +146,7 @@ const event_source* cmn600::dtm_input(size_t xp, unsigned counter, std::vector<e
     feeds.clear();
     const size_t xp_node = mesh_.xps[xp].node;
     const uint64_t cfg = reg(xp_node, "por_dtm_pmu_config");
-    const unsigned sel = unsigned(field(cfg, dtm_input_sel(counter), dtm_input_sel_bits));
+    const unsigned sel = unsigned(dtm_input_sel(counter).get(cfg));
     if (sel < input_sel_xp_events) {
         cmn_event_ref wp;
         wp.watchpoint = int(sel);
@@ -157,7 +154,7 @@ const event_source* cmn600::dtm_input(size_t xp, unsigned counter, std::vector<e
         return &feeds.back()->total;
     }
     if (sel < input_sel_xp_events + 4) {
-        const uint8_t id = uint8_t(field(reg(xp_node, "pmu_event_sel"), xp_event_id(sel - input_sel_xp_events), xp_event_id_bits));
+        const uint8_t id = uint8_t(xp_event_id(sel - input_sel_xp_events).get(reg(xp_node, "pmu_event_sel")));
         if (!id) return nullptr;
         cmn_event_ref e;
         e.eventid = id;
@@ -171,9 +168,9 @@ const event_source* cmn600::dtm_input(size_t xp, unsigned counter, std::vector<e
     for (size_t node : mesh_.event_nodes_at(xp, port, device)) {
         const uint64_t sel_reg = reg(node, "pmu_event_sel");
         cmn_event_ref e;
-        e.eventid = uint8_t(field(sel_reg, xp_event_id(output), xp_event_id_bits));
+        e.eventid = uint8_t(xp_event_id(output).get(sel_reg));
         if (!e.eventid) continue;
-        e.occupid = uint8_t(field(sel_reg, node_occup1_id, node_occup1_id_bits));
+        e.occupid = uint8_t(node_occup1_id.get(sel_reg));
         feeds.push_back(&feed(node, e));
         parts.push_back(&feeds.back()->total);
     }
@@ -193,7 +190,7 @@ const event_source* cmn600::dtm_input(size_t xp, unsigned counter, std::vector<e
 // ---------------------------------------------------------------------------
 
 bool cmn600::counting() {
-    return bit(reg(dtc_node_, "por_dt_dtc_ctl"), dtc_dt_en) && bit(reg(dtc_node_, "por_dt_pmcr"), pmcr_pmu_en);
+    return dtc_dt_en.in(reg(dtc_node_, "por_dt_dtc_ctl")) && pmcr_pmu_en.in(reg(dtc_node_, "por_dt_pmcr"));
 }
 
 void cmn600::add_global(unsigned index, uint64_t carries) {
@@ -214,10 +211,10 @@ void cmn600::collect(bool only_fed_or_due) {
     const std::optional<fs_t> earliest = overflows_.earliest();
     if (only_fed_or_due && predicted_all_ && !(earliest && *earliest <= now)) {
         for_each_counter_reached([&](size_t x, unsigned n) { take_local_wraps(x, n, now); });
-        if (cycle_counter_.take_overflows(now)) overflow_ |= 1u << pmovsr_cycle_counter;
+        if (cycle_counter_.take_overflows(now)) overflow_ |= uint32_t(pmovsr_cycle_counter.mask());
     } else {
         overflows_.collect(now, [&](size_t slot, uint64_t wraps) {
-            if (slot == cycle_slot()) overflow_ |= 1u << pmovsr_cycle_counter;
+            if (slot == cycle_slot()) overflow_ |= uint32_t(pmovsr_cycle_counter.mask());
             else carry_local_wraps(slot / 4, unsigned(slot % 4), wraps);
         });
     }
@@ -231,14 +228,14 @@ void cmn600::carry_local_wraps(size_t x, unsigned n, uint64_t wraps) {
     // An unpaired counter just wraps; a paired one carries into its global counter.
     const uint64_t cfg = dtm_config_[x]->value;
     const unsigned slot = dtms_[x].carry_slot(n);
-    if (bit(cfg, dtm_pmevcnt_paired + slot)) add_global(unsigned(field(cfg, dtm_global_num(slot), dtm_global_num_bits)), wraps);
+    if (dtm_pmevcnt_paired_n(slot).in(cfg)) add_global(unsigned(dtm_global_num(slot).get(cfg)), wraps);
 }
 
 void cmn600::apply() {
     const fs_t now = now_fs();
     const bool on = counting();
     for (size_t x = 0; x < dtms_.size(); ++x) {
-        const bool dtm_on = on && bit(dtm_config_[x]->value, dtm_pmu_en);
+        const bool dtm_on = on && dtm_pmu_en.in(dtm_config_[x]->value);
         for (unsigned n = 0; n < 4; ++n) {
             lazy_counter& c = dtms_[x].counter[n];
             std::vector<event_feed*>& feeds = dtms_[x].inputs[n];
@@ -260,15 +257,15 @@ void cmn600::apply() {
         const uint64_t cfg = dtm_config_[x]->value;
         for (unsigned n = 0; n < 4; ++n) {
             const unsigned slot = dtms_[x].carry_slot(n);
-            if (dtms_[x].active(n) && bit(cfg, dtm_pmevcnt_paired + slot))
-                carries_[field(cfg, dtm_global_num(slot), dtm_global_num_bits)].counters.push_back(&dtms_[x].counter[n]);
+            if (dtms_[x].active(n) && dtm_pmevcnt_paired_n(slot).in(cfg))
+                carries_[dtm_global_num(slot).get(cfg)].counters.push_back(&dtms_[x].counter[n]);
         }
     }
     predicted_all_ = false;
 }
 
 void cmn600::update_irq() {
-    const bool intr_en = bit(pmcr_->value, pmcr_ovfl_intr_en);
+    const bool intr_en = pmcr_ovfl_intr_en.in(pmcr_->value);
     irq_state_ = intr_en && (overflow_ & pmovsr_all);
     if (irq_) irq_->set(irq_state_);
 }
@@ -315,7 +312,7 @@ bool cmn600::wrap_matters(size_t slot) const {
     const size_t x = slot / 4;
     const unsigned n = unsigned(slot % 4);
     const dtm_state& d = dtms_[x];
-    return d.active(n) && bit(dtm_config_[x]->value, dtm_pmevcnt_paired + d.carry_slot(n));
+    return d.active(n) && dtm_pmevcnt_paired_n(d.carry_slot(n)).in(dtm_config_[x]->value);
 }
 
 void cmn600::on_overflow() { changed(); }
@@ -330,7 +327,7 @@ void cmn600::snapshot() {
     const fs_t now = now_fs();
     global_shadow_ = global_;
     cycle_shadow_ = cycle_counter_.read(now);
-    const bool dtc_reset = bit(reg(dtc_node_, "por_dt_pmcr"), pmcr_cntr_rst);
+    const bool dtc_reset = pmcr_cntr_rst.in(reg(dtc_node_, "por_dt_pmcr"));
     if (dtc_reset) {
         global_.fill(0);
         cycle_counter_.write(0, now);
@@ -338,7 +335,7 @@ void cmn600::snapshot() {
     for (size_t x = 0; x < dtms_.size(); ++x) {
         dtm_state& d = dtms_[x];
         d.shadow = d.pack(now);
-        if (bit(dtm_config_[x]->value, dtm_cntr_rst)) d.unpack(0, now);
+        if (dtm_cntr_rst.in(dtm_config_[x]->value)) d.unpack(0, now);
     }
     snapshot_status_ = pmovsr_all;
 }
@@ -346,8 +343,8 @@ void cmn600::snapshot() {
 uint64_t cmn600::dtm_state::pack(fs_t now) {
     uint64_t v = 0;
     for (unsigned p = 0; p < 2; ++p) {
-        v |= counter[2 * p].read(now) << dtm_pmevcnt(2 * p); // the pair's whole value when combined
-        if (!combined[p]) v |= counter[2 * p + 1].read(now) << dtm_pmevcnt(2 * p + 1);
+        v |= counter[2 * p].read(now) << dtm_pmevcnt(2 * p).lsb; // the pair's whole value when combined
+        if (!combined[p]) v |= counter[2 * p + 1].read(now) << dtm_pmevcnt(2 * p + 1).lsb;
     }
     return v;
 }
@@ -355,11 +352,11 @@ uint64_t cmn600::dtm_state::pack(fs_t now) {
 void cmn600::dtm_state::unpack(uint64_t value, fs_t now) {
     for (unsigned p = 0; p < 2; ++p) {
         if (combined[p]) {
-            counter[2 * p].write(field(value, dtm_pmevcnt(2 * p), 2 * dtm_pmevcnt_bits), now);
+            counter[2 * p].write(reg_field{dtm_pmevcnt(2 * p).lsb, 2 * dtm_pmevcnt_bits}.get(value), now);
             counter[2 * p + 1].write(0, now);
         } else {
-            counter[2 * p].write(field(value, dtm_pmevcnt(2 * p), dtm_pmevcnt_bits), now);
-            counter[2 * p + 1].write(field(value, dtm_pmevcnt(2 * p + 1), dtm_pmevcnt_bits), now);
+            counter[2 * p].write(dtm_pmevcnt(2 * p).get(value), now);
+            counter[2 * p + 1].write(dtm_pmevcnt(2 * p + 1).get(value), now);
         }
     }
 }
@@ -435,8 +432,8 @@ void cmn600::bind_hooks() {
             b["pmu_event_sel"].on_write(then_changed);
             dtm_state& d = dtms_[size_t(n.xp)];
             b["por_dtm_pmu_config"].on_write([this, &d](const write_event& e) {
-                d.set_combined(0, bit(e.new_value, dtm_pmevcnt01_combined), now_fs());
-                d.set_combined(1, bit(e.new_value, dtm_pmevcnt23_combined), now_fs());
+                d.set_combined(0, dtm_pmevcnt01_combined.in(e.new_value), now_fs());
+                d.set_combined(1, dtm_pmevcnt23_combined.in(e.new_value), now_fs());
                 changed();
             });
             b["por_dtm_pmevcnt"].on_read([&d] { return d.pack(now_fs()); });
@@ -472,12 +469,12 @@ void cmn600::bind_hooks() {
             b["por_dt_pmovsr"].on_read([this] { return uint64_t(overflow_); });
             b["por_dt_pmovsr_clr"].on_write([this](const write_event& e) {
                 // Clearing needs the PMU enabled (Linux "perf/arm-cmn: Fix DTC reset").
-                if (bit(reg(dtc_node_, "por_dt_pmcr"), pmcr_pmu_en)) overflow_ &= ~uint32_t(e.new_value & pmovsr_all);
+                if (pmcr_pmu_en.in(reg(dtc_node_, "por_dt_pmcr"))) overflow_ &= ~uint32_t(e.new_value & pmovsr_all);
                 changed();
             });
             b["por_dt_pmssr"].on_read([this] { return uint64_t(snapshot_status_); });
             b["por_dt_pmsrr"].on_write([this](const write_event& e) {
-                if (bit(e.new_value, pmsrr_ss_req)) snapshot();
+                if (pmsrr_ss_req.in(e.new_value)) snapshot();
                 changed();
             });
             break;
@@ -650,10 +647,10 @@ void cmn600::traffic_ramp(size_t node, uint8_t eventid, uint8_t occupid, uint64_
 bool cmn600::watchpoint_matches(size_t xp, unsigned wp, unsigned port, bool upload, const cmn_flit& flit) {
     const watchpoint_regs& w = wp_regs_[xp][wp];
     const uint64_t cfg = w.config->value;
-    if (field(cfg, wp_dev_sel, 1) != port || field(cfg, wp_chn_sel, wp_chn_sel_bits) != unsigned(flit.channel)) return false;
-    const uint64_t value = flit.match_value(unsigned(field(cfg, wp_grp, 1)), upload);
+    if (wp_dev_sel.get(cfg) != port || wp_chn_sel.get(cfg) != unsigned(flit.channel)) return false;
+    const uint64_t value = flit.match_value(unsigned(wp_grp.get(cfg)), upload);
     bool match = ((value ^ w.val->value) & ~w.mask->value) == 0;
-    if (bit(cfg, wp_exclusive)) match = !match; // wp_exclusive: count the flits that do not match (docs/cmn.md)
+    if (wp_exclusive.in(cfg)) match = !match; // wp_exclusive: count the flits that do not match (docs/cmn.md)
     return match;
 }
 
@@ -665,7 +662,7 @@ void cmn600::port_crossing(size_t xp, unsigned port, bool upload, const cmn_flit
         e.watchpoint = int(wp);
         traffic_feed(node, e).traffic.add(edge, 1, traffic_edge_);
     };
-    if (bit(wp_regs_[xp][primary].config->value, wp_combine)) {
+    if (wp_combine.in(wp_regs_[xp][primary].config->value)) {
         // Combined pair: one count, on the primary, when both match groups match the flit.
         if (watchpoint_matches(xp, primary, port, upload, flit) && watchpoint_matches(xp, primary + 1, port, upload, flit))
             count(primary);
@@ -788,8 +785,8 @@ void cmn600::observables(std::vector<observable>& out) {
                            for (size_t x = 0; x < dtms_.size(); ++x) {
                                const uint64_t cfg = dtm_config_[x]->value;
                                for (unsigned n = 0; n < 4; ++n) {
-                                   if (dtms_[x].combined[n / 2] || !bit(cfg, dtm_pmevcnt_paired + n) ||
-                                       field(cfg, dtm_global_num(n), dtm_global_num_bits) != g)
+                                   if (dtms_[x].combined[n / 2] || !dtm_pmevcnt_paired_n(n).in(cfg) ||
+                                       dtm_global_num(n).get(cfg) != g)
                                        continue;
                                    local += dtms_[x].counter[n].read(now);
                                }

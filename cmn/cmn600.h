@@ -55,33 +55,31 @@ constexpr reg_field component_id_even{0, 8}, component_id_odd{32, 8};
 constexpr reg_field info_chi_req_addr_width{8, 8}, info_physical_address_width{16, 8};
 // XP pmu_event_sel: event n's ID [8n+7:8n]; a device node's event n in the same byte (its width
 // per node type, the rest RES0) and its occupancy filter occup1_id at [35:32] at most.
-constexpr unsigned xp_event_id(unsigned n) { return 8 * n; }
-constexpr unsigned xp_event_id_bits = 8;
-constexpr unsigned node_occup1_id = 32, node_occup1_id_bits = 4; // 4 on DN, 3 on HN-F (the table's node_layout)
+constexpr reg_field xp_event_id(unsigned n) { return {8 * n, 8}; }
+constexpr reg_field node_occup1_id{32, 4}; // 4 bits on DN, 3 on HN-F (the table's node_layout)
 // por_dtm_wpN_config
-constexpr unsigned wp_dev_sel = 0, wp_chn_sel = 1, wp_chn_sel_bits = 3, wp_grp = 4, wp_exclusive = 5, wp_combine = 6;
-// por_dtm_pmu_config
-constexpr unsigned dtm_pmu_en = 0, dtm_pmevcnt01_combined = 1, dtm_pmevcnt23_combined = 2, dtm_pmevcnt_paired = 4,
-                   dtm_cntr_rst = 8;
-constexpr unsigned dtm_global_num(unsigned n) { return 16 + 4 * n; }
-constexpr unsigned dtm_global_num_bits = 3;
-constexpr unsigned dtm_input_sel(unsigned n) { return 32 + 8 * n; }
-constexpr unsigned dtm_input_sel_bits = 6;
+constexpr reg_field wp_dev_sel{0, 1}, wp_chn_sel{1, 3}, wp_grp{4, 1}, wp_exclusive{5, 1}, wp_combine{6, 1};
+// por_dtm_pmu_config; pmevcnt_paired's bit n pairs local counter n
+constexpr reg_field dtm_pmu_en{0, 1}, dtm_pmevcnt01_combined{1, 1}, dtm_pmevcnt23_combined{2, 1},
+                    dtm_pmevcnt_paired{4, 4}, dtm_cntr_rst{8, 1};
+constexpr reg_field dtm_pmevcnt_paired_n(unsigned n) { return {dtm_pmevcnt_paired.lsb + n, 1}; }
+constexpr reg_field dtm_global_num(unsigned n) { return {16 + 4 * n, 3}; }
+constexpr reg_field dtm_input_sel(unsigned n) { return {32 + 8 * n, 6}; }
 // input_sel values: 0-3 watchpoint n, 4-7 the XP's event n, and from 0x10 to 0x2F (two ports)
 // 0x10 + (port << 4) + (device << 2) + k: event k of the device node(s) at (port, device).
 constexpr unsigned input_sel_xp_events = 4, input_sel_node_events = 0x10, input_sel_last = 0x2F;
 constexpr reg_field input_sel_port_plus_1{4, 2}, input_sel_device{2, 2}, input_sel_output{0, 2};
 // por_dtm_pmevcnt: local counter n [16n+15:16n]; a combined pair is one counter of twice the width.
-constexpr unsigned dtm_pmevcnt(unsigned n) { return 16 * n; }
-constexpr unsigned dtm_pmevcnt_bits = 16;
+constexpr reg_field dtm_pmevcnt(unsigned n) { return {16 * n, 16}; }
+constexpr unsigned dtm_pmevcnt_bits = dtm_pmevcnt(0).width;
 // por_dt_dtc_ctl, por_dt_pmcr, por_dt_pmovsr (and the status bits of pmovsr_clr and pmssr)
-constexpr unsigned dtc_dt_en = 0;
+constexpr reg_field dtc_dt_en{0, 1};
 // por_dt_pmevcnt<pair> and por_dt_pmevcntsr<pair>: global counter 2p in the low half, 2p+1 in the high.
 constexpr reg_field dtc_pmevcnt_even{0, 32}, dtc_pmevcnt_odd{32, 32};
-constexpr unsigned pmcr_pmu_en = 0, pmcr_cntr_rst = 5, pmcr_ovfl_intr_en = 6;
-constexpr unsigned pmovsr_cycle_counter = 8; // [7:0]: the global counters
-constexpr uint64_t pmovsr_all = (uint64_t(1) << (pmovsr_cycle_counter + 1)) - 1;
-constexpr unsigned pmsrr_ss_req = 0;
+constexpr reg_field pmcr_pmu_en{0, 1}, pmcr_cntr_rst{5, 1}, pmcr_ovfl_intr_en{6, 1};
+constexpr reg_field pmovsr_cycle_counter{8, 1}; // [7:0]: the global counters
+constexpr uint64_t pmovsr_all = (pmovsr_cycle_counter.mask() << 1) - 1;
+constexpr reg_field pmsrr_ss_req{0, 1};
 } // namespace cmn_field
 
 enum class cmn600_revision { r1p0, r1p1, r1p2, r1p3, r2p0, r3p0, r3p1 };

@@ -125,10 +125,10 @@ register_table make_xp() {
                                     {"res0", 5, 59, fa::res0, ""}},
                                    fmt::format("Device port {} connect information", p)));
     t.registers.push_back({"pmu_event_sel", std::nullopt, 0x2000, 64, 0,
-                           {{"event0_id", cmn_field::xp_event_id(0), cmn_field::xp_event_id_bits, fa::rw, "XP event for DTM input_sel 4: [1:0] 1 txflit_valid, 2 txflit_stall, 3 partial_dat_flit; [4:2] interface 0 E, 1 W, 2 N, 3 S, 4 P0, 5 P1; [7:5] channel 0 REQ, 1 RSP, 2 SNP, 3 DAT"},
-                            {"event1_id", cmn_field::xp_event_id(1), cmn_field::xp_event_id_bits, fa::rw, "XP event for input_sel 5"},
-                            {"event2_id", cmn_field::xp_event_id(2), cmn_field::xp_event_id_bits, fa::rw, "XP event for input_sel 6"},
-                            {"event3_id", cmn_field::xp_event_id(3), cmn_field::xp_event_id_bits, fa::rw, "XP event for input_sel 7"},
+                           {{"event0_id", cmn_field::xp_event_id(0), fa::rw, "XP event for DTM input_sel 4: [1:0] 1 txflit_valid, 2 txflit_stall, 3 partial_dat_flit; [4:2] interface 0 E, 1 W, 2 N, 3 S, 4 P0, 5 P1; [7:5] channel 0 REQ, 1 RSP, 2 SNP, 3 DAT"},
+                            {"event1_id", cmn_field::xp_event_id(1), fa::rw, "XP event for input_sel 5"},
+                            {"event2_id", cmn_field::xp_event_id(2), fa::rw, "XP event for input_sel 6"},
+                            {"event3_id", cmn_field::xp_event_id(3), fa::rw, "XP event for input_sel 7"},
                             {"res0", 32, 32, fa::res0, ""}},
                            "XP PMU event selection (por_mxp_pmu_event_sel)"});
     t.registers.push_back({"por_dtm_control", std::nullopt, 0x2100, 64, 0,
@@ -141,14 +141,14 @@ register_table make_xp() {
     for (unsigned n = 0; n < 4; ++n) {
         const uint64_t base = 0x21A0 + 0x18 * n;
         t.registers.push_back({fmt::format("por_dtm_wp{}_config", n), std::nullopt, base, 64, 0,
-                               {{"wp_dev_sel", cmn_field::wp_dev_sel, 1, fa::rw, "device port watched (P0/P1)"},
-                                {"wp_chn_sel", cmn_field::wp_chn_sel, cmn_field::wp_chn_sel_bits, fa::rw, "channel: 0 REQ, 1 RSP, 2 SNP, 3 DAT"},
-                                {"wp_grp", cmn_field::wp_grp, 1, fa::rw, "match group: 0 primary, 1 secondary"},
-                                {"wp_exclusive", cmn_field::wp_exclusive, 1, fa::rw, "exclusive match"},
+                               {{"wp_dev_sel", cmn_field::wp_dev_sel, fa::rw, "device port watched (P0/P1)"},
+                                {"wp_chn_sel", cmn_field::wp_chn_sel, fa::rw, "channel: 0 REQ, 1 RSP, 2 SNP, 3 DAT"},
+                                {"wp_grp", cmn_field::wp_grp, fa::rw, "match group: 0 primary, 1 secondary"},
+                                {"wp_exclusive", cmn_field::wp_exclusive, fa::rw, "exclusive match"},
                                 // wp_combine exists in WP0 and WP2 only (cmn-tools cmn600.regdefs: wp1/wp3
                                 // mask 0x7f3f; arm-cmn.c "wp_combine is available only on WP0 and WP2").
-                                n % 2 == 0 ? field_def{"wp_combine", cmn_field::wp_combine, 1, fa::rw, "combine with WP n+1"}
-                                           : field_def{"res0_6", cmn_field::wp_combine, 1, fa::res0, "wp_combine is in WP0 and WP2 only"},
+                                n % 2 == 0 ? field_def{"wp_combine", cmn_field::wp_combine, fa::rw, "combine with WP n+1"}
+                                           : field_def{"res0_6", cmn_field::wp_combine, fa::res0, "wp_combine is in WP0 and WP2 only"},
                                 {"res0_7", 7, 1, fa::res0, ""},
                                 {"wp_pkt_gen", 8, 1, fa::rw, "trace packet on match (storage only)"},
                                 {"wp_pkt_type", 9, 3, fa::rw, "trace packet type (storage only)"},
@@ -163,22 +163,22 @@ register_table make_xp() {
                                fmt::format("Watchpoint {} mask: 1 = ignore that bit", n)});
     }
     std::vector<field_def> cfg = {
-        {"pmu_en", cmn_field::dtm_pmu_en, 1, fa::rw, "DTM PMU enable: the local counters count while set (and the DTC PMU is enabled)"},
-        {"pmevcnt01_combined", cmn_field::dtm_pmevcnt01_combined, 1, fa::rw, "counters 0 (low half) and 1 (high half) form one 32-bit counter fed by input_sel 0; its wrap carries through counter 1's pairing"},
-        {"pmevcnt23_combined", cmn_field::dtm_pmevcnt23_combined, 1, fa::rw, "counters 2 and 3 form one 32-bit counter fed by input_sel 2; its wrap carries through counter 3's pairing"},
+        {"pmu_en", cmn_field::dtm_pmu_en, fa::rw, "DTM PMU enable: the local counters count while set (and the DTC PMU is enabled)"},
+        {"pmevcnt01_combined", cmn_field::dtm_pmevcnt01_combined, fa::rw, "counters 0 (low half) and 1 (high half) form one 32-bit counter fed by input_sel 0; its wrap carries through counter 1's pairing"},
+        {"pmevcnt23_combined", cmn_field::dtm_pmevcnt23_combined, fa::rw, "counters 2 and 3 form one 32-bit counter fed by input_sel 2; its wrap carries through counter 3's pairing"},
         {"pmevcntall_combined", 3, 1, fa::rw, "all four form one counter (not modelled: storage only)"},
-        {"pmevcnt_paired", cmn_field::dtm_pmevcnt_paired, 4, fa::rw, "bit n: counter n's overflow increments DTC global counter global_num[n]"},
-        {"cntr_rst", cmn_field::dtm_cntr_rst, 1, fa::rw, "a snapshot also clears the local counters"},
+        {"pmevcnt_paired", cmn_field::dtm_pmevcnt_paired, fa::rw, "bit n: counter n's overflow increments DTC global counter global_num[n]"},
+        {"cntr_rst", cmn_field::dtm_cntr_rst, fa::rw, "a snapshot also clears the local counters"},
         {"res0_9", 9, 7, fa::res0, ""}};
     for (unsigned n = 0; n < 4; ++n) {
-        cfg.push_back({fmt::format("pmevcnt{}_global_num", n), cmn_field::dtm_global_num(n), cmn_field::dtm_global_num_bits, fa::rw,
+        cfg.push_back({fmt::format("pmevcnt{}_global_num", n), cmn_field::dtm_global_num(n), fa::rw,
                        fmt::format("DTC global counter (0..7) paired with local counter {}", n)});
         cfg.push_back({fmt::format("res0_{}", 19 + 4 * n), 19 + 4 * n, 1, fa::res0, ""});
     }
     // input_sel is 6 bits per counter (Linux arm-cmn.c CMN__PMEVCNT0_INPUT_SEL GENMASK_ULL(37, 32);
     // cmn-tools data/regdefs/cmn600.regdefs por_dtm_pmu_config F 32 6 ... F 56 6).
     for (unsigned n = 0; n < 4; ++n) {
-        cfg.push_back({fmt::format("pmevcnt{}_input_sel", n), cmn_field::dtm_input_sel(n), cmn_field::dtm_input_sel_bits, fa::rw,
+        cfg.push_back({fmt::format("pmevcnt{}_input_sel", n), cmn_field::dtm_input_sel(n), fa::rw,
                        n == 0 ? "counter input: 0x00-0x03 watchpoint 0-3, 0x04-0x07 XP pmu_event_sel event 0-3, "
                                 "0x10 + (port << 4) + (device << 2) + k: event k of the device node(s) at (port, device)"
                               : fmt::format("counter {} input (as pmevcnt0_input_sel)", n)});
@@ -186,10 +186,10 @@ register_table make_xp() {
     }
     t.registers.push_back({"por_dtm_pmu_config", std::nullopt, 0x2210, 64, 0, cfg, "DTM PMU configuration"});
     t.registers.push_back({"por_dtm_pmevcnt", std::nullopt, 0x2220, 64, 0,
-                           {{"pmevcnt0", cmn_field::dtm_pmevcnt(0), cmn_field::dtm_pmevcnt_bits, fa::rw, "local counter 0"},
-                            {"pmevcnt1", cmn_field::dtm_pmevcnt(1), cmn_field::dtm_pmevcnt_bits, fa::rw, "local counter 1"},
-                            {"pmevcnt2", cmn_field::dtm_pmevcnt(2), cmn_field::dtm_pmevcnt_bits, fa::rw, "local counter 2"},
-                            {"pmevcnt3", cmn_field::dtm_pmevcnt(3), cmn_field::dtm_pmevcnt_bits, fa::rw, "local counter 3"}},
+                           {{"pmevcnt0", cmn_field::dtm_pmevcnt(0), fa::rw, "local counter 0"},
+                            {"pmevcnt1", cmn_field::dtm_pmevcnt(1), fa::rw, "local counter 1"},
+                            {"pmevcnt2", cmn_field::dtm_pmevcnt(2), fa::rw, "local counter 2"},
+                            {"pmevcnt3", cmn_field::dtm_pmevcnt(3), fa::rw, "local counter 3"}},
                            "DTM local event counters"});
     t.registers.push_back({"por_dtm_pmevcntsr", std::nullopt, 0x2240, 64, 0,
                            {{"pmevcntsr0", 0, 16, fa::rw, "counter 0 at the last snapshot"},
@@ -218,7 +218,7 @@ register_table make_dtc() {
                 "registers below hold two counters each and take 32-bit accesses to either half. See docs/cmn.md.";
     add_identity(t, 0);
     t.registers.push_back({"por_dt_dtc_ctl", std::nullopt, 0xA00, 64, 0,
-                           {{"dt_en", cmn_field::dtc_dt_en, 1, fa::rw, "debug/trace enable: the PMU counts only while set"},
+                           {{"dt_en", cmn_field::dtc_dt_en, fa::rw, "debug/trace enable: the PMU counts only while set"},
                             {"dbgtrigger_en", 1, 1, fa::rw, "storage only"},
                             {"atbtrigger_en", 2, 1, fa::rw, "storage only"},
                             {"dt_wait_for_trigger", 3, 1, fa::rw, "storage only"},
@@ -245,15 +245,15 @@ register_table make_dtc() {
                            {{"pmccntrsr", 0, 40, fa::ro, "at the last snapshot"}, {"res0", 40, 24, fa::res0, ""}},
                            "Cycle counter shadow"});
     t.registers.push_back({"por_dt_pmcr", std::nullopt, 0x2100, 64, 0,
-                           {{"pmu_en", cmn_field::pmcr_pmu_en, 1, fa::rw, "PMU enable: DTM and DTC counters count while set (with dtc_ctl.dt_en)"},
+                           {{"pmu_en", cmn_field::pmcr_pmu_en, fa::rw, "PMU enable: DTM and DTC counters count while set (with dtc_ctl.dt_en)"},
                             {"cntcfg", 1, 4, fa::rw, "global counter grouping: 0 = eight 32-bit counters (others not modelled)"},
-                            {"cntr_rst", cmn_field::pmcr_cntr_rst, 1, fa::rw, "a snapshot also clears the global and cycle counters"},
-                            {"ovfl_intr_en", cmn_field::pmcr_ovfl_intr_en, 1, fa::rw, "overflow interrupt enable"},
+                            {"cntr_rst", cmn_field::pmcr_cntr_rst, fa::rw, "a snapshot also clears the global and cycle counters"},
+                            {"ovfl_intr_en", cmn_field::pmcr_ovfl_intr_en, fa::rw, "overflow interrupt enable"},
                             {"res0", 7, 57, fa::res0, ""}},
                            "PMU control"});
     t.registers.push_back({"por_dt_pmovsr", std::nullopt, 0x2118, 64, 0,
                            {{"event_counters", 0, 8, fa::ro, "global counter n wrapped"},
-                            {"cycle_counter", cmn_field::pmovsr_cycle_counter, 1, fa::ro, "the cycle counter wrapped"},
+                            {"cycle_counter", cmn_field::pmovsr_cycle_counter, fa::ro, "the cycle counter wrapped"},
                             {"res0", 9, 55, fa::res0, ""}},
                            "Overflow status"});
     t.registers.push_back({"por_dt_pmovsr_clr", std::nullopt, 0x2120, 64, 0,
@@ -268,7 +268,7 @@ register_table make_dtc() {
                             {"res0", 17, 47, fa::res0, ""}},
                            "Snapshot status"});
     t.registers.push_back({"por_dt_pmsrr", std::nullopt, 0x2130, 64, 0,
-                           {{"ss_req", cmn_field::pmsrr_ss_req, 1, fa::wo, "write 1: snapshot every counter into its shadow register"},
+                           {{"ss_req", cmn_field::pmsrr_ss_req, fa::wo, "write 1: snapshot every counter into its shadow register"},
                             {"res0", 1, 63, fa::res0, ""}},
                            "Snapshot request"});
     cite_identity(t);
@@ -310,14 +310,15 @@ register_table make_node(const node_layout& l) {
     add_identity(t, 0);
     std::vector<field_def> sel;
     for (unsigned k = 0; k < 4; ++k) {
-        sel.push_back({fmt::format("event{}_id", k), cmn_field::xp_event_id(k), l.event_bits, fa::rw,
+        const reg_field event_id{cmn_field::xp_event_id(k).lsb, l.event_bits}; // this node type's width
+        sel.push_back({fmt::format("event{}_id", k), event_id, fa::rw,
                        k == 0 ? "event on output 0 (0: none)" : fmt::format("event on output {}", k)});
-        sel.push_back({fmt::format("res0_{}", cmn_field::xp_event_id(k) + l.event_bits), cmn_field::xp_event_id(k) + l.event_bits,
-                       cmn_field::xp_event_id_bits - l.event_bits,
-                       fa::res0, ""});
+        sel.push_back({fmt::format("res0_{}", event_id.lsb + event_id.width), event_id.lsb + event_id.width,
+                       cmn_field::xp_event_id(k).width - event_id.width, fa::res0, ""});
     }
-    if (l.occup_bits) sel.push_back({"occup1_id", cmn_field::node_occup1_id, l.occup_bits, fa::rw, l.occup_description});
-    sel.push_back({"res0", cmn_field::node_occup1_id + l.occup_bits, 64 - cmn_field::node_occup1_id - l.occup_bits, fa::res0, ""});
+    const reg_field occup1_id{cmn_field::node_occup1_id.lsb, l.occup_bits}; // this node type's width
+    if (l.occup_bits) sel.push_back({"occup1_id", occup1_id, fa::rw, l.occup_description});
+    sel.push_back({"res0", occup1_id.lsb + occup1_id.width, 64 - occup1_id.lsb - occup1_id.width, fa::res0, ""});
     t.registers.push_back({"pmu_event_sel", std::nullopt, 0x2000, 64, 0, sel, "PMU event selection"});
     cite_identity(t);
     cite(t, "pmu_event_sel$", "Arm cmn-tools data/regdefs/cmn600.regdefs por_*_pmu_event_sel (field widths per node type); " +
@@ -328,7 +329,7 @@ register_table make_node(const node_layout& l) {
 const node_layout hnf_layout{"cmn600_hnf", "HN-F", 5, 3,
                              "occupancy filter: 0 all, 1 read, 2 write, 3 atomic, 4 stash"};
 const node_layout rn_layout{"cmn600_rn", "RN-I, RN-D", 5, 0, ""};
-const node_layout dn_layout{"cmn600_dn", "DN, CXRA, CXHA", 6, cmn_field::node_occup1_id_bits,
+const node_layout dn_layout{"cmn600_dn", "DN, CXRA, CXHA", 6, cmn_field::node_occup1_id.width,
                             "occupancy filter: DN 0 all, 1 DVMOp, 2 DVMSync (Linux uses 2 of the 4 bits)"};
 const node_layout hni_layout{"cmn600_hni", "HN-I, SBSX", 6, 0, ""};
 

@@ -15,6 +15,7 @@
 #include "models/input_error.h"
 #include "models/interrupt_line.h"
 #include "models/memory.h"
+#include "models/register_access.h"
 #include "vp/platform.h"
 #include "vp/run_recorder.h"
 
@@ -911,33 +912,17 @@ aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_reg
                                                   uint64_t value, uint64_t pc) {
     ++peripheral_accesses_;
     tlm::tlm_generic_payload& trans = payload_; // reused: a payload allocates its extension array
-    uint8_t data[8] = {};
-    std::memcpy(data, &value, 8);
-    trans.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    trans.set_address(address);
-    trans.set_data_ptr(data);
-    trans.set_data_length(bytes);
-    trans.set_streaming_width(bytes);
-    trans.set_byte_enable_ptr(nullptr);
-    trans.set_dmi_allowed(false);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     access_context ctx = context();
     ctx.path = system_register ? access_path::system_register : access_path::memory_mapped;
-    trans.set_extension(&ctx);
     sc_time delay = SC_ZERO_TIME;
-    to_gate->b_transport(trans, delay);
-    trans.clear_extension(&ctx);
+    uint64_t data = value;
+    transport_register(to_gate, trans, is_write, address, bytes, data, &ctx, delay); // models/register_access.h
     gate_result r;
     r.detail = ctx.detail;
     r.syndrome = ctx.syndrome;
-    switch (trans.get_response_status()) {
-    case tlm::TLM_OK_RESPONSE: r.outcome = ctx.outcome == access_outcome::ignored ? access_outcome::ignored : access_outcome::ok; break;
-    case tlm::TLM_COMMAND_ERROR_RESPONSE: r.outcome = ctx.outcome; break;
-    default: r.outcome = access_outcome::error;
-    }
-    if (!is_write && r.outcome == access_outcome::ok) std::memcpy(&r.value, data, bytes);
-    if (r.outcome == access_outcome::error && r.detail.empty())
-        r.detail = fmt::format("bus error ({})", trans.get_response_string());
+    r.outcome = outcome_of(trans, ctx);
+    if (!is_write && r.outcome == access_outcome::ok) r.value = data;
+    if (r.outcome == access_outcome::error) r.detail = bus_error_detail(trans, ctx);
     if (!rec_.json && !trace_) return r; // no access log: the record is not built (its cost is most of an access's)
     access_record a;
     a.time_fs = now_fs();

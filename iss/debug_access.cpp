@@ -10,6 +10,7 @@
 
 #include "models/core.h"
 #include "models/input_error.h"
+#include "models/register_access.h"
 #include "vp/platform.h"
 
 namespace pmusim {
@@ -135,22 +136,12 @@ bool aarch64_iss::debug_memory(bool is_write, uint64_t address, uint8_t* bytes, 
         uint64_t value = 0;
         if (is_write) std::memcpy(&value, bytes + at, width);
         tlm::tlm_generic_payload trans;
-        uint8_t data[8] = {};
-        std::memcpy(data, &value, 8);
-        trans.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-        trans.set_address(address + at);
-        trans.set_data_ptr(data);
-        trans.set_data_length(width);
-        trans.set_streaming_width(width);
-        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
         access_context ctx = context();
         ctx.path = access_path::memory_mapped;
-        trans.set_extension(&ctx);
         sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        to_gate->b_transport(trans, delay);
-        trans.clear_extension(&ctx);
+        transport_register(to_gate, trans, is_write, address + at, width, value, &ctx, delay); // models/register_access.h
         if (trans.get_response_status() != tlm::TLM_OK_RESPONSE || ctx.outcome != access_outcome::ok) return false;
-        if (!is_write) std::memcpy(bytes + at, data, width);
+        if (!is_write) std::memcpy(bytes + at, &value, width);
     }
     return true;
 }

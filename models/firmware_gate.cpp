@@ -17,7 +17,15 @@ void firmware_gate::end_of_elaboration() {
 }
 
 void firmware_gate::own_sysreg(unsigned cpu, const register_def& reg, unit& owner_unit) {
-    owners_.assign((uint64_t(cpu) << 32) | reg.sysreg->key(), owner{&owner_unit, &reg, owner_unit.sysreg_slot(cpu, reg)});
+    owners_.assign((uint64_t(cpu) << 32) | reg.sysreg->key(),
+                   owner{&owner_unit, &reg, dynamic_cast<sysreg_slots*>(&owner_unit), owner_unit.sysreg_slot(cpu, reg)});
+    last_key_ = ~uint64_t(0); // the table may have moved
+    last_owner_ = nullptr;
+}
+
+void firmware_gate::refuse_without_context(tlm::tlm_generic_payload& trans) {
+    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    ++refused_;
 }
 
 void firmware_gate::answer_undefined(tlm::tlm_generic_payload& trans, access_context& ctx) const {
@@ -31,28 +39,37 @@ void firmware_gate::answer_undefined(tlm::tlm_generic_payload& trans, access_con
 void firmware_gate::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     ++accesses_;
     access_context* ctx = context_of(trans);
-    if (!ctx) { // every initiator must say who it is
-        trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-        ++refused_;
-        return;
-    }
+    if (!ctx) return refuse_without_context(trans); // every initiator must say who it is
     ctx->outcome = access_outcome::ok;
     ctx->syndrome = 0;
     ctx->detail.clear();
-    if (ctx->path != access_path::system_register) {
-        if (bus_) return bus_->transport_memory_mapped(trans, delay, ctx);
-        return to_bus->b_transport(trans, delay);
-    }
-    const owner* o = sysreg_owner(ctx->cpu, uint32_t(trans.get_address()));
+    // Each path ends in a tail call, so that neither pays for the other's saved registers.
+    if (ctx->path == access_path::system_register) return transport_system_register(trans, *ctx);
+    if (bus_) return bus_->transport_memory_mapped(trans, delay, ctx);
+    return to_bus->b_transport(trans, delay);
+}
+
+void firmware_gate::transport_system_register(tlm::tlm_generic_payload& trans, access_context& ctx) {
+    const owner* o = sysreg_owner(ctx.cpu, uint32_t(trans.get_address()));
     if (!o) {
         ++refused_;
-        return answer_undefined(trans, *ctx);
+        return answer_undefined(trans, ctx);
     }
-    const uint32_t request = ctx->request_bits(trans.is_write());
-    if ((request != o->allowed_request || register_value::changes() != o->allowed_at_changes) &&
-        !ask_rule(*o, *ctx, trans, request))
+    const uint32_t request = ctx.request_bits(trans.is_write());
+    // A request the rule allowed since the last register change goes straight to the owner: a tail
+    // call, with no call before it, so that this path saves no registers.
+    if (request == o->allowed_request && register_value::changes() == o->allowed_at_changes && o->server)
+        return o->server->serve_sysreg(o->slot, trans, ctx);
+    transport_system_register_asking(*o, trans, ctx, request);
+}
+
+void firmware_gate::transport_system_register_asking(const owner& o, tlm::tlm_generic_payload& trans,
+                                                     access_context& ctx, uint32_t request) {
+    if ((request != o.allowed_request || register_value::changes() != o.allowed_at_changes) &&
+        !ask_rule(o, ctx, trans, request))
         return;
-    o->owner_unit->serve_sysreg(o->slot, trans, *ctx);
+    if (o.server) return o.server->serve_sysreg(o.slot, trans, ctx);
+    o.owner_unit->serve_sysreg(o.slot, trans, ctx);
 }
 
 bool firmware_gate::ask_rule(const owner& o, access_context& ctx, tlm::tlm_generic_payload& trans, uint32_t request) {

@@ -22,6 +22,7 @@
 namespace pmusim {
 
 class unit;
+class sysreg_slots;
 class system_bus;
 
 // The gate is its own forward interface (as in the Accellera LT examples): a plain target
@@ -39,6 +40,9 @@ public:
     struct owner {
         unit* owner_unit;
         const register_def* reg;
+        // The owner's sysreg_slots capability (models/unit_capabilities.h), found once; nullptr
+        // when it has none (then owner_unit->serve_sysreg answers).
+        sysreg_slots* server;
         uint32_t slot; // owner_unit->sysreg_slot(cpu, *reg), passed back on every access
         // The last request the owner's rule allowed here (access_context::request_bits) and
         // register_value::changes() then: the same request is allowed again without asking while
@@ -46,12 +50,31 @@ public:
         mutable uint32_t allowed_request = ~0u;
         mutable uint64_t allowed_at_changes = ~uint64_t(0);
     };
-    const owner* sysreg_owner(unsigned cpu, uint32_t key) const { return owners_.find((uint64_t(cpu) << 32) | key); }
+    const owner* sysreg_owner(unsigned cpu, uint32_t key) const { return owner_of((uint64_t(cpu) << 32) | key); }
 
     uint64_t accesses() const { return accesses_; }
     uint64_t refused() const { return refused_; }
 
 private:
+    // The owner of (cpu << 32 | encoding key), or nullptr. Software reads one register in a loop
+    // (polling a counter), so the last key's owner is remembered: one comparison instead of a
+    // hash probe (docs/performance.md, scenario 2). Owners are only added before simulation, and
+    // adding one forgets it (the table may move).
+    const owner* owner_of(uint64_t key) const {
+        if (key == last_key_) return last_owner_;
+        const owner* o = owners_.find(key);
+        last_key_ = key;
+        last_owner_ = o;
+        return o;
+    }
+    // A system-register access, whose context the gate has found and reset: the owner's rule and
+    // its serve_sysreg (b_transport tail-calls it, so a memory-mapped access saves no registers).
+    void transport_system_register(tlm::tlm_generic_payload& trans, access_context& ctx);
+    // The rest of it, out of line: the rule asked (unless remembered), then the owner's serve_sysreg.
+    [[gnu::noinline]] void transport_system_register_asking(const owner& o, tlm::tlm_generic_payload& trans,
+                                                            access_context& ctx, uint32_t request);
+    // Refuses an access whose payload carries no access context (off the hot path).
+    [[gnu::cold]] void refuse_without_context(tlm::tlm_generic_payload& trans);
     // Finds the system bus behind to_bus, if it is one (ports are bound by now).
     void end_of_elaboration() override;
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
@@ -72,6 +95,8 @@ private:
     // target, which the socket then reaches.
     system_bus* bus_ = nullptr;
     integer_map<owner> owners_; // (cpu << 32 | encoding key) -> owner
+    mutable uint64_t last_key_ = ~uint64_t(0); // no key: a CPU number never reaches 2^32 - 1
+    mutable const owner* last_owner_ = nullptr;
     uint64_t accesses_ = 0, refused_ = 0;
 };
 

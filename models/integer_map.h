@@ -16,7 +16,7 @@ class integer_map {
 public:
     const V* find(uint64_t key) const {
         if (slots_.empty()) return nullptr;
-        for (size_t i = index_of(key);; i = (i + 1) & (slots_.size() - 1)) {
+        for (size_t i = index_of(key);; i = (i + 1) & mask_) {
             const slot& s = slots_[i];
             if (!s.used) return nullptr;
             if (s.key == key) return &s.value;
@@ -47,7 +47,7 @@ private:
 
     std::pair<V*, bool> insert(uint64_t key, V value) {
         if (2 * (used_ + 1) > slots_.size()) grow();
-        for (size_t i = index_of(key);; i = (i + 1) & (slots_.size() - 1)) {
+        for (size_t i = index_of(key);; i = (i + 1) & mask_) {
             slot& s = slots_[i];
             if (s.used && s.key == key) return {&s.value, false};
             if (!s.used) {
@@ -62,6 +62,7 @@ private:
         std::vector<slot> old = std::move(slots_);
         const size_t capacity = old.empty() ? 16 : 2 * old.size();
         slots_.assign(capacity, slot{});
+        mask_ = capacity - 1;
         shift_ = 64;
         for (size_t c = capacity; c > 1; c >>= 1) --shift_;
         used_ = 0;
@@ -71,6 +72,9 @@ private:
 
     std::vector<slot> slots_;
     size_t used_ = 0;
+    // slots_.size() - 1, kept: the size of a slot is seldom a power of two, so computing it from the
+    // vector costs a multiplication on every look-up.
+    size_t mask_ = 0;
     unsigned shift_ = 64;
 };
 

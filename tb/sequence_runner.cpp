@@ -13,7 +13,7 @@
 #include "models/input_file.h"
 #include "models/limits.h"
 #include "models/unit_command.h"
-#include "pmusim/register_access.h"
+#include "models/register_access.h"
 #include "tb/name_check.h"
 
 namespace pmusim {
@@ -408,8 +408,7 @@ sequence_runner::access_result sequence_runner::bus_access(bool is_write, bool s
 
     access_result r{outcome_of(trans, ctx), 0, ctx.detail, ctx.syndrome};
     if (!is_write && r.outcome == access_outcome::ok) r.value = data;
-    if (r.outcome == access_outcome::error && r.detail.empty())
-        r.detail = fmt::format("bus error ({})", trans.get_response_string());
+    if (r.outcome == access_outcome::error) r.detail = bus_error_detail(trans, ctx);
 
     access_record a;
     a.time_fs = now_fs();

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "models/input_error.h"
+#include "models/register_access.h"
 #include "vp/platform.h"
 
 namespace pmusim {
@@ -20,30 +21,15 @@ struct access_result {
 access_result transport(tlm::tlm_fw_transport_if<>& gate, const access_context& as, bool is_write,
                         bool system_register, uint64_t address, unsigned bytes, uint64_t value) {
     tlm::tlm_generic_payload trans;
-    uint8_t data[8] = {};
-    std::memcpy(data, &value, 8);
-    trans.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    trans.set_address(address);
-    trans.set_data_ptr(data);
-    trans.set_data_length(bytes);
-    trans.set_streaming_width(bytes);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     access_context ctx = as;
     ctx.path = system_register ? access_path::system_register : access_path::memory_mapped;
     ctx.outcome = access_outcome::ok;
-    trans.set_extension(&ctx);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    gate.b_transport(trans, delay);
-    trans.clear_extension(&ctx);
-    access_result r{access_outcome::ok, 0, ctx.detail};
-    switch (trans.get_response_status()) {
-    case tlm::TLM_OK_RESPONSE: r.outcome = ctx.outcome == access_outcome::ignored ? access_outcome::ignored : access_outcome::ok; break;
-    case tlm::TLM_COMMAND_ERROR_RESPONSE: r.outcome = ctx.outcome; break;
-    default: r.outcome = access_outcome::error;
-    }
-    if (!is_write && r.outcome == access_outcome::ok) std::memcpy(&r.value, data, bytes);
-    if (r.outcome == access_outcome::error && r.detail.empty())
-        r.detail = fmt::format("bus error ({})", trans.get_response_string());
+    uint64_t data = value;
+    transport_register(gate, trans, is_write, address, bytes, data, &ctx, delay); // models/register_access.h
+    access_result r{outcome_of(trans, ctx), 0, ctx.detail};
+    if (!is_write && r.outcome == access_outcome::ok) r.value = data;
+    if (r.outcome == access_outcome::error) r.detail = bus_error_detail(trans, ctx);
     return r;
 }
 
