@@ -361,6 +361,7 @@ void aarch64_iss::begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_
 
 void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* self_ptr) {
     auto* self = static_cast<aarch64_iss*>(self_ptr);
+    ++self->block_serial_;
     uint64_t n = size / 4;
     // Every block Unicorn translates gets the edge hook's scan before it runs, except the first
     // one this engine ever runs (Unicorn has no previous block then): scanned here.
@@ -439,7 +440,15 @@ bool aarch64_iss::handled_here(const sysreg_encoding& enc) const {
 // leaves the instruction unexecuted. (Unicorn's exits, uc_ctl_set_exits, stop there too, but
 // Unicorn drops the code translated at every exit after each run and translates it again: about
 // 2 us per engine run with Unicorn 2.0.1, more with more exits; a hook costs nothing elsewhere.)
-void aarch64_iss::on_stop_point(uc_struct* uc, uint64_t, uint32_t, void*) { uc_emu_stop(uc); }
+// A breakpoint on a stop point stops here too: Unicorn calls an address's code hooks in the order
+// they were added and none after one that stopped the engine, and a breakpoint's hook is added
+// again after the stop points whenever GDB changes the breakpoints.
+void aarch64_iss::on_stop_point(uc_struct* uc, uint64_t address, uint32_t, void* self_ptr) {
+    auto* self = static_cast<aarch64_iss*>(self_ptr);
+    if (!self->breakpoints_.empty() && self->breakpoint_stops_at(address) && self->stop_.kind == stop_kind::none)
+        self->stop_.kind = stop_kind::breakpoint;
+    uc_emu_stop(uc);
+}
 
 void aarch64_iss::on_access_point(uc_struct*, uint64_t address, uint32_t, void* self) {
     static_cast<aarch64_iss*>(self)->access_from_ = address;
@@ -600,7 +609,12 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     budget_check_ = true;
     irq_watch_ = irq_pending();
     ++engine_runs_;
-    skip_breakpoint_at(pc);
+    // Only the CPU resuming from a breakpoint it halted at runs that breakpoint's instruction; a
+    // run that starts on a breakpoint for any other reason (after an instruction the ISS executed,
+    // an exception entry, an ERET, a budget stop) stops there first.
+    if (resume_breakpoint_ && *resume_breakpoint_ != pc) resume_breakpoint_.reset();
+    if (resume_breakpoint_) skip_breakpoint_at(pc);
+    else skip_breakpoint_ = false;
     last_error_ = uc_emu_start(uc_, pc, no_until_, 0, 0);
     irq_watch_ = false;
     engine_warm_ = engine_warm_ || counted_ > 0;
@@ -824,11 +838,21 @@ void aarch64_iss::run_loop() {
         uint64_t retired = run_engine(budget);
         retire(retired);
         uint64_t pc = engine_pc();
+        // The breakpoint's instruction ran (its hook let it pass): the resume is over. A run that
+        // stopped before reaching it (an engine rescan, an interrupt) leaves it for the next run.
+        if (resume_breakpoint_ && !skip_breakpoint_) resume_breakpoint_.reset();
+        // A debugger's step (budget 1) whose instruction the engine retired, stopped on one the
+        // ISS executes itself (an MRS/MSR it serves, ERET, WFI, semihosting): that one is the next
+        // step's, not this one's.
+        if (debug_ && cap == 1 && retired >= budget && stop_.kind == stop_kind::special) stop_.kind = stop_kind::budget;
         switch (stop_.kind) {
         case stop_kind::budget:
         case stop_kind::irq:
         case stop_kind::rescan: break;
-        case stop_kind::breakpoint: at_breakpoint_ = true; break;
+        case stop_kind::breakpoint:
+            at_breakpoint_ = true;
+            resume_breakpoint_ = pc;
+            break;
         case stop_kind::sysreg: handle_sysreg(pc); break;
         case stop_kind::memory: handle_memory(pc, stop_); break;
         case stop_kind::exception: handle_exception(pc, stop_.intno); break;

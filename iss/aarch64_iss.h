@@ -392,7 +392,11 @@ private:
     std::vector<uint64_t> breakpoints_, breakpoint_hooks_;
     uint64_t skip_breakpoint_at_ = 0; // the run starts on this breakpoint: do not stop there again
     bool skip_breakpoint_ = false, at_breakpoint_ = false;
+    std::optional<uint64_t> resume_breakpoint_; // the CPU halted at this breakpoint and resumes from it
+    uint64_t block_serial_ = 0;                 // blocks the engine began to run (on_block)
+    uint64_t skipped_in_block_ = ~uint64_t(0);  // the block in which the engine passed skip_breakpoint_at_
     void skip_breakpoint_at(uint64_t pc);
+    bool breakpoint_stops_at(uint64_t address);
     static void on_breakpoint(uc_struct* uc, uint64_t address, uint32_t size, void* self);
     trace_sink* trace_ = nullptr;
     uint64_t trace_hook_ = 0;

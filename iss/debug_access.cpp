@@ -48,16 +48,30 @@ void aarch64_iss::set_breakpoints(const std::vector<uint64_t>& addresses) {
 void aarch64_iss::skip_breakpoint_at(uint64_t pc) {
     skip_breakpoint_ = std::binary_search(breakpoints_.begin(), breakpoints_.end(), pc);
     skip_breakpoint_at_ = pc;
+    skipped_in_block_ = ~uint64_t(0);
 }
 
-// Before the instruction at a breakpoint: stop the engine there, unless the run started on it (the
-// CPU resumes from that breakpoint: its instruction runs).
+// Whether the engine stops before the instruction at this address for a breakpoint: yes, unless
+// the run started on it to run it (skip_breakpoint_at), the first time the engine gets there. The
+// address's breakpoint hook and its stop-point hook (on_stop_point) both ask for the same arrival,
+// in the same execution of its block; a later arrival is a later block's, and stops.
+bool aarch64_iss::breakpoint_stops_at(uint64_t address) {
+    if (address == skip_breakpoint_at_) {
+        if (skip_breakpoint_) {
+            skip_breakpoint_ = false;
+            skipped_in_block_ = block_serial_;
+            return false;
+        }
+        if (skipped_in_block_ == block_serial_) return false;
+    }
+    return std::binary_search(breakpoints_.begin(), breakpoints_.end(), address);
+}
+
+// Before the instruction at a breakpoint: stop the engine there, unless the run started on it to
+// run it (the CPU resumes from that breakpoint).
 void aarch64_iss::on_breakpoint(uc_struct* uc, uint64_t address, uint32_t, void* self_ptr) {
     auto* self = static_cast<aarch64_iss*>(self_ptr);
-    if (self->skip_breakpoint_ && address == self->skip_breakpoint_at_) {
-        self->skip_breakpoint_ = false;
-        return;
-    }
+    if (!self->breakpoint_stops_at(address)) return;
     if (self->stop_.kind == stop_kind::none) self->stop_.kind = stop_kind::breakpoint;
     uc_emu_stop(uc);
 }

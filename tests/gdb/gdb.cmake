@@ -11,7 +11,14 @@ add_custom_command(OUTPUT ${GDB_TEST_DIR}/gdb_session.elf
           ${GDB_TEST_DIR}/gdb_session.o -o ${GDB_TEST_DIR}/gdb_session.elf
   DEPENDS ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_session.S ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
   COMMENT "Assembling the GDB session test program")
-add_custom_target(gdb_test_programs ALL DEPENDS ${GDB_TEST_DIR}/gdb_session.elf)
+add_custom_command(OUTPUT ${GDB_TEST_DIR}/gdb_served.elf
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${GDB_TEST_DIR}
+  COMMAND ${AARCH64_GCC} -c ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_served.S -o ${GDB_TEST_DIR}/gdb_served.o
+  COMMAND ${AARCH64_LD} -N -Ttext=0x80000000 -e _start --build-id=none --no-warn-rwx-segments
+          ${GDB_TEST_DIR}/gdb_served.o -o ${GDB_TEST_DIR}/gdb_served.elf
+  DEPENDS ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_served.S ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
+  COMMENT "Assembling the GDB served-instruction test program")
+add_custom_target(gdb_test_programs ALL DEPENDS ${GDB_TEST_DIR}/gdb_session.elf ${GDB_TEST_DIR}/gdb_served.elf)
 if(NOT GDB_MULTIARCH)
   message(FATAL_ERROR "gdb-multiarch not found: run scripts/install-deps.sh")
 endif()
@@ -21,6 +28,19 @@ if(Python3_FOUND)
             ${GDB_MULTIARCH} ${GDB_TEST_DIR}/gdb_session.elf)
   set_tests_properties("gdb: break at a symbol, read a counter through memory, step, continue to the pass"
     PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 150)
+  # A step retires one instruction and a breakpoint stops also where the ISS executes the
+  # instruction before it (MRS/MSR, WFE, exception entry, ERET), in both modes.
+  foreach(mode fast reference)
+    set(mode_option)
+    if(mode STREQUAL "reference")
+      set(mode_option --reference)
+    endif()
+    add_test(NAME "gdb: steps and breakpoints around ISS-served instructions (${mode})"
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_gdb_served.py $<TARGET_FILE:pmusim>
+              ${GDB_MULTIARCH} ${AARCH64_NM} ${GDB_TEST_DIR}/gdb_served.elf ${mode_option})
+    set_tests_properties("gdb: steps and breakpoints around ISS-served instructions (${mode})"
+      PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60)
+  endforeach()
   add_test(NAME "gdb: the trace shows the TAM trap with its ESR and the MRS disassembled"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_trace.py $<TARGET_FILE:pmusim>
             ${AARCH64_NM} ${ISS_ELF_DIR}/traps.elf ${GDB_TEST_DIR})
