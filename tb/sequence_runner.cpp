@@ -43,7 +43,7 @@ seq::statement_body statement_of(const firmware_access& a) {
         return as;
     }
     case firmware_access::kind::sysreg_read: return seq::reg_read{a.reg, std::nullopt, std::nullopt};
-    case firmware_access::kind::sysreg_write: return seq::reg_write{a.reg, a.value, a.mask, std::nullopt};
+    case firmware_access::kind::sysreg_write: return seq::reg_write{a.reg, a.value, a.mask, std::nullopt, {}};
     case firmware_access::kind::mem_write: return seq::mem_write{a.width, a.address, a.value, std::nullopt};
     }
     throw model_error("unknown firmware step");
