@@ -273,7 +273,34 @@ std::vector<aarch64_iss*> aarch64_iss::on_platform(const platform& p) {
 void aarch64_iss::flush_tlb() { check(uc_ctl_flush_tlb(uc_), "flushing the TLB"); }
 void aarch64_iss::flush_translations() { check(uc_ctl_flush_tb(uc_), "flushing translated code"); }
 void aarch64_iss::code_written(uint64_t begin, uint64_t end) {
-    for (aarch64_iss* i : on_platform(platform_)) check(uc_ctl_remove_cache(i->uc_, begin, end), "dropping translated code");
+    for (aarch64_iss* i : on_platform(platform_)) i->drop_translations_of_physical(begin, end);
+}
+
+// Unicorn drops translated code by virtual address: uc_ctl_remove_cache translates `begin` with the
+// engine's instruction-fetch regime now (Unicorn 2.1.1 translate-all.c uc_invalidate_tb, through
+// get_page_addr_code; a fault there drops nothing) and takes the range from that page on. With the
+// engine's stage 1 off for the call its VA is its IPA, which its stage 2 maps 1:1 onto plain
+// memory (iss/stage2_map.h): the physical range itself, whatever VA the code ran at, page by page.
+// Writing SCTLR_EL1 through uc_reg_write does not flush the engine's TLB (the raw write, no
+// sctlr_write), whose EL1&0 entries serve both settings of M: flushed on each side.
+void aarch64_iss::drop_translations_of_physical(uint64_t begin, uint64_t end) {
+    if (end <= begin) return;
+    const uint64_t sctlr = engine_sctlr_el1();
+    const bool mmu_on = sctlr & 1;
+    if (mmu_on) {
+        set_engine_sctlr_el1(sctlr & ~uint64_t(1));
+        flush_tlb();
+    }
+    constexpr uint64_t page = 4096;
+    for (uint64_t at = begin; at < end;) {
+        const uint64_t next = std::min(end, (at & ~(page - 1)) + page);
+        check(uc_ctl_remove_cache(uc_, at, next), "dropping translated code");
+        at = next;
+    }
+    if (mmu_on) {
+        set_engine_sctlr_el1(sctlr);
+        flush_tlb();
+    }
 }
 
 // SYS (op0 = 1) executed by the engine: TLB and instruction-cache maintenance to the Inner

@@ -116,8 +116,8 @@ public:
     uint64_t pc() const { return engine_pc(); }
     // Multi-CPU maintenance: each engine has its own TLB and translated code. A TLBI ...IS or
     // IC IALLUIS/IVAU in one engine reaches every engine of the same platform (the Inner
-    // Shareable domain); a host that writes code into memory (a loader, DMA) calls
-    // code_written() so that no engine runs stale translations.
+    // Shareable domain); a host that writes code into memory (a loader, DMA, a debugger) calls
+    // code_written() with the physical range so that no engine runs stale translations.
     void flush_tlb();
     void flush_translations();
     void code_written(uint64_t begin, uint64_t end);
@@ -164,8 +164,9 @@ public:
     void debug_write_v(unsigned n, const uint8_t bytes[16]);
     uint32_t debug_fp_status(bool control) const; // FPSR, or FPCR
     void debug_set_fp_status(bool control, uint32_t value);
-    // Memory at a physical address: plain memory, or a unit window read or written through the gate
-    // as this CPU (not in the access log).
+    // Memory at a virtual address, translated by this CPU's stage 1 regime now (VA = PA with the
+    // MMU off): plain memory, or a unit window read or written through the gate as this CPU (not in
+    // the access log). false: an address does not translate, or the access cannot be made.
     bool debug_memory(bool is_write, uint64_t address, uint8_t* bytes, size_t length);
     const std::string& elf_path() const { return image_.path; }
 
@@ -232,6 +233,9 @@ private:
     void data_abort(uint64_t pc, uint32_t word);
     void prefetch_abort(uint64_t pc);
     walk_result walk(uint64_t va, bool write, bool fetch, bool el0) const;
+    bool debug_physical_memory(bool is_write, uint64_t address, uint8_t* bytes, size_t length);
+    // Drops this engine's translations of the code at physical [begin, end).
+    void drop_translations_of_physical(uint64_t begin, uint64_t end);
     void take_stage1_fault(uint64_t pc, uint64_t va, bool fetch, bool write, const walk_result& w);
     void engine_stage2(bool on);
     struct free_deleter {

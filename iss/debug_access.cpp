@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 #include <fmt/format.h>
 #include <unicorn/unicorn.h>
 
@@ -125,14 +126,42 @@ void aarch64_iss::debug_set_fp_status(bool control, uint32_t value) {
 // ---------------------------------------------------------------------------------------------
 // Memory
 
+// A debugger's access to virtual memory (docs/debugging.md "Memory"), as QEMU's gdbstub makes it
+// (cpu_memory_rw_debug): each 4 KB page translated on its own by the CPU's stage 1 walk for its
+// regime now (walk(): EL1&0 with TTBR0/TTBR1 by bit 55 at EL0 and EL1; EL2 and EL3 run
+// untranslated, as their code does), with EL1's read permission: the tables' permissions do not
+// stop a debugger (it may patch read-only code), a translation or access flag fault does. Every
+// page is translated before anything is accessed: an address that does not translate fails the
+// whole access and writes nothing.
 bool aarch64_iss::debug_memory(bool is_write, uint64_t address, uint8_t* bytes, size_t length) {
     if (length == 0) return true;
     if (address + length < address) return false;
+    constexpr uint64_t page = 4096;
+    struct piece {
+        uint64_t pa;
+        size_t offset, length;
+    };
+    std::vector<piece> pieces;
+    for (size_t at = 0; at < length;) {
+        const uint64_t va = address + at;
+        const size_t n = size_t(std::min<uint64_t>(length - at, page - va % page));
+        const walk_result w = walk(va, false, false, false);
+        if (w.fault != walk_fault::none) return false;
+        pieces.push_back({w.pa, at, n});
+        at += n;
+    }
+    for (const piece& p : pieces)
+        if (!debug_physical_memory(is_write, p.pa, bytes + p.offset, p.length)) return false;
+    return true;
+}
+
+// One piece of a debugger's access, within a page, at a physical address.
+bool aarch64_iss::debug_physical_memory(bool is_write, uint64_t address, uint8_t* bytes, size_t length) {
     const bool plain = in_plain_memory(address) && in_plain_memory(address + length - 1);
     if (plain) {
         if (is_write) {
             if (uc_mem_write(uc_, address, bytes, length) != UC_ERR_OK) return false;
-            uc_ctl_remove_cache(uc_, address, address + length); // code written by the debugger runs as written
+            code_written(address, address + length); // code written by the debugger runs as written, on every CPU
             return true;
         }
         return uc_mem_read(uc_, address, bytes, length) == UC_ERR_OK;
@@ -150,12 +179,22 @@ bool aarch64_iss::debug_memory(bool is_write, uint64_t address, uint8_t* bytes, 
         uint64_t value = 0;
         if (is_write) std::memcpy(&value, bytes + at, width);
         tlm::tlm_generic_payload trans;
+        uint8_t data[8] = {};
+        std::memcpy(data, &value, 8);
+        trans.set_command(is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+        trans.set_address(address + at);
+        trans.set_data_ptr(data);
+        trans.set_data_length(width);
+        trans.set_streaming_width(width);
+        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
         access_context ctx = context();
         ctx.path = access_path::memory_mapped;
+        trans.set_extension(&ctx);
         sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        transport_register(to_gate, trans, is_write, address + at, width, value, &ctx, delay); // models/register_access.h
+        to_gate->b_transport(trans, delay);
+        trans.clear_extension(&ctx);
         if (trans.get_response_status() != tlm::TLM_OK_RESPONSE || ctx.outcome != access_outcome::ok) return false;
-        if (!is_write) std::memcpy(bytes + at, &value, width);
+        if (!is_write) std::memcpy(bytes + at, data, width);
     }
     return true;
 }

@@ -18,7 +18,15 @@ add_custom_command(OUTPUT ${GDB_TEST_DIR}/gdb_served.elf
           ${GDB_TEST_DIR}/gdb_served.o -o ${GDB_TEST_DIR}/gdb_served.elf
   DEPENDS ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_served.S ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
   COMMENT "Assembling the GDB served-instruction test program")
-add_custom_target(gdb_test_programs ALL DEPENDS ${GDB_TEST_DIR}/gdb_session.elf ${GDB_TEST_DIR}/gdb_served.elf)
+add_custom_command(OUTPUT ${GDB_TEST_DIR}/gdb_mmu.elf
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${GDB_TEST_DIR}
+  COMMAND ${AARCH64_GCC} -c ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_mmu.S -o ${GDB_TEST_DIR}/gdb_mmu.o
+  COMMAND ${AARCH64_LD} -N -Ttext=0x80000000 -e _start --build-id=none --no-warn-rwx-segments
+          ${GDB_TEST_DIR}/gdb_mmu.o -o ${GDB_TEST_DIR}/gdb_mmu.elf
+  DEPENDS ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_mmu.S ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
+  COMMENT "Assembling the GDB memory-through-the-MMU test program")
+add_custom_target(gdb_test_programs ALL DEPENDS ${GDB_TEST_DIR}/gdb_session.elf ${GDB_TEST_DIR}/gdb_served.elf
+                  ${GDB_TEST_DIR}/gdb_mmu.elf)
 if(NOT GDB_MULTIARCH)
   message(FATAL_ERROR "gdb-multiarch not found: run scripts/install-deps.sh")
 endif()
@@ -41,6 +49,13 @@ if(Python3_FOUND)
     set_tests_properties("gdb: steps and breakpoints around ISS-served instructions (${mode})"
       PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60)
   endforeach()
+  # m/M/X name virtual addresses: translated by the CPU's stage 1 regime (TTBR0/TTBR1), VA = PA with
+  # the MMU off, an unmapped VA an error; writes reach the PA, and code written runs as written.
+  add_test(NAME "gdb: memory reads and writes through the MMU, an unmapped address an error"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_gdb_mmu.py $<TARGET_FILE:pmusim>
+            ${GDB_MULTIARCH} ${AARCH64_NM} ${GDB_TEST_DIR}/gdb_mmu.elf)
+  set_tests_properties("gdb: memory reads and writes through the MMU, an unmapped address an error"
+    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60)
   add_test(NAME "gdb: the trace shows the TAM trap with its ESR and the MRS disassembled"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_trace.py $<TARGET_FILE:pmusim>
             ${AARCH64_NM} ${ISS_ELF_DIR}/traps.elf ${GDB_TEST_DIR})
