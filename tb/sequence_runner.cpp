@@ -154,9 +154,10 @@ sequence_runner::result sequence_runner::exec(const seq::statement& s, const seq
         return bad(fmt::format("no cpu{} on platform {}", e.cpu, platform_.config().name));
     aarch64_iss* iss = this->iss(e.cpu);
     if (!iss) return bad("exec is not available in serve mode (the ISS is created before the simulation starts)");
-    // A relative path is relative to the sequence file's folder.
+    // A relative path is relative to the sequence file's folder; that of `pmusim firmware FILE`
+    // (line 0, the statement's file is the ELF itself) to the working directory.
     std::filesystem::path file(e.file);
-    if (file.is_relative() && !s.file.empty() && s.file.front() != '<')
+    if (file.is_relative() && s.line != 0 && !s.file.empty() && s.file.front() != '<')
         file = std::filesystem::path(s.file).parent_path() / file;
     bool secure = e.el == 3 || e.security.value_or(seq::security_state::nonsecure) == seq::security_state::secure;
     try {

@@ -48,6 +48,12 @@ iss_test("EL0 traps in the reference mode" 0 firmware -q --reference --time-limi
 iss_test("an engine stop inside an EL0 block with SCTLR_EL1.nTWI = 0 is no UNDEFINED (reference mode)" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/el0_exit_stop.elf)
 iss_test("an EL0 block with SCTLR_EL1.nTWI = 0 runs as in the reference mode (fast mode)" 0 firmware -q ${ISS_ELF_DIR}/el0_exit_stop.elf)
 iss_test("semihosting SYS_WRITE writes 100000 bytes and returns what was not written and SYS_GET_CMDLINE refuses a window buffer" 0 firmware -q ${ISS_ELF_DIR}/semihost_write.elf)
+# A relative ELF path on the command line is relative to the working directory (until 2026-12-05
+# it was resolved against the ELF's own folder: build/tests/iss/build/tests/iss/amu_count.elf).
+add_test(NAME "iss: pmusim firmware takes an ELF path relative to the working directory"
+  COMMAND $<TARGET_FILE:pmusim> firmware -q tests/iss/amu_count.elf)
+set_tests_properties("iss: pmusim firmware takes an ELF path relative to the working directory" PROPERTIES
+  ENVIRONMENT ${ISS_ENV} TIMEOUT 60 WORKING_DIRECTORY ${CMAKE_BINARY_DIR} PASS_REGULAR_EXPRESSION "^amu_count: ok\n$")
 add_test(NAME "iss: a write setting an unmodelled HCR_EL2 bit is reported once"
   COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/wait_traps.elf "HCR_EL2 bit 26 set: not modelled")
 set_tests_properties("iss: a write setting an unmodelled HCR_EL2 bit is reported once" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
