@@ -7,7 +7,7 @@
 # build-asan/crashes/<target>/.
 #
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
-#   scripts/fuzz.sh 30                       # CI (.ci/run): each target 30 seconds
+#   scripts/fuzz.sh 20                       # CI (.ci/run): each target 20 seconds
 #   scripts/fuzz.sh 14400 fuzz_registers_arm # four hours on one target
 # A crash: add the reproducer to fuzz/regressions/<corpus>/ (it becomes a ctest), fix, commit.
 set -euo pipefail

@@ -29,11 +29,13 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 # paths the unit tests and sequences here already take) and the size-limit tests (inputs at their
 # limits, timed and measured for peak memory: properties of the Release build, not of a build
 # whose shadow memory and instrumentation change both).
+# Also `whatif: plot` (`pmusim plot` hands the drawing to Debian's python3 and matplotlib) and the
+# progress-bar test (a terminal's output of a reference-mode run; 56 s under ASan).
 # Also the source checks of the floors and of the field style (`architecture:`, Python over the
 # tree), and every test with the label `kernel` (the kit and the runs of Debian's kernel: a
 # billion guest instructions each, whose ISS and device paths the `iss:`, `firmware:` and `linux:`
 # input tests run here).
-skip="${PMUSIM_SANITIZE_SKIP:-^(docs|facts|package|mutations|reference|architecture): |^limits: (every test has a timeout|unit tests take expected values|the oracle check|the field-style check|units name their fields|absurd inputs|expansion is bounded)|^unit:access matrix: }"
+skip="${PMUSIM_SANITIZE_SKIP:-^(docs|facts|package|mutations|reference|architecture): |^limits: (every test has a timeout|unit tests take expected values|the oracle check|the field-style check|units name their fields|absurd inputs|expansion is bounded)|^unit:access matrix: |^whatif: plot$|^outputs: a progress bar}"
 skip_args=(-E "$skip" -LE kernel)
 [ "${PMUSIM_SANITIZE_ALL:-0}" = 1 ] && skip_args=()
 cd "$build"
