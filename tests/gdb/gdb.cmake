@@ -56,6 +56,13 @@ if(Python3_FOUND)
             ${GDB_MULTIARCH} ${AARCH64_NM} ${GDB_TEST_DIR}/gdb_mmu.elf)
   set_tests_properties("gdb: memory reads and writes through the MMU, an unmapped address an error"
     PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60)
+  # Simulated time stands still while GDB holds the CPU: a run halted for seconds of wall time logs
+  # the same accesses at the same instants with the same counter values as a run alone.
+  add_test(NAME "gdb: simulated time stands still while halted"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_gdb_time_still.py $<TARGET_FILE:pmusim>
+            ${GDB_MULTIARCH} ${ISS_ELF_DIR}/amu_count.elf)
+  set_tests_properties("gdb: simulated time stands still while halted"
+    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60)
   add_test(NAME "gdb: the trace shows the TAM trap with its ESR and the MRS disassembled"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_trace.py $<TARGET_FILE:pmusim>
             ${AARCH64_NM} ${ISS_ELF_DIR}/traps.elf ${GDB_TEST_DIR})
