@@ -15,9 +15,9 @@ non-executable alias of code the firmware has already run is the one that runs n
 usage: check_gdb_mmu.py PMUSIM GDB NM ELF
 """
 import re
-import subprocess
 import sys
-import threading
+
+from gdb_harness import Stub, fail, symbols as symbols_of
 
 pmusim, gdb, nm, elf = sys.argv[1:5]
 
@@ -30,36 +30,11 @@ gdb_value_1 = 0x600D0001DEADBEEF
 mov_x0_2 = 0xD2800040  # MOVZ X0, #2
 
 
-def fail(msg, *texts):
-    print("FAIL: " + msg)
-    for t in texts:
-        print("----\n" + t)
-    sys.exit(1)
 
 
-symbols = {}
-for line in subprocess.run([nm, elf], stdout=subprocess.PIPE, text=True, check=True).stdout.splitlines():
-    parts = line.split()
-    if len(parts) == 3:
-        symbols[parts[2]] = int(parts[0], 16)
+symbols = symbols_of(nm, elf)
 
-sim = subprocess.Popen([pmusim, "firmware", "--el", "1", "--gdb", "0", "--gdb-wait", "--time-limit", "10ms", elf],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-port = None
-stderr_lines = []
-timer = threading.Timer(60, sim.kill)  # never hang: pmusim is killed after 60 s whatever happens
-timer.start()
-for line in sim.stderr:
-    stderr_lines.append(line)
-    m = re.search(r"GDB stub on 127\.0\.0\.1:(\d+)", line)
-    if m:
-        port = int(m.group(1))
-        break
-if port is None:
-    timer.cancel()
-    fail("pmusim printed no GDB port", "".join(stderr_lines), sim.stdout.read())
-rest = threading.Thread(target=lambda: stderr_lines.extend(sim.stderr))
-rest.start()
+stub = Stub([pmusim, "firmware", "--el", "1", "--gdb", "0", "--gdb-wait", "--time-limit", "10ms", elf])
 
 # (name, GDB command): each command's output is found after the marker `@@name`.
 checks = [
@@ -82,28 +57,11 @@ checks = [
     ("code back", "x/wx 0x80200100"),
     ("continue to the end", "continue"),
 ]
-commands = ["set pagination off", "set confirm off", f"target remote 127.0.0.1:{port}",
-            f"break *{symbols['mmu_off_stop']:#x}", f"break *{symbols['mmu_on_stop']:#x}"]
+commands = [f"break *{symbols['mmu_off_stop']:#x}", f"break *{symbols['mmu_on_stop']:#x}"]
 for name, c in checks:
     commands += [f"echo @@{name}\\n", c]
-args = [gdb, "-nx", "-batch", elf]
-for c in commands:
-    args += ["-ex", c]
-try:
-    g = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
-except subprocess.TimeoutExpired as e:
-    sim.kill()
-    fail("gdb did not finish within 60 s", e.stdout or "")
-try:
-    out, _ = sim.communicate(timeout=30)
-except subprocess.TimeoutExpired:
-    sim.kill()
-    out, _ = sim.communicate()
-    fail("pmusim did not exit after GDB left", g.stdout, out)
-timer.cancel()
-rest.join(5)
-text = g.stdout
-err = "".join(stderr_lines)
+text = stub.gdb(gdb, elf, commands)
+rc, out, err = stub.finish(text)
 
 sections = {}
 for part in text.split("@@")[1:]:
@@ -150,6 +108,6 @@ expect("code back", [mov_x0_2], "GDB's instruction reads back through the execut
 if not re.search(r"\[Inferior 1 \([^)]*\) exited normally\]", sections.get("continue to the end", "")):
     fail("continue runs to the firmware's pass (exit 0): it saw GDB's writes at the PAs and ran GDB's instruction",
          text, out, err)
-if sim.returncode != 0 or "gdb_mmu: pass" not in out:
-    fail(f"pmusim exited {sim.returncode} without the pass line", text, out, err)
+if rc != 0 or "gdb_mmu: pass" not in out:
+    fail(f"pmusim exited {rc} without the pass line", text, out, err)
 print(f"PASS: GDB's memory accesses through the MMU ({len(checks)} checks)")

@@ -10,43 +10,18 @@ usage: check_gdb_served.py PMUSIM GDB NM ELF [pmusim options, e.g. --reference]
 The expected addresses are the program's labels (NM); every wait is bounded.
 """
 import re
-import subprocess
 import sys
-import threading
+
+from gdb_harness import Stub, fail, symbols as symbols_of
 
 pmusim, gdb, nm, elf = sys.argv[1:5]
 extra = sys.argv[5:]
 
-def fail(msg, *texts):
-    print("FAIL: " + msg)
-    for t in texts:
-        print("----\n" + t)
-    sys.exit(1)
 
-symbols = {}
-for line in subprocess.run([nm, elf], stdout=subprocess.PIPE, text=True, check=True).stdout.splitlines():
-    parts = line.split()
-    if len(parts) == 3:
-        symbols[parts[2]] = int(parts[0], 16)
+symbols = symbols_of(nm, elf)
 sym = lambda name: symbols[name]
 
-sim = subprocess.Popen([pmusim, "firmware", "--gdb", "0", "--gdb-wait", "--time-limit", "10ms", *extra, elf],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-port = None
-stderr_lines = []
-timer = threading.Timer(60, sim.kill)  # never hang: pmusim is killed after 60 s whatever happens
-timer.start()
-for line in sim.stderr:
-    stderr_lines.append(line)
-    m = re.search(r"GDB stub on 127\.0\.0\.1:(\d+)", line)
-    if m:
-        port = int(m.group(1))
-        break
-if port is None:
-    timer.cancel()
-    fail("pmusim printed no GDB port", "".join(stderr_lines), sim.stdout.read())
-rest = threading.Thread(target=lambda: stderr_lines.extend(sim.stderr))
-rest.start()
+stub = Stub([pmusim, "firmware", "--gdb", "0", "--gdb-wait", "--time-limit", "10ms", *extra, elf])
 
 # Each resume is followed by `print/x $pc`: the PCs GDB prints, in order, are checked below.
 targets = ["second_mrs", "after_mrs", "after_wfe", "svc_vector", "after_svc"]
@@ -61,29 +36,12 @@ plan = [  # (command, where the PC must be after it, why)
     ("continue", "svc_vector", "a breakpoint on an exception vector stops after the SVC"),
     ("continue", "after_svc", "a breakpoint on the ERET's return address stops"),
 ]
-commands = ["set pagination off", "set confirm off", f"target remote 127.0.0.1:{port}"]
-commands += [f"break *{sym(t):#x}" for t in targets]
+commands = [f"break *{sym(t):#x}" for t in targets]
 for c, _, _ in plan:
     commands += [c, "print/x $pc"]
 commands += ["print/x $x21", "print/x $x22", "info breakpoints", "continue"]
-args = [gdb, "-nx", "-batch", elf]
-for c in commands:
-    args += ["-ex", c]
-try:
-    g = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
-except subprocess.TimeoutExpired as e:
-    sim.kill()
-    fail("gdb did not finish within 60 s", e.stdout or "")
-try:
-    out, _ = sim.communicate(timeout=30)
-except subprocess.TimeoutExpired:
-    sim.kill()
-    out, _ = sim.communicate()
-    fail("pmusim did not exit after GDB left", g.stdout, out)
-timer.cancel()
-rest.join(5)
-text = g.stdout
-err = "".join(stderr_lines)
+text = stub.gdb(gdb, elf, commands)
+rc, out, err = stub.finish(text)
 
 values = [int(v, 16) for v in re.findall(r"^\$\d+ = (0x[0-9a-f]+)$", text, re.M)]
 for (command, where, why), pc in zip(plan, values):
@@ -101,6 +59,6 @@ if hits != ["1"] * len(targets):
     fail(f"breakpoint hit counts {hits}, expected one hit for each of {len(targets)}", text)
 if not re.search(r"\[Inferior 1 \([^)]*\) exited normally\]", text):
     fail("continue runs to the firmware's pass (exit 0)", text, out, err)
-if sim.returncode != 0 or "gdb_served: pass" not in out:
-    fail(f"pmusim exited {sim.returncode} without the pass line", text, out, err)
+if rc != 0 or "gdb_served: pass" not in out:
+    fail(f"pmusim exited {rc} without the pass line", text, out, err)
 print(f"PASS: {len(plan)} steps and breakpoints around ISS-served instructions{' (' + ' '.join(extra) + ')' if extra else ''}")

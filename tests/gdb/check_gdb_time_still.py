@@ -7,21 +7,14 @@ would come later and count more.
 
 usage: check_gdb_time_still.py PMUSIM GDB ELF"""
 import os
-import re
 import subprocess
 import sys
 import tempfile
-import threading
+
+from gdb_harness import Stub, fail
 
 pmusim, gdb, elf = sys.argv[1:4]
 env = dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")
-
-
-def fail(msg, *texts):
-    print("FAIL: " + msg)
-    for t in texts:
-        print("----\n" + t)
-    sys.exit(1)
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -31,33 +24,13 @@ with tempfile.TemporaryDirectory() as tmp:
     if r.returncode != 0:
         fail(f"the run alone exits {r.returncode}", r.stdout, r.stderr)
 
-    sim = subprocess.Popen([pmusim, "firmware", "-q", "--gdb", "0", "--gdb-wait", "--log-json", halted, elf],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    timer = threading.Timer(60, sim.kill)  # never hang
-    timer.start()
-    port, seen = None, []
-    for line in sim.stderr:
-        seen.append(line)
-        m = re.search(r"GDB stub on 127\.0\.0\.1:(\d+)", line)
-        if m:
-            port = int(m.group(1))
-            break
-    if port is None:
-        timer.cancel()
-        fail("pmusim printed no GDB port", "".join(seen))
+    stub = Stub([pmusim, "firmware", "-q", "--gdb", "0", "--gdb-wait", "--log-json", halted, elf], env=env)
     # 0x80000010: the NOP after the two AMU counter reads (amu_count.S); the reads that follow it
     # (AMEVCNTR01 and the rest) come after a second of wall time at a breakpoint and one after a step.
-    commands = ["set pagination off", "set confirm off", f"target remote 127.0.0.1:{port}",
-                "break *0x80000010", "continue", "shell sleep 1", "stepi", "shell sleep 1", "continue"]
-    args = [gdb, "-nx", "-batch", elf]
-    for c in commands:
-        args += ["-ex", c]
-    g = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
-    out, err = sim.communicate(timeout=30)
-    timer.cancel()
-    if "Breakpoint 1, 0x0000000080000010" not in g.stdout or sim.returncode != 0:
-        fail(f"the session did not stop at the breakpoint and run to the end (pmusim exit {sim.returncode})",
-             g.stdout, out, err)
+    g = stub.gdb(gdb, elf, ["break *0x80000010", "continue", "shell sleep 1", "stepi", "shell sleep 1", "continue"])
+    rc, out, err = stub.finish(g)
+    if "Breakpoint 1, 0x0000000080000010" not in g or rc != 0:
+        fail(f"the session did not stop at the breakpoint and run to the end (pmusim exit {rc})", g, out, err)
     a, h = open(alone).read().splitlines(), open(halted).read().splitlines()
     if len(a) < 4:
         fail(f"the run alone logged {len(a)} accesses; amu_count.elf makes at least 4", "\n".join(a))
