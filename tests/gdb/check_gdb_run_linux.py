@@ -13,7 +13,9 @@ import re
 import subprocess
 import sys
 import tempfile
-import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gdb_harness import Stub  # noqa: E402
 
 pmusim, gdb, elf_dir, tiny_image = sys.argv[1:5]
 ENV = dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")
@@ -21,43 +23,14 @@ failures = []
 
 
 def session(what, sim_args, gdb_args, expect, sim_expect, cwd):
-    sim = subprocess.Popen([pmusim, *sim_args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
-                           cwd=cwd)
-    guard = threading.Timer(60, sim.kill)  # never hang
-    guard.start()
-    port, err_lines = None, []
-    for line in sim.stderr:
-        err_lines.append(line)
-        m = re.search(r"GDB stub on 127\.0\.0\.1:(\d+)", line)
-        if m:
-            port = m.group(1)
-            break
-    if port is None:
-        sim.kill()
-        guard.cancel()
-        failures.append(f"{what}: pmusim printed no GDB port:\n{''.join(err_lines)}")
-        return
-    rest = threading.Thread(target=lambda: err_lines.extend(sim.stderr))
-    rest.start()
-    args = [gdb, "-nx", "-batch", *gdb_args[0]]
-    for c in ["set pagination off", "set confirm off", f"target remote 127.0.0.1:{port}", *gdb_args[1]]:
-        args += ["-ex", c]
-    try:
-        g = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60).stdout
-    except subprocess.TimeoutExpired as e:
-        g = f"gdb did not finish within 60 s\n{e.stdout or ''}"
-    try:
-        out, _ = sim.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        sim.kill()
-        out, _ = sim.communicate()
-    guard.cancel()
-    rest.join(5)
-    err = "".join(err_lines)
+    """pmusim SIM_ARGS held for GDB; GDB on gdb_args = (ELF or None, commands); the outputs checked."""
+    stub = Stub([pmusim, *sim_args], env=ENV, cwd=cwd)
+    g = stub.gdb(gdb, gdb_args[0], gdb_args[1])
+    returncode, out, err = stub.finish(g)
     bad = [w for p, w in expect if not re.search(p, g)]
     bad += [w for p, w in sim_expect if not re.search(p, out + err)]
-    if sim.returncode != 0:
-        bad.append(f"pmusim exited {sim.returncode}, expected 0")
+    if returncode != 0:
+        bad.append(f"pmusim exited {returncode}, expected 0")
     if bad:
         failures.append(f"{what}: " + "; ".join(bad) + f"\n--- gdb:\n{g}\n--- pmusim:\n{out}{err}")
     else:
@@ -70,7 +43,7 @@ with tempfile.TemporaryDirectory() as tmp:
     amu_count = os.path.join(elf_dir, "amu_count.elf")
     session("pmusim run --gdb: an exec statement's firmware",
             ["run", "--gdb", "0", "--gdb-wait", os.path.join(elf_dir, "exec_mix.seq")],
-            ([amu_count], ["info threads", "print/x $pc", "set $v1.d.u[1] = 0x1122334455667788", "print/x $v1.d.u[1]",
+            (amu_count, ["info threads", "print/x $pc", "set $v1.d.u[1] = 0x1122334455667788", "print/x $v1.d.u[1]",
                            "print/x $fpsr", "continue"]),
             [(r"\* 1\s+Thread 1 \(cpu0 EL3 running firmware\)", "info threads lists cpu0 at EL3"),
              (r"\$1 = 0x80000000\b", "the PC at the ELF's entry (0x80000000, tests/iss/common.inc)"),
@@ -87,7 +60,7 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write("not a cpio")
     session("pmusim linux --gdb: the kernel's boot CPU",
             ["linux", "--kernel", "tiny.Image", "--initrd", "small.cpio", "--gdb", "0", "--gdb-wait"],
-            ([], ["set architecture aarch64", "info threads", "print/x $pc", "stepi", "print/x $pc", "stepi",
+            (None, ["set architecture aarch64", "info threads", "print/x $pc", "stepi", "print/x $pc", "stepi",
                   "print/x $x0", "set $v0.d.u[0] = 0xa5a5a5a5a5a5a5a5", "print/x $v0.d.u[0]", "continue"]),
             [(r"\* 1\s+Thread 1 \(cpu0 EL1 ", "info threads lists cpu0 at EL1 first"),
              (r"\$1 = 0x80000000\b", "the PC at the Image's load address"),

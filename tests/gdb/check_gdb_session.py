@@ -6,41 +6,17 @@ register, continue to the firmware's pass. Checks the text GDB prints and pmusim
 usage: check_gdb_session.py PMUSIM GDB ELF
 The port is the one the system picked (--gdb 0), read from pmusim's stderr; every wait is bounded.
 """
+import os
 import re
-import subprocess
 import sys
-import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gdb_harness import Stub, fail  # noqa: E402
 
 pmusim, gdb, elf = sys.argv[1:4]
 
-def fail(msg, *texts):
-    print("FAIL: " + msg)
-    for t in texts:
-        print("----\n" + t)
-    sys.exit(1)
-
-sim = subprocess.Popen([pmusim, "firmware", "--gdb", "0", "--gdb-wait", "--time-limit", "10ms", elf],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-# pmusim's stderr: the port line first; the rest is read in a thread so the pipe never fills.
-port = None
-stderr_lines = []
-timer = threading.Timer(60, sim.kill)  # never hang: pmusim is killed after 60 s whatever happens
-timer.start()
-for line in sim.stderr:
-    stderr_lines.append(line)
-    m = re.search(r"GDB stub on 127\.0\.0\.1:(\d+)", line)
-    if m:
-        port = int(m.group(1))
-        break
-if port is None:
-    timer.cancel()
-    fail("pmusim printed no GDB port", "".join(stderr_lines), sim.stdout.read())
-rest = threading.Thread(target=lambda: stderr_lines.extend(sim.stderr))
-rest.start()
-
-commands = [
-    "set pagination off", "set confirm off",
-    f"target remote 127.0.0.1:{port}",
+stub = Stub([pmusim, "firmware", "--gdb", "0", "--gdb-wait", "--time-limit", "10ms", elf])
+text = stub.gdb(gdb, elf, [
     "info threads",
     "break after_write",
     "continue",
@@ -49,25 +25,8 @@ commands = [
     "print/x $x20",
     "info registers cpsr",
     "continue",
-]
-args = [gdb, "-nx", "-batch", elf]
-for c in commands:
-    args += ["-ex", c]
-try:
-    g = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
-except subprocess.TimeoutExpired as e:
-    sim.kill()
-    fail("gdb did not finish within 60 s", e.stdout or "")
-try:
-    out, _ = sim.communicate(timeout=30)
-except subprocess.TimeoutExpired:
-    sim.kill()
-    out, _ = sim.communicate()
-    fail("pmusim did not exit after GDB left", g.stdout, out)
-timer.cancel()
-rest.join(5)
-text = g.stdout
-err = "".join(stderr_lines)
+])
+returncode, out, err = stub.finish(text)
 
 expect = [
     # GDB's thread list: one thread per CPU running firmware, described by the stub.
@@ -89,8 +48,8 @@ m = re.search(r"Breakpoint 1, 0x([0-9a-f]+) in after_write", text)
 steps = [int(a, 16) for a in re.findall(r"^0x([0-9a-f]+) in after_write \(\)$", text, re.M)]
 if not m or steps != [int(m.group(1), 16) + 4, int(m.group(1), 16) + 8]:
     fail(f"stepi: expected the PC at the breakpoint + 4, + 8, got {[hex(s) for s in steps]}", text)
-if sim.returncode != 0:
-    fail(f"pmusim exited {sim.returncode}, expected 0", text, out, err)
+if returncode != 0:
+    fail(f"pmusim exited {returncode}, expected 0", text, out, err)
 if "gdb_session: pass" not in out:
     fail("the firmware's pass line is not in pmusim's output", text, out, err)
 print("PASS: break, x/ of a counter, two steps, registers, continue to exit")

@@ -26,8 +26,8 @@ def symbols(nm, elf):
 class Stub:
     """pmusim ARGS with its GDB stub; `port` once it listens."""
 
-    def __init__(self, args, env=None):
-        self.sim = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    def __init__(self, args, env=None, cwd=None):
+        self.sim = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
         self.stderr_lines = []
         self.timer = threading.Timer(60, self.sim.kill)
         self.timer.start()
@@ -45,8 +45,8 @@ class Stub:
         self.rest.start()
 
     def gdb(self, gdb, elf, commands):
-        """GDB in batch mode: connects, runs COMMANDS; returns its output."""
-        args = [gdb, "-nx", "-batch", elf]
+        """GDB in batch mode (on ELF unless it is None): connects, runs COMMANDS; returns its output."""
+        args = [gdb, "-nx", "-batch"] + ([elf] if elf else [])
         for c in ["set pagination off", "set confirm off", f"target remote 127.0.0.1:{self.port}", *commands]:
             args += ["-ex", c]
         try:
