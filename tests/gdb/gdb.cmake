@@ -2,73 +2,42 @@
 # mode against `pmusim firmware --gdb`, and `--trace` on an ISS test program.
 find_program(GDB_MULTIARCH gdb-multiarch)
 find_program(AARCH64_NM aarch64-linux-gnu-nm)
-find_package(Python3 COMPONENTS Interpreter)
 set(GDB_TEST_DIR ${CMAKE_BINARY_DIR}/tests/gdb)
-add_custom_command(OUTPUT ${GDB_TEST_DIR}/gdb_session.elf
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${GDB_TEST_DIR}
-  COMMAND ${AARCH64_GCC} -c ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_session.S -o ${GDB_TEST_DIR}/gdb_session.o
-  COMMAND ${AARCH64_LD} -N -Ttext=0x80000000 -e _start --build-id=none --no-warn-rwx-segments
-          ${GDB_TEST_DIR}/gdb_session.o -o ${GDB_TEST_DIR}/gdb_session.elf
-  DEPENDS ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_session.S ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
-  COMMENT "Assembling the GDB session test program")
-add_custom_command(OUTPUT ${GDB_TEST_DIR}/gdb_served.elf
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${GDB_TEST_DIR}
-  COMMAND ${AARCH64_GCC} -c ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_served.S -o ${GDB_TEST_DIR}/gdb_served.o
-  COMMAND ${AARCH64_LD} -N -Ttext=0x80000000 -e _start --build-id=none --no-warn-rwx-segments
-          ${GDB_TEST_DIR}/gdb_served.o -o ${GDB_TEST_DIR}/gdb_served.elf
-  DEPENDS ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_served.S ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
-  COMMENT "Assembling the GDB served-instruction test program")
-add_custom_command(OUTPUT ${GDB_TEST_DIR}/gdb_mmu.elf
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${GDB_TEST_DIR}
-  COMMAND ${AARCH64_GCC} -c ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_mmu.S -o ${GDB_TEST_DIR}/gdb_mmu.o
-  COMMAND ${AARCH64_LD} -N -Ttext=0x80000000 -e _start --build-id=none --no-warn-rwx-segments
-          ${GDB_TEST_DIR}/gdb_mmu.o -o ${GDB_TEST_DIR}/gdb_mmu.elf
-  DEPENDS ${CMAKE_SOURCE_DIR}/tests/gdb/gdb_mmu.S ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
-  COMMENT "Assembling the GDB memory-through-the-MMU test program")
-add_custom_target(gdb_test_programs ALL DEPENDS ${GDB_TEST_DIR}/gdb_session.elf ${GDB_TEST_DIR}/gdb_served.elf
-                  ${GDB_TEST_DIR}/gdb_mmu.elf)
+# The test programs: one RWX segment at the start of arm-default's DRAM, as tests/iss's.
+set(GDB_TEST_ELFS)
+foreach(prog gdb_session gdb_served gdb_mmu)
+  add_custom_command(OUTPUT ${GDB_TEST_DIR}/${prog}.elf
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${GDB_TEST_DIR}
+    COMMAND ${AARCH64_GCC} -c ${CMAKE_SOURCE_DIR}/tests/gdb/${prog}.S -o ${GDB_TEST_DIR}/${prog}.o
+    COMMAND ${AARCH64_LD} -N -Ttext=0x80000000 -e _start --build-id=none --no-warn-rwx-segments
+            ${GDB_TEST_DIR}/${prog}.o -o ${GDB_TEST_DIR}/${prog}.elf
+    DEPENDS ${CMAKE_SOURCE_DIR}/tests/gdb/${prog}.S ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
+    COMMENT "Assembling the GDB test program ${prog}.elf")
+  list(APPEND GDB_TEST_ELFS ${GDB_TEST_DIR}/${prog}.elf)
+endforeach()
+add_custom_target(gdb_test_programs ALL DEPENDS ${GDB_TEST_ELFS})
 if(NOT GDB_MULTIARCH)
   message(FATAL_ERROR "gdb-multiarch not found: run scripts/install-deps.sh")
 endif()
-if(Python3_FOUND)
-  add_test(NAME "gdb: break at a symbol, read a counter through memory, step, continue to the pass"
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_gdb_session.py $<TARGET_FILE:pmusim>
-            ${GDB_MULTIARCH} ${GDB_TEST_DIR}/gdb_session.elf)
-  set_tests_properties("gdb: break at a symbol, read a counter through memory, step, continue to the pass"
-    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 150)
-  # A step retires one instruction and a breakpoint stops also where the ISS executes the
-  # instruction before it (MRS/MSR, WFE, exception entry, ERET), in both modes.
-  foreach(mode fast reference)
-    set(mode_option)
-    if(mode STREQUAL "reference")
-      set(mode_option --reference)
-    endif()
-    add_test(NAME "gdb: steps and breakpoints around ISS-served instructions (${mode})"
-      COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_gdb_served.py $<TARGET_FILE:pmusim>
-              ${GDB_MULTIARCH} ${AARCH64_NM} ${GDB_TEST_DIR}/gdb_served.elf ${mode_option})
-    set_tests_properties("gdb: steps and breakpoints around ISS-served instructions (${mode})"
-      PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60)
-  endforeach()
-  # m/M/X name virtual addresses: translated by the CPU's stage 1 regime (TTBR0/TTBR1), VA = PA with
-  # the MMU off, an unmapped VA an error; writes reach the PA, and code written runs as written.
-  add_test(NAME "gdb: memory reads and writes through the MMU, an unmapped address an error"
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_gdb_mmu.py $<TARGET_FILE:pmusim>
-            ${GDB_MULTIARCH} ${AARCH64_NM} ${GDB_TEST_DIR}/gdb_mmu.elf)
-  set_tests_properties("gdb: memory reads and writes through the MMU, an unmapped address an error"
-    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60)
-  # Simulated time stands still while GDB holds the CPU: a run halted for seconds of wall time logs
-  # the same accesses at the same instants with the same counter values as a run alone.
-  add_test(NAME "gdb: simulated time stands still while halted"
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_gdb_time_still.py $<TARGET_FILE:pmusim>
-            ${GDB_MULTIARCH} ${ISS_ELF_DIR}/amu_count.elf)
-  set_tests_properties("gdb: simulated time stands still while halted"
-    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60)
-  add_test(NAME "gdb: the trace shows the TAM trap with its ESR and the MRS disassembled"
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_trace.py $<TARGET_FILE:pmusim>
-            ${AARCH64_NM} ${ISS_ELF_DIR}/traps.elf ${GDB_TEST_DIR})
-  set_tests_properties("gdb: the trace shows the TAM trap with its ESR and the MRS disassembled"
-    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60)
-endif()
+pmusim_script_test("gdb: break at a symbol, read a counter through memory, step, continue to the pass"
+  tests/gdb/check_gdb_session.py $<TARGET_FILE:pmusim> ${GDB_MULTIARCH} ${GDB_TEST_DIR}/gdb_session.elf TIMEOUT 150)
+# A step retires one instruction and a breakpoint stops also where the ISS executes the
+# instruction before it (MRS/MSR, WFE, exception entry, ERET), in both modes.
+pmusim_script_test("gdb: steps and breakpoints around ISS-served instructions (fast)"
+  tests/gdb/check_gdb_served.py $<TARGET_FILE:pmusim> ${GDB_MULTIARCH} ${AARCH64_NM} ${GDB_TEST_DIR}/gdb_served.elf)
+pmusim_script_test("gdb: steps and breakpoints around ISS-served instructions (reference)"
+  tests/gdb/check_gdb_served.py $<TARGET_FILE:pmusim> ${GDB_MULTIARCH} ${AARCH64_NM} ${GDB_TEST_DIR}/gdb_served.elf
+  --reference)
+# m/M/X name virtual addresses: translated by the CPU's stage 1 regime (TTBR0/TTBR1), VA = PA with
+# the MMU off, an unmapped VA an error; writes reach the PA, and code written runs as written.
+pmusim_script_test("gdb: memory reads and writes through the MMU, an unmapped address an error"
+  tests/gdb/check_gdb_mmu.py $<TARGET_FILE:pmusim> ${GDB_MULTIARCH} ${AARCH64_NM} ${GDB_TEST_DIR}/gdb_mmu.elf)
+# Simulated time stands still while GDB holds the CPU: a run halted for seconds of wall time logs
+# the same accesses at the same instants with the same counter values as a run alone.
+pmusim_script_test("gdb: simulated time stands still while halted"
+  tests/gdb/check_gdb_time_still.py $<TARGET_FILE:pmusim> ${GDB_MULTIARCH} ${ISS_ELF_DIR}/amu_count.elf)
+pmusim_script_test("gdb: the trace shows the TAM trap with its ESR and the MRS disassembled"
+  tests/gdb/check_trace.py $<TARGET_FILE:pmusim> ${AARCH64_NM} ${ISS_ELF_DIR}/traps.elf ${GDB_TEST_DIR})
 add_test(NAME "gdb: an unknown trace category is bad input"
   COMMAND ${CMAKE_SOURCE_DIR}/tests/expect_exit.sh 2 $<TARGET_FILE:pmusim> firmware -q --trace insn,bogus ${ISS_ELF_DIR}/traps.elf)
 add_test(NAME "gdb: --gdb-wait without --gdb is bad input"
@@ -82,20 +51,11 @@ add_test(NAME "gdb: pmusim run traces the firmware of an exec statement"
 set_tests_properties("gdb: pmusim run traces the firmware of an exec statement" PROPERTIES
   ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "\"encoding\":\"S3_3_C13_C2_5\",\"file\":\"[^\"]*amu_count.elf\",\"kind\":\"sysreg\",\"line\":0,\"op\":\"write\",\"outcome\":\"ok\"")
-if(Python3_FOUND)
-  add_test(NAME "gdb: attach to running firmware then Ctrl-C and kill"
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_gdb_interrupt.py $<TARGET_FILE:pmusim>
-            ${GDB_MULTIARCH} ${ISS_ELF_DIR}/forever.elf)
-  set_tests_properties("gdb: attach to running firmware then Ctrl-C and kill"
-    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 150)
-endif()
+pmusim_script_test("gdb: attach to running firmware then Ctrl-C and kill"
+  tests/gdb/check_gdb_interrupt.py $<TARGET_FILE:pmusim> ${GDB_MULTIARCH} ${ISS_ELF_DIR}/forever.elf TIMEOUT 150)
 # --gdb on `pmusim run` (an exec statement's firmware) and on `pmusim linux` (the minimal Image of
 # tests/linux, made by the test itself): attach, threads, PC, steps, an FP/SIMD register written and
 # read back, continue to the end (issue 32 item 1).
-if(Python3_FOUND)
-  add_test(NAME "gdb: pmusim run and pmusim linux serve GDB: threads, steps, FP/SIMD registers, continue"
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/gdb/check_gdb_run_linux.py $<TARGET_FILE:pmusim>
-            ${GDB_MULTIARCH} ${ISS_ELF_DIR} ${CMAKE_SOURCE_DIR}/tests/linux/tiny_image.py)
-  set_tests_properties("gdb: pmusim run and pmusim linux serve GDB: threads, steps, FP/SIMD registers, continue"
-    PROPERTIES ENVIRONMENT "SC_COPYRIGHT_MESSAGE=DISABLE" TIMEOUT 150)
-endif()
+pmusim_script_test("gdb: pmusim run and pmusim linux serve GDB: threads, steps, FP/SIMD registers, continue"
+  tests/gdb/check_gdb_run_linux.py $<TARGET_FILE:pmusim> ${GDB_MULTIARCH} ${ISS_ELF_DIR}
+  ${CMAKE_SOURCE_DIR}/tests/linux/tiny_image.py TIMEOUT 150)
