@@ -171,7 +171,7 @@ set_tests_properties("facts: extract the cited Linux files" PROPERTIES TIMEOUT 6
 add_test(NAME "facts: every Linux citation agrees with Debian's linux-source-6.1 and 6.12"
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check-fact-sources.py
           --linux ${PMUSIM_LINUX_SOURCE_TARBALL} --linux-later ${PMUSIM_LINUX_LATER_TARBALL}
-          --cache ${CMAKE_BINARY_DIR}/linux-sources --min-linux-checked 1000)
+          --cache ${CMAKE_BINARY_DIR}/linux-sources --min-linux-checked 1005 --require-linux)
 set_tests_properties("facts: every Linux citation agrees with Debian's linux-source-6.1 and 6.12" PROPERTIES TIMEOUT 600
   FIXTURES_REQUIRED pmusim_linux_sources)
 add_test(NAME "facts: the source check fails on a mis-cited Linux row"
