@@ -123,6 +123,13 @@ add_test(NAME "limits: the oracle check flags a model constant used as an expect
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_oracles.py ${CMAKE_SOURCE_DIR} --self-test)
 set_tests_properties("limits: unit tests take expected values from the facts, not from the models' constants"
   "limits: the oracle check flags a model constant used as an expected value" PROPERTIES TIMEOUT 60)
+# The test side cites primary sources, never pmusim's own notes (../shared/reference): issue 31 point 1.
+add_test(NAME "limits: tests, fuzz, firmware and python cite primary sources, not pmusim's own notes"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_citations.py ${CMAKE_SOURCE_DIR})
+add_test(NAME "limits: the citation check flags a planted citation of pmusim's notes in each folder"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_citations.py ${CMAKE_SOURCE_DIR} --self-test)
+set_tests_properties("limits: tests, fuzz, firmware and python cite primary sources, not pmusim's own notes"
+  "limits: the citation check flags a planted citation of pmusim's notes in each folder" PROPERTIES TIMEOUT 60)
 if(Python3_FOUND)
   # The ELFs are tests/iss's (assembled by the iss_test_programs target, built by default).
   add_test(NAME "outputs: firmware output on stdout with -q, summary on request, exec times, exited CPU off"
