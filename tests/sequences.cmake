@@ -123,7 +123,7 @@ add_test(NAME "limits: the oracle check flags a model constant used as an expect
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_oracles.py ${CMAKE_SOURCE_DIR} --self-test)
 set_tests_properties("limits: unit tests take expected values from the facts, not from the models' constants"
   "limits: the oracle check flags a model constant used as an expected value" PROPERTIES TIMEOUT 60)
-# The test side cites primary sources, never pmusim's own notes (../shared/reference): issue 31 point 1.
+# The test side cites primary sources, never pmusim's own notes (issue 31 point 1).
 add_test(NAME "limits: tests, fuzz, firmware and python cite primary sources, not pmusim's own notes"
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/limits/check_test_citations.py ${CMAKE_SOURCE_DIR})
 add_test(NAME "limits: the citation check flags a planted citation of pmusim's notes in each folder"
