@@ -459,6 +459,11 @@ void cmn600::bind_hooks() {
                 });
                 b[fmt::format("por_dt_pmevcntsr{}", pairs[p])].on_read(
                     [this, p] { return dtc_pmevcnt_odd.put(global_shadow_[2 * p + 1]) | dtc_pmevcnt_even.put(global_shadow_[2 * p]); });
+                // The shadows are RW (cmn-tools regdefs por_dt_pmevcntsrAB..GH; SCP-firmware FWK_RW).
+                b[fmt::format("por_dt_pmevcntsr{}", pairs[p])].on_write([this, p](const write_event& e) {
+                    global_shadow_[2 * p] = uint32_t(dtc_pmevcnt_even.get(e.new_value));
+                    global_shadow_[2 * p + 1] = uint32_t(dtc_pmevcnt_odd.get(e.new_value));
+                });
             }
             b["por_dt_pmccntr"].on_read([this] { return cycle_counter_.read(now_fs()); });
             b["por_dt_pmccntr"].on_write([this](const write_event& e) {
@@ -466,6 +471,7 @@ void cmn600::bind_hooks() {
                 changed();
             });
             b["por_dt_pmccntrsr"].on_read([this] { return cycle_shadow_; });
+            b["por_dt_pmccntrsr"].on_write([this](const write_event& e) { cycle_shadow_ = e.new_value & ((1ULL << 40) - 1); });
             b["por_dt_pmovsr"].on_read([this] { return uint64_t(overflow_); });
             b["por_dt_pmovsr_clr"].on_write([this](const write_event& e) {
                 // Clearing needs the PMU enabled (Linux "perf/arm-cmn: Fix DTC reset").

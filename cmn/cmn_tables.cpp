@@ -238,11 +238,12 @@ register_table make_dtc() {
                            "Cycle counter"});
     for (unsigned i = 0; i < 4; ++i)
         t.registers.push_back({fmt::format("por_dt_pmevcntsr{}", pairs[i]), std::nullopt, 0x2050 + 0x10 * i, 64, 0,
-                               {{fmt::format("pmevcntsr{}", 2 * i), cmn_field::dtc_pmevcnt_even, fa::ro, "at the last snapshot"},
-                                {fmt::format("pmevcntsr{}", 2 * i + 1), cmn_field::dtc_pmevcnt_odd, fa::ro, "at the last snapshot"}},
+                               // RW (cmn-tools regdefs, SCP-firmware cmn600_dt_reg PMEVCNTSR: FWK_RW)
+                               {{fmt::format("pmevcntsr{}", 2 * i), cmn_field::dtc_pmevcnt_even, fa::rw, "at the last snapshot"},
+                                {fmt::format("pmevcntsr{}", 2 * i + 1), cmn_field::dtc_pmevcnt_odd, fa::rw, "at the last snapshot"}},
                                fmt::format("Global counters {} and {} shadow", 2 * i, 2 * i + 1)});
     t.registers.push_back({"por_dt_pmccntrsr", std::nullopt, 0x2090, 64, 0,
-                           {{"pmccntrsr", 0, 40, fa::ro, "at the last snapshot"}, {"res0", 40, 24, fa::res0, ""}},
+                           {{"pmccntrsr", 0, 40, fa::rw, "at the last snapshot"}, {"res0", 40, 24, fa::res0, ""}},
                            "Cycle counter shadow"});
     t.registers.push_back({"por_dt_pmcr", std::nullopt, 0x2100, 64, 0,
                            {{"pmu_en", cmn_field::pmcr_pmu_en, fa::rw, "PMU enable: DTM and DTC counters count while set (with dtc_ctl.dt_en)"},

@@ -8,8 +8,8 @@
  *   3. a guest at EL1 (HCR_EL2.VM = 1, CPTR_EL2.TAM = 1 as KVM sets it) -> UNDEFINED, EC 0x00,
  *      taken to EL1: KVM answers every trapped AMU access with an injected UNDEFINED
  *      (Linux arch/arm64/kvm/sys_regs.c, AMU_AMEVCNTR0_EL0 descriptors use undef_access).
- * And the DSU's counterpart (DSU-120 TRM IMP_CLUSTERPMSELR_EL1 write pseudocode; reference
- * dsu.md §4.1): 4. an EL1 write of CLUSTERPMSELR_EL1 with ACTLR_EL2.CLUSTERPMUEN = 0 traps to
+ * And the DSU's counterpart (DSU-120 TRM IMP_CLUSTERPMSELR_EL1 write pseudocode; Cortex-A76 TRM
+ * 100798 B2.6 ACTLR_EL2.CLUSTERPMUEN): 4. an EL1 write of CLUSTERPMSELR_EL1 with ACTLR_EL2.CLUSTERPMUEN = 0 traps to
  * EL2, EC 0x18 with Direction 0 (write). */
 #include "check.h"
 #include "el3_boot.h"

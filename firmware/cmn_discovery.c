@@ -1,6 +1,6 @@
 /* cmn_discovery: the CMN-600 discovery walk over MMIO as Linux's arm_cmn_discover() does it
  * (drivers/perf/arm-cmn.c), from Non-secure EL1, and a DTC cycle-counter check.
- * Register layout (arm-cmn.c and docs reference/cmn.md §1.2-1.5): node_info at +0x000 (type
+ * Register layout (Linux 6.1 arm-cmn.c; cmn-tools data/regdefs/cmn600.regdefs): node_info at +0x000 (type
  * [15:0], node ID [31:16], logical ID [47:32]); child_info at +0x080 (count [15:0], pointer offset
  * [31:16]); child pointer i at +offset + 8i (CMN-600: node offset [27:0] from PERIPHBASE,
  * external [31]); CFG periph_id_01 at +0x008 (part [7:0] | [35:32] << 8 = 0x434 for CMN-600);

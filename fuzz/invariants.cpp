@@ -101,7 +101,8 @@ void check_amu(platform& p, unit& base, std::vector<std::string>& out) {
 
 // DSU: enable/interrupt/overflow bits only for implemented counters (N event counters, the cycle
 // counter at bit 31 unless DSU-120); SET and CLR views agree; nCLUSTERPMUIRQ == (PMOVS & PMINTEN
-// != 0) [&& PMCR.E when the platform says so] (dsu.md §11, docs/dsu_clusterpmu.md).
+// != 0) [&& PMCR.E when the platform says so] (Linux 6.1 drivers/perf/arm_dsu_pmu.c
+// dsu_pmu_handle_irq, DSU_PMU_IDX_CYCLE_COUNTER 31; docs/dsu_clusterpmu.md).
 void check_dsu(platform&, unit& base, std::vector<std::string>& out) {
     auto& u = dynamic_cast<dsu_clusterpmu&>(base);
     const auto& o = u.options();
@@ -127,7 +128,7 @@ void check_dsu(platform&, unit& base, std::vector<std::string>& out) {
                                   u.irq_level(), ovs, inten, pmcr & 1, expected_irq));
 }
 
-// CMN-600 (docs/cmn.md, ../shared/reference/cmn.md §2-§3): every node's registers (each node's
+// CMN-600 (docs/cmn.md; cmn-tools data/regdefs/cmn600.regdefs, Linux 6.1 arm-cmn.c): every node's registers (each node's
 // own table at its own offset: the generic window walk cannot place them) have their RES0 fields
 // zero; a 64-bit register read equals its two 32-bit halves (the DTM's four 16-bit local counters,
 // the DTC's pairs of 32-bit global counters); the cycle counter stays within 40 bits; PMOVSR and
@@ -152,7 +153,8 @@ void check_cmn(platform&, unit& base, std::vector<std::string>& out) {
         for (const auto& def : t->registers) {
             const uint64_t v = rd(n, *def.offset, def.width / 8);
             check_fields(def, v, fmt::format("{}.{}.{}", u.name(), n.name, def.name), out);
-            // Halves: every 64-bit register takes 32-bit accesses to either half (cmn.md §3.1).
+            // Halves: every 64-bit register takes 32-bit accesses to either half (Linux arm-cmn.c
+            // reads the DTC's 64-bit counter pairs with readl at +0 and +4, CMN_DT_PMEVCNT(n)).
             if (def.width == 64) {
                 const uint64_t lo = rd(n, *def.offset, 4), hi = rd(n, *def.offset + 4, 4);
                 if ((hi << 32 | lo) != v)
@@ -179,7 +181,7 @@ void check_cmn(platform&, unit& base, std::vector<std::string>& out) {
         else if (what == "pmovsr") reg = pmovsr;
         else if (what.rfind("pmevcnt", 0) == 0) {
             const unsigned g = unsigned(std::stoul(what.substr(7)));
-            reg = rd(*dtc, 0x2000 + ((g / 2) * 4 + g % 2) * 4, 4); // cmn.md §3.1: counter g's 32-bit address
+            reg = rd(*dtc, 0x2000 + ((g / 2) * 4 + g % 2) * 4, 4); // Linux arm-cmn.c CMN_DT_PMEVCNT(g)
         } else continue;
         const uint64_t internal = ob.value();
         if (ob.width < 64 && (internal >> ob.width))
@@ -193,7 +195,7 @@ void check_cmn(platform&, unit& base, std::vector<std::string>& out) {
                                   u.irq_level(), pmcr >> 6 & 1, pmovsr, expected_irq));
 }
 
-// POWER9 IMC (docs/imc.md, ../shared/reference/imc.md §5, §6): LDBAR's reserved bits (IBM 2:3, 7,
+// POWER9 IMC (docs/imc.md; Linux 6.1 arch/powerpc/include/asm/imc-pmu.h, skiboot hw/imc.c): LDBAR's reserved bits (IBM 2:3, 7,
 // 51:63) read 0 and the LDBAR the engines use equals the SPR; each thread's engines are what the
 // docs define them by: the core accumulates while HTM_MODE has IMC_SELECT = 0b111 and IMC_ON and no
 // thread of the core has LDBAR.MODE = 1; a thread accumulates while its core does and LDBAR has

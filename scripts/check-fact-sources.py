@@ -345,6 +345,7 @@ def main():
     if args.prefetch_only:
         return 0
     linux = {"checked": 0, "elsewhere": 0}
+    elsewhere = []  # the Linux citations no tree given can check, with why
     for path in sorted(glob.glob(os.path.join(args.facts, "*.tsv"))):
         for n, row in enumerate(open(path, encoding="utf-8"), 1):
             row = row.rstrip("\n")
@@ -359,6 +360,8 @@ def main():
                 ok, why = check_linux(fact, trees)
                 if ok is None:
                     linux["elsewhere"] += 1
+                    elsewhere.append(f"{os.path.relpath(path)}:{n}: {fact['unit']} {fact['reg']} {fact['kind']} "
+                                     f"{fact['field']}: {why}")
                 else:
                     linux["checked"] += 1
                     if not ok:
@@ -399,7 +402,10 @@ def main():
         print(f"check-fact-sources: only {linux['checked']} Linux citations checked, at least {args.min_linux_checked} required")
         return 1
     if args.require_linux and linux["elsewhere"]:
-        print("check-fact-sources: some Linux citations name files no given tree has (--linux-later)")
+        for e in elsewhere:
+            print(e)
+        print(f"check-fact-sources: {linux['elsewhere']} Linux citations cannot be checked against the trees given "
+              "(--require-linux): cite a release a tree has, or the primary document instead")
         return 1
     return 1 if failures else 0
 

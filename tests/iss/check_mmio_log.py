@@ -4,7 +4,8 @@ log: exactly the memory-mapped accesses the program makes, each once, at the PC 
 and at the CPU cycle of that instruction (code from 0x80000000, one cycle per instruction; in
 straight-line code the instruction at PC p starts at cycle (p - 0x80000000) / 4), and the 64-bit LDRs and STR as one access each
 (size 8 in the log) with the whole 64-bit value (CMN-600 periph_id_0/1: part_0 0x34 [7:0], part_1 4 [35:32] and the
-JEP106 bits [39:36] 0xB, Arm ARM/CMN-600 TRM via /work/shared/reference/cmn.md 1.2-1.4).
+JEP106 bits [39:36] 0xB: Linux 6.1 drivers/perf/arm-cmn.c CMN_CFGM_PID0_PART_0 GENMASK_ULL(7, 0),
+CMN_CFGM_PID1_PART_1 GENMASK_ULL(35, 32); cmn-tools data/regdefs/cmn600.regdefs:3886 RESET 0xb400000034).
 mmio_group.elf runs on arm-default with plain memory added just below the dsu0 frame and cmn0
 (group_platform below)."""
 import json, subprocess, sys, tempfile, os

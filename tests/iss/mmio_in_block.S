@@ -24,7 +24,8 @@ _start:
     ldr x10, [x8, #-8]         // 64-bit node_info: node_type [15:0] 0x0002 (CFG)
     add x1, x1, #1
     // XP (0,0) por_dtm_pmevcnt: the XP's registers at node +0x8000, pmevcnt at +0x2220, four
-    // 16-bit RW counters in one 64-bit register (/work/shared/reference/cmn.md 1.1, 2.x [AMD]).
+    // 16-bit RW counters in one 64-bit register (cmn-tools data/regdefs/cmn600.regdefs:3799-3804
+    // por_dtm_pmevcnt, RW; Linux 6.1 drivers/perf/arm-cmn.c CMN_DTM_PMEVCNT 0x220).
     ldr x13, =0x5000A220
     ldr x14, =0x0004000300020001
     str x14, [x13]             // one 8-byte write

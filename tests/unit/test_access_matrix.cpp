@@ -12,7 +12,7 @@
 //             (DBGEN/NIDEN, SPIDEN/SPNIDEN for Secure, EPMAD), the external-interface OS lock and
 //             double lock (DDI0487 H9), DSU-120AE TRM 107721 PMAUTHSTATUS (readable when powered);
 //             the lock registers: CoreSight IHI0029 PMLAR/PMLSR (memory-mapped side only).
-//             None of them is our notes (../shared/reference), which the model was written from.
+//             None of them is pmusim's own notes, which the model was written from.
 //   controls: the Arm ARM rule that an <reg>_ELn register is UNDEFINED below ELn and that an
 //             MSR to a read-only (ID) register is UNDEFINED.
 // The oracles read only the register NAMES of the model's tables (what to iterate over), never

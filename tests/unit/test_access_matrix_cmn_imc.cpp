@@ -1,7 +1,8 @@
 // The access-rule matrix (issue 9) for the Arm CMN-600 configuration space and the POWER9 IMC
 // (LDBAR, XSCOM, HOMER), through the real gate and bus, against oracles written here from the
-// reference documents (../shared/reference/cmn.md, imc.md) and the choices docs/cmn.md and
-// docs/imc.md record where the references are silent. As in test_access_matrix.cpp, the oracles
+// primary sources named at each oracle below (CMN-600 TRM 100180, cmn-tools regdefs, Linux
+// arm-cmn.c, SCP-firmware, skiboot, Linux imc-pmu, Power ISA) and the choices docs/cmn.md and
+// docs/imc.md record where the sources are silent. As in test_access_matrix.cpp, the oracles
 // take only the list of registers (names, offsets, widths) from the model's tables; every
 // refused write must leave every register as it was and a refused read must return no data.
 #include <catch2/catch.hpp>
@@ -55,15 +56,18 @@ uint64_t low_bytes(uint64_t v, unsigned len) { return len >= 8 ? v : v & ((1ULL 
 // CMN-600 configuration space
 // ---------------------------------------------------------------------------------------------
 //
-// Facts (../shared/reference/cmn.md):
-// - §1: every node owns a 16 KB region of the configuration space (CMN-600 node size 0x4000);
+// Facts:
+// - every node owns a 16 KB region of the configuration space (CMN-600 TRM 100180, node
+//   configuration address map; SCP-firmware module/cmn600/src/cmn600.h
+//   CMN600_ROOT_NODE_OFFSET_PORT_POS 14: a node's offset moves in 0x4000 steps);
 //   the region of a node nobody populates, and an external child's region (an RN-SAM behind an
 //   RN-F port, "a valid child offset that points to zeroes"), read as zero.
-// - §3.1 "Access widths used by clients": 64-bit and 32-bit accesses, including a 32-bit access
-//   to the upper half of a 64-bit register (0x2004 ...). docs/cmn.md: "Accesses must be
+// - the access widths clients use: 64-bit and 32-bit accesses, including a 32-bit access to the
+//   upper half of a 64-bit register (Linux 6.1 arm-cmn.c CMN_DT_PMEVCNT(n): readl of counter 1
+//   at 0x2004 inside the 64-bit por_dt_pmevcntab; readq of node_info and the DTM counters). docs/cmn.md: "Accesses must be
 //   naturally aligned 4- or 8-byte accesses; anything else is a bus error" (choice) and offsets
 //   no register occupies read as zero and ignore writes (choice).
-// - §1.4: 0x980 of the CFG node is `por_cfgm_secure_access`, the Secure access control of the
+// - 0x980 of the CFG node is `por_cfgm_secure_access` (cmn-tools regdefs:4705, marked S), the Secure access control of the
 //   configuration space; the AMD CMN-600 register reference describes the 0x980 registers of
 //   the other nodes (`por_*_secure_register_groups_override`) as "Allows non-secure access to
 //   predefined groups of secure registers". Such a control is itself Secure-only: a
@@ -189,7 +193,8 @@ void run_cmn_matrix(tally& t, const std::string& platform_name) {
         return a.value;
     };
     // The PMU running (dt_en, pmu_en, DTM 0 of every XP counting XP events), so that a leaked read
-    // or a refused write that reaches a counter shows. Offsets: cmn.md §2, §3.1.
+    // or a refused write that reaches a counter shows. Offsets: Linux 6.1 arm-cmn.c
+    // (CMN_DT_DTC_CTL 0x0a00, CMN_DT_PMCR 0x2100, CMN_DTM_CONTROL 0x100 + CMN_PMU_OFFSET 0x2000).
     const cmn_node* dtc = mesh.find("dtc0");
     REQUIRE(dtc);
     // Offsets and bits from tests/facts/cmn.tsv (Linux arm-cmn.c, cmn-tools).
@@ -258,7 +263,8 @@ void run_cmn_matrix(tally& t, const std::string& platform_name) {
                     }
                 }
     // The control itself: a Secure write of bit 0 reads back to a Secure read, a Non-secure read
-    // sees zero (cmn.md §1.4 "bit0 read by CMNT as 'secure accessible'").
+    // sees zero (cmn-tools regdefs:4705-4707: por_cfgm_secure_access, Secure-only (S),
+    // configure_secure_access [1:0]).
     secure_debug(secure_access, true, 1);
     CHECK((secure_debug(secure_access, false, 0) & 1) == 1);
     access_context ns;
@@ -299,23 +305,26 @@ TEST_CASE("access matrix: CMN-600 5x3 mesh with 3-bit node coordinates against t
 // POWER9 IMC: LDBAR, XSCOM, HOMER
 // ---------------------------------------------------------------------------------------------
 //
-// Facts (../shared/reference/imc.md; Power ISA 3.0B for the privilege rules):
-// - §5: LDBAR is SPR 850, per thread. It is hypervisor privileged: mtspr/mfspr in problem state
+// Facts (Power ISA 3.0B Book III for the privilege rules):
+// - LDBAR is SPR 850, per thread (Linux 6.1 arch/powerpc/include/asm/reg.h SPRN_LDBAR 0x352;
+//   skiboot include/p9_stop_api.H P9_STOP_SPR_LDBAR 850, "thread register"). It is hypervisor privileged: mtspr/mfspr in problem state
 //   (MSR[PR] = 1) is a privileged-instruction type Program interrupt, taken by the OS (`trap
 //   el1` in pmusim's outcome words); in privileged non-hypervisor state (MSR[HV PR] = 00) a
 //   Hypervisor Emulation Assistance interrupt, taken by the hypervisor (`trap el2`). A CPU
 //   that has no such SPR (no CPU) is UNDEFINED (illegal instruction).
 //   Fields (IBM numbering): 0 enable, 1 mode, 4:6 PB scope, 8:50 address; 2:3, 7 and 51:63
-//   reserved. pmusim keeps the reserved bits zero (docs/imc.md: LDBAR fields).
-// - §3: skiboot's SCOMs per core: PDBAR at EQ(core, pdbar_p9[core % 4]), HTM_MODE at EQ(core,
+//   reserved (Linux 6.1 arch/powerpc/include/asm/imc-pmu.h THREAD_IMC_ENABLE, TRACE_IMC_ENABLE,
+//   THREAD_IMC_LDBAR_MASK). pmusim keeps the reserved bits zero (docs/imc.md: LDBAR fields).
+// - skiboot's SCOMs per core (skiboot@ecebf4fb3d9c hw/imc.c:223-232, include/xscom.h:123): PDBAR at EQ(core, pdbar_p9[core % 4]), HTM_MODE at EQ(core,
 //   htm_p9[core % 4]), EVENT_MASK at EC(core, 0x20010AA8), TRACE_IMC at EC(core, 0x20010AA9),
 //   EC(c, a) = ((c & 0x1f) + 0x20) << 24 | a, EQ(c, a) = ((c & 0x1c) + 0x40) << 22 | a. XSCOM is
 //   reached by OPAL (hypervisor) and the service processor/OCC, never by the OS or a user
 //   (docs/imc.md "OPAL and privilege"); the MMIO offset of PCB address a is skiboot's
 //   skiboot hw/xscom.c xscom_addr() on POWER9: a << 3 (the interleaved form is POWER8's),
 //   8-byte accesses only (PCB doublewords).
-//   A SCOM pmusim does not model (e.g. the PBA BAR 0x5012B00, §4.1) ends in a PCB error.
-// - §4.1: HOMER is ordinary memory (4 MiB per chip); pmusim models no MMU, so every privilege
+//   A SCOM pmusim does not model (e.g. the PBA BAR, skiboot hw/homer.c:15 P9_PBA_BAR0 0x5012B00)
+//   ends in a PCB error.
+// - HOMER is ordinary memory (4 MiB per chip); pmusim models no MMU, so every privilege
 //   reads it (the OS maps the nest counters; what user space can map is the kernel's business).
 
 // The SCOM address and XSCOM offset of skiboot's REG for a core, as tests/facts/imc.tsv derives
@@ -352,7 +361,7 @@ TEST_CASE("access matrix: POWER9 IMC LDBAR and XSCOM and HOMER by privilege agai
         for (const char* reg : {"PDBAR", "HTM_MODE", "EVENT_MASK", "TRACE_IMC"})
             scoms.push_back({fmt::format("core{}.{}", core, reg), fact_scom(reg, core), fact_xscom(reg, core), true});
     scoms.push_back({"core5.HTM_MODE (no such core)", fact_scom("HTM_MODE", 5), fact_xscom("HTM_MODE", 5), false});
-    scoms.push_back({"PBA BAR0", 0x5012B00, xscom_mmio(0x5012B00), false}); // imc.md §4.1
+    scoms.push_back({"PBA BAR0", 0x5012B00, xscom_mmio(0x5012B00), false}); // skiboot hw/homer.c:15
     scoms.push_back({"core0.PDBAR + 1", fact_scom("PDBAR", 0) + 1, xscom_mmio(fact_scom("PDBAR", 0) + 1), false});
 
     access_context hv;

@@ -382,7 +382,8 @@ TEST_CASE("amu: Linux frequency invariance across DVFS") {
     // Linux's numbers for cpu0: CNTFRQ 100 MHz, cpuinfo.max_freq 2000000 kHz.
     const uint64_t max_scale = linux_amu_max_freq_scale(100'000'000, 2'000'000'000);
     CHECK(max_scale == 52428);
-    // The reference's worked examples (amu.md §8.2 cases A, B, C, F).
+    // Worked by hand from Linux 6.1 arch/arm64/kernel/topology.c (amu_scale_freq_tick: scale =
+    // (delta core * arch_max_freq_scale >> SCHED_CAPACITY_SHIFT) / delta const, capped at 1024).
     CHECK(linux_amu_freq_scale(6'000'000, 400'000, 52428) == 767);
     CHECK(linux_amu_freq_scale(9'600'000, 4'000'000, linux_amu_max_freq_scale(1'000'000'000, 3'000'000'000)) == 819);
     CHECK(linux_amu_freq_scale(12'000'000, 4'000'000, 349525) == 1023);

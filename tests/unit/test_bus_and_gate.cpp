@@ -277,7 +277,8 @@ TEST_CASE_METHOD(arm_gate, "bus: a debug read of a unit's register returns its v
     CHECK(debug_read_through(ini, pmcfgr->address, 4, caller, returned) == normal.value);
     CHECK(returned == 4);
     // PMCFGR.N [7:0]: "Number of counters implemented in addition to the cycle counter" (Marvell
-    // CN10K DSU-110 definitions, dsu.md §7.1): 6 on arm-default's DSU-110. (The external PMCR has
+    // CN10K DSU-110 definitions, cavm-csrs-cst_apc.h cst_apc#_clusterpmu_pmcfgr N [7:0];
+    // tests/facts/dsu.tsv): 6 on arm-default's DSU-110. (The external PMCR has
     // no N field.)
     CHECK((normal.value & 0xff) == 6);
 }

@@ -1,6 +1,6 @@
 // CMN-600 register fields the model must carry because real silicon has them (issue 18 item 4),
 // with positions from Arm cmn-tools data/regdefs/cmn600.regdefs (the CMN-600 register
-// definitions) and FreeBSD sys/arm64/include/cmn600_reg.h (../shared/reference/cmn.md §1.4).
+// definitions) and FreeBSD sys/arm64/include/cmn600_reg.h.
 // Read-back behaviour of the writable ones: tests/sequences/cmn/trigger_fields.seq.
 #include <catch2/catch.hpp>
 

@@ -15,8 +15,8 @@ TEST_CASE("cmn: param reports the root node offset and PERIPHBASE in use when th
     register_all_units();
     // A 2x2 mesh with the HN-D on port 1 of XP (1,0) and no root_node_offset or periphbase.
     // ROOTNODEBASE - PERIPHBASE = X << (20 + bits) | Y << 20 | port << 14 with bits = 2 for a
-    // mesh no wider or taller than 4 (SCP-firmware module/cmn600 get_root_node, as
-    // ../shared/reference/cmn.md §1.1 gives it): 1 << 22 | 0 << 20 | 1 << 14 = 0x404000.
+    // mesh no wider or taller than 4 (SCP-firmware module/cmn600 get_root_node;
+    // src/cmn600.h CMN600_ROOT_NODE_OFFSET_PORT_POS 14, _Y_POS 20): 1 << 22 | 0 << 20 | 1 << 14 = 0x404000.
     const std::string text = "name: t\narch: arm\nclocks:\n  - { name: m, frequency: 1GHz }\ncpus: []\n"
                              "units:\n  - name: cmn0\n    type: cmn600\n    base: 0x50000000\n    size: 64MiB\n"
                              "    clock: m\n    params:\n      mesh_x: 2\n      mesh_y: 2\n      nodes: |\n"

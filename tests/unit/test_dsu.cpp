@@ -25,7 +25,9 @@ struct rule_row {
     access_outcome expected;
 };
 
-// The reference's priority order (dsu.md 4.1): EL0 UNDEFINED; EL1 TIDCP -> EL2; writes:
+// Priority order (DDI0487 HCR_EL2.TIDCP: EL1 accesses to the IMPLEMENTATION DEFINED S3_<op1>_C15
+// encodings trap to EL2; DSU TRM 100453 and Cortex-A76 TRM 100798 B2.6 ACTLR_EL2/ACTLR_EL3
+// CLUSTERPMUEN; tfa include/drivers/arm/dsu.h): EL0 UNDEFINED; EL1 TIDCP -> EL2; writes:
 // EL1 ACTLR_EL2 -> EL2 (when EL2 enabled), ACTLR_EL3 -> EL3; EL2 ACTLR_EL3 -> EL3; MDCR EL3 only.
 const rule_row rows[] = {
     {0, false, false, true, true, false, "CLUSTERPMCR_EL1", false, access_outcome::undefined},
@@ -81,7 +83,8 @@ TEST_CASE("dsu: system-register access rules follow the reference's priority tab
 
 TEST_CASE("dsu: trap syndrome of MRS CLUSTERPMCR_EL1 matches the reference") {
     // CLUSTERPMCR_EL1 is S3_0_C15_C5_0 (Linux arch/arm64/include/asm/arm_dsu_pmu.h); ISS 0x303C0B
-    // for MRS, 0x303C0A for MSR (dsu.md §2.1); EC 0x18 and IL give ESR 0x62303C0B / 0x62303C0A.
+    // for MRS, 0x303C0A for MSR (DDI0487 ESR_ELx ISS for EC 0x18: Op0 [21:20], Op2 [19:17],
+    // Op1 [16:14], CRn [13:10], Rt [9:5], CRm [4:1], Direction [0]); EC 0x18 and IL give ESR 0x62303C0B / 0x62303C0A.
     const register_def* def = dsu_table(dsu_variant::dsu110).find("CLUSTERPMCR_EL1");
     REQUIRE(def);
     CHECK(sysreg_trap_syndrome(*def->sysreg, false) == 0x62303C0Bu);

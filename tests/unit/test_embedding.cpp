@@ -13,7 +13,9 @@ using namespace sc_core;
 
 namespace {
 
-// DSU-110 memory-mapped CLUSTERPMU frame offsets (../shared/reference/dsu.md section 7, MRVL column).
+// DSU-110 memory-mapped CLUSTERPMU frame offsets: Marvell CN10K cavm-csrs-cst_apc.h
+// (SolidRun/atf-marvell@3e9df5a87900, cst_apc#_clusterpmu_*, offset = address - 0x87a080210000;
+// tests/facts/dsu.tsv rows dsu_clusterpmu PMCCNTR/PMCNTENSET/PMINTENSET/PMCR offset).
 constexpr uint64_t pmccntr = 0x0F8, pmcntenset = 0xC00, pmintenset = 0xC40, pmcr = 0xE04;
 
 struct initiator : sc_module {

@@ -15,7 +15,7 @@ using namespace pmusim::imc;
 
 namespace {
 
-// skiboot's Mambo fixture (external/mambo/skiboot.tcl, ../shared/reference/imc.md §2.6):
+// skiboot's Mambo fixture (skiboot@ecebf4fb3d9c external/mambo/skiboot.tcl:638, imc-counters):
 // a unit with unit "KiB/s" and scale "8", and events with and without their own.
 const char* mambo_dts = R"(/dts-v1/;
 / {

@@ -21,6 +21,13 @@ PLANTS = {
         "(CLUSTERPMCR_EL1 sys_reg(3, 0, 15, 5, 1))\t",
     "a file Linux does not have":
         "dsu_clusterpmu\tCLUSTERPMCR_EL1\tfield\tE\t0,1\tlinux:drivers/perf/arm_dsu_pmu_nope.c@v6.1 (CLUSTERPMCR_E BIT(0))\t",
+    # --require-linux: a citation no Debian tree can check is a failure, not a skip.
+    "a release no Debian tree has (v5.10)":
+        "cmn600_cfg\tchild_pointer_0\tfield\tchild_offset\t0,28\tlinux:drivers/perf/arm-cmn.c@v5.10 "
+        "(CMN_CHILD_NODE_ADDR GENMASK(27, 0))\t",
+    "a macro only a commit after the trees has":
+        "dsu_clusterpmu\tCLUSTERPMCR_EL1\tfield\tE\t0,1\tlinux:drivers/perf/arm_dsu_pmu.c@04330be8dc7f "
+        "(CLUSTERPMCR_E_LATER BIT(0))\t",
 }
 
 
