@@ -1,7 +1,7 @@
 // CMN-600 register tables, per kind of node region. Offsets are from the node's
-// base; the PMU registers are the node's third 4 KB page (+0x2000). Sources:
-// ../shared/reference/cmn.md §1-§3 (Linux arm-cmn.c, FreeBSD cmn600_reg.h,
-// SCP-firmware cmn600.h, AMD AM012).
+// base; the PMU registers are the node's third 4 KB page (+0x2000). Sources: CMN-600 TRM
+// 100180, Linux drivers/perf/arm-cmn.c, FreeBSD cmn600_reg.h, SCP-firmware cmn600.h, AMD AM012
+// (each register's own citation below; tests/facts/cmn.tsv checks the numbers).
 #include <fmt/format.h>
 
 #include "cmn/cmn600.h"
@@ -105,7 +105,7 @@ register_table make_cfg() {
     cite_identity(t);
     cite(t, "periph_id_", "CMN-600 TRM 100180 por_cfgm_periph_id_0_periph_id_1 / _2_3; Linux drivers/perf/arm-cmn.c CMN_CFGM_PERIPH_ID_23");
     cite(t, "component_id_", "CMN-600 TRM 100180 por_cfgm_component_id_0_1 / _2_3 (CoreSight preamble)");
-    cite(t, "por_info_global$", "CMN-600 TRM 100180 por_info_global; Linux drivers/perf/arm-cmn.c CMN_INFO_* (../shared/reference/cmn.md §1.4)");
+    cite(t, "por_info_global$", "CMN-600 TRM 100180 por_info_global; Linux drivers/perf/arm-cmn.c@v6.1 CMN_INFO_*");
     cite(t, "secure_access$", "CMN-600 TRM 100180 por_cfgm_secure_access (storage only)");
     return t;
 }

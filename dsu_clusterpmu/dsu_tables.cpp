@@ -98,8 +98,8 @@ std::vector<field_def> bitmap_fields(const std::string& what) {
             {"C", cycle_counter_flag, fa::rw, what + " of the cycle counter (RAZ/WI without one, DSU-120)"}};
 }
 
-// Where each register comes from (../shared/reference/dsu.md names the documents; tests/facts/dsu.tsv
-// checks the numbers against the public headers).
+// Where each register comes from (tests/facts/dsu.tsv checks the numbers against the documents and
+// public headers named here).
 void cite_dsu_sources(register_table& t, dsu_variant v) {
     const bool orig = v == dsu_variant::original, d120 = v == dsu_variant::dsu120;
     const std::string sysregs = "Linux arch/arm64/include/asm/arm_dsu_pmu.h (encodings); fields: " +
@@ -107,7 +107,7 @@ void cite_dsu_sources(register_table& t, dsu_variant v) {
                                                  : "DSU TRM 100453 CLUSTERPM*_EL1 pages");
     const std::string frame = orig ? "UNVERIFIED: the Armv8 PMU external register map (DDI0487 PMU block) with 32-bit counters"
                               : d120 ? "DSU-120AE TRM 107721/0001 External cluster PMU registers summary"
-                                     : "Marvell CN10K CSR definitions of the DSU-110 CLUSTERPMU (../shared/reference/dsu.md §7)";
+                                     : "Marvell CN10K CSR definitions of the DSU-110 CLUSTERPMU (cavm-csrs-cst_apc.h cst_apc#_clusterpmu_*, offset = address - 0x87a080210000)";
     cite(t, "CLUSTERPM", sysregs);
     cite(t, "CLUSTERPMMDCR_EL3$", "DSU-120AE TRM 107721/0001 IMP_CLUSTERPMMDCR_EL3; TF-A include/drivers/arm/dsu.h");
     cite(t, "CLUSTERPMMDCR_EL1$", "UNVERIFIED: Linux arch/arm64/include/asm/arm_dsu_pmu.h's op1=0 encoding, an alias of the EL3 register");
