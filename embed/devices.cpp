@@ -91,7 +91,7 @@ model_spec uart_spec(const pl011_uart_options& o) {
 } // namespace
 
 gicv2::gicv2(const sc_core::sc_module_name& name, const gicv2_options& options)
-    : model(name, gic_spec(options)), options_(options) {}
+    : model(name, gic_spec(options)) {}
 
 sc_core::sc_out<bool>& gicv2::irq_out(unsigned cpu) { return irq_port(fmt::format("gic_cpu{}_irq", cpu)); }
 

@@ -37,9 +37,6 @@ public:
     interrupt_in_port& spi_in(unsigned intid);
     /// The input of PPI `intid` (16..31) of CPU interface `cpu` (port "cpuN_ppiM").
     interrupt_in_port& ppi_in(unsigned cpu, unsigned intid);
-
-private:
-    gicv2_options options_;
 };
 
 /// Options of the Arm generic timer of a group of CPUs (Arm ARM DDI 0487, chapter D11).
