@@ -64,6 +64,7 @@ dsu_clusterpmu::dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system,
             const bool was_powered = powered_;
             powered_ = any_core_powered();
             if (was_powered && !powered_) power_down();
+            refresh_frame_open();
         });
     }
     powered_ = any_core_powered();
@@ -78,7 +79,19 @@ dsu_clusterpmu::dsu_clusterpmu(const sc_core::sc_module_name& name, soc& system,
     accept_injections(std::move(inputs), dsu_event_code, "the DSU clock");
 
     bind_hooks();
+    index_plain_counters();
     state_reset();
+}
+
+void dsu_clusterpmu::index_plain_counters() {
+    // Only the PMU page: the model control page's registers are pins, RAZ/WI to initiators.
+    plain_counters_.assign(model_control_page / 4, plain_counter{});
+    for (const register_def& def : table().registers) {
+        if (!def.offset || in_model_control_page(def)) continue;
+        register_bank::reg* r = bank_->find_offset(*def.offset);
+        if (!r || r->def != &def || !r->counter || r->read_ones || r->read_cleared) continue;
+        plain_counters_[*def.offset / 4] = {r->counter, r->read_kept};
+    }
 }
 
 dsu_clusterpmu::event_feed* dsu_clusterpmu::feed(uint16_t code) const {
@@ -202,6 +215,27 @@ void dsu_clusterpmu::note_unimplemented_counter(const register_def& def, access_
 }
 
 void dsu_clusterpmu::serve_memory_mapped(tlm::tlm_generic_payload& trans, access_context& ctx) {
+    const uint64_t offset = trans.get_address() - base_;
+    const unsigned len = trans.get_data_length();
+    const fs_t now = now_fs();
+    // The plain read (plain_counters_): what serve_memory_mapped_in_full would do for it, with every
+    // condition it checks known in advance. The address is within the PMU page (the subtraction
+    // wraps below base_), the rule passes (frame_open_), collect() would find nothing (quiet).
+    if (offset < model_control_page && trans.is_read() && (len == 8 || len == 4) && (offset & (len - 1)) == 0 &&
+        (frame_open_ >> unsigned(ctx.secure) & 1) && overflows_.quiet(now)) {
+        const plain_counter& p = plain_counters_[offset >> 2];
+        if (p.counter) {
+            const uint64_t data = p.counter->read(now) & p.kept;
+            if (len == 8) std::memcpy(trans.get_data_ptr(), &data, 8);
+            else std::memcpy(trans.get_data_ptr(), &data, 4);
+            trans.set_response_status(tlm::TLM_OK_RESPONSE);
+            return;
+        }
+    }
+    serve_memory_mapped_in_full(trans, ctx);
+}
+
+void dsu_clusterpmu::serve_memory_mapped_in_full(tlm::tlm_generic_payload& trans, access_context& ctx) {
     collect();
     const uint64_t offset = trans.get_address() - base_;
     register_bank::reg* r = bank_->find_offset(offset);
@@ -414,6 +448,7 @@ void dsu_clusterpmu::apply() {
     }
     if (cc_.source() != &cycles_) cc_.set_source(&cycles_, now);
     cc_.set_enabled(has_cc() && e_ && cycle_counter_flag.in(cnten_), now);
+    refresh_frame_open(); // every hooked register write ends here (changed())
 }
 
 void dsu_clusterpmu::update_irq() {
@@ -450,6 +485,7 @@ void dsu_clusterpmu::reset(bool cold) {
     oslk_ = dlk_ = false;
     auth_ = ctl_auth_all;
     powered_ = any_core_powered();
+    refresh_frame_open();
 }
 
 // ---------------------------------------------------------------------------

@@ -116,7 +116,8 @@ public:
     bool irq_level() const { return irq_ ? irq_->level() : irq_state_; }
 
     // The memory-mapped frame, from the system bus directly (models/direct_mmio_target.h) or
-    // through the register socket.
+    // through the register socket. A plain read (see plain_counters_) is served here; everything
+    // else by serve_memory_mapped_in_full.
     void serve_memory_mapped(tlm::tlm_generic_payload& trans, access_context& ctx) override;
 
 protected:
@@ -141,6 +142,18 @@ private:
         return external_rule_in_full(ctx, def, is_write);
     }
     access_outcome external_rule_in_full(access_context& ctx, const register_def& def, bool is_write) const;
+    // What serve_memory_mapped does not serve itself: decode, frame rule, notes, bank access.
+    [[gnu::noinline]] void serve_memory_mapped_in_full(tlm::tlm_generic_payload& trans, access_context& ctx);
+    // Whether a read from security state `secure` passes the frame rule now (powered, neither lock
+    // set, authenticated): frame_open_ caches it, one bit per state; refresh_frame_open() recomputes
+    // it after every change of its inputs (apply(), which every hooked register write runs; reset;
+    // a core's power change).
+    void refresh_frame_open() {
+        const bool open = !dlk_ && !oslk_ && cluster_powered();
+        frame_open_ = uint8_t((open && external_authenticated(false)) | (open && external_authenticated(true)) << 1);
+    }
+    // Builds plain_counters_ from the bank (after bind_hooks).
+    void index_plain_counters();
     // DBGEN/NIDEN (and SPIDEN/SPNIDEN for Secure; not EPMAD for Non-secure) allow external access.
     bool external_authenticated(bool secure) const {
         using namespace dsu_field;
@@ -200,6 +213,17 @@ private:
     uint32_t auth_ = dsu_field::ctl_auth_all; // DBGEN, NIDEN, SPIDEN, SPNIDEN
     bool any_core_powered() const;
     bool powered_ = true; // cluster_powered()
+    uint8_t frame_open_ = 0; // bit 0: Non-secure reads pass the frame rule, bit 1: Secure ones
+    // The plain read, scenario 2's memory-mapped path (docs/performance.md): an aligned 4- or 8-byte
+    // read at the offset of a counter register of the PMU page that reads its count through no field
+    // rule but the width, while the frame is open and no overflow can have happened. It is the bank
+    // read without the decode's indirections, the rule's walk or the hooks: entry offset / 4 of
+    // plain_counters_ is that register's counter and kept bits (counter null: not such a register).
+    struct plain_counter {
+        lazy_counter* counter = nullptr;
+        uint64_t kept = 0;
+    };
+    std::vector<plain_counter> plain_counters_;
 };
 
 // Builds a dsu_clusterpmu from a platform unit entry (registered by register_dsu_units).

@@ -37,6 +37,11 @@ struct model::impl : tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<> {
         std::unique_ptr<sc_core::sc_signal<bool>> unbound_sink; // for a port nobody bound
     };
     std::map<std::string, irq_output> irqs;
+    struct irq_input {
+        interrupt_line* line;
+        std::unique_ptr<interrupt_in_port> port;
+    };
+    std::map<std::string, irq_input> irq_inputs;
     std::map<std::string, std::unique_ptr<frequency_port>> frequency_ports;
 
     impl(model& m, const model_spec& spec) : self(m), description(spec.description), default_ctx(spec.default_initiator),
@@ -47,6 +52,10 @@ struct model::impl : tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<> {
         to_gate.bind(*this); // the backward path first: the gate's socket binds to it
         to_gate.bind(plat->gate().from_initiators);
         for (auto& [name, line] : plat->system().irq_lines) {
+            if (auto in = spec.irq_input_port_names.find(name); in != spec.irq_input_port_names.end()) {
+                irq_inputs[name] = {line.get(), std::make_unique<interrupt_in_port>(in->second.c_str())};
+                continue;
+            }
             auto port_name = spec.irq_port_names.count(name) ? spec.irq_port_names.at(name) : "irq_" + name;
             bool required = std::find(spec.required_irqs.begin(), spec.required_irqs.end(), name) != spec.required_irqs.end();
             irqs[name] = {line.get(), std::make_unique<sc_core::sc_out<bool>>(port_name.c_str()), required, nullptr};
@@ -204,6 +213,19 @@ void model::start_of_simulation() {
         sc_core::sc_spawn([line, port] { port->write(line->level()); },
                           sc_core::sc_gen_unique_name(("follow_" + line_name).c_str()), &o);
     }
+    // Bound interrupt inputs drive their lines from time 0 (the line follows the signal at once).
+    for (auto& [line_name, in] : impl_->irq_inputs) {
+        if (in.port->bind_count() == 0) continue;
+        interrupt_line* line = in.line;
+        interrupt_in_port* port = in.port.get();
+        line->set((*port)->read());
+        sc_core::sc_spawn_options o;
+        o.spawn_method();
+        o.dont_initialize();
+        o.set_sensitivity(&(*port)->value_changed_event());
+        sc_core::sc_spawn([line, port] { line->set((*port)->read()); },
+                          sc_core::sc_gen_unique_name(("input_" + line_name).c_str()), &o);
+    }
     // Bound frequency inputs drive their clock from time 0.
     for (auto& [clock_name, port] : impl_->frequency_ports) {
         if (port->bind_count() == 0) continue;
@@ -241,6 +263,23 @@ std::vector<std::string> model::irq_lines() const {
 bool model::irq_level(const std::string& line) const {
     auto it = impl_->irqs.find(line);
     return it != impl_->irqs.end() && it->second.line->level();
+}
+
+interrupt_in_port& model::irq_input(const std::string& line) {
+    auto it = impl_->irq_inputs.find(line);
+    if (it == impl_->irq_inputs.end()) {
+        std::string lines;
+        for (auto& [n, o] : impl_->irq_inputs) lines += (lines.empty() ? "" : ", ") + n;
+        SC_REPORT_ERROR(api_msg, fmt::format("{}: no interrupt input '{}' (inputs: {})", name(), line,
+                                             lines.empty() ? "none" : lines).c_str());
+    }
+    return *it->second.port;
+}
+
+std::vector<std::string> model::irq_input_lines() const {
+    std::vector<std::string> out;
+    for (auto& [n, o] : impl_->irq_inputs) out.push_back(n);
+    return out;
 }
 
 void model::set_frequency(const std::string& clock, uint64_t hz) { impl_->clock(clock).set_frequency(hz, now_fs()); }

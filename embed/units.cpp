@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "vp/platform_builder.h"
+#include "embed/one_unit_platform.h"
 
 namespace pmusim {
 
@@ -37,25 +37,6 @@ firmware_profile profile_of(const std::string& name, firmware_profile if_named) 
 void check_profile(const std::string& name, const char* own, const std::string& source) {
     if (name != own && name != "none")
         throw input_error(source, 0, fmt::format("firmware: expected {} or none, found '{}'", own, name));
-}
-
-// The clocks and CPUs of an Arm platform with `cpus` CPUs in cluster 0.
-platform_builder arm_platform(const std::string& name, const std::string& source, unsigned cpus, uint64_t cpu_hz,
-                              uint64_t const_hz, const std::map<std::string, std::string>& features) {
-    platform_builder b(name, source, arch_kind::arm);
-    b.clock("const", const_hz);
-    for (unsigned i = 0; i < cpus; ++i) b.clock(fmt::format("cpu{}", i), cpu_hz);
-    for (unsigned i = 0; i < cpus; ++i) b.arm_cpu(fmt::format("cpu{}", i), 0, features);
-    return b;
-}
-
-// Fixed parameters over the user's further ones.
-std::map<std::string, std::string> with(std::map<std::string, std::string> more,
-                                        const std::map<std::string, std::string>& fixed) {
-    for (const auto& [k, v] : fixed) more[k] = v;
-    for (auto& [k, v] : more) // a text of lines ends with its newline, as a YAML block scalar's does
-        if (v.find('\n') != std::string::npos && v.back() != '\n') v += '\n';
-    return more;
 }
 
 model_spec dsu_spec(const dsu_pmu_options& o) {

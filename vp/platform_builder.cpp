@@ -65,6 +65,11 @@ platform_builder& platform_builder::add_unit(const unit_spec& u) {
     return *this;
 }
 
+platform_builder& platform_builder::irq_line(const std::string& name) {
+    p_.irq_lines.push_back({name, "", 0});
+    return *this;
+}
+
 namespace {
 
 std::string names(const std::vector<std::string>& v) {

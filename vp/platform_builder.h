@@ -41,6 +41,8 @@ public:
     platform_builder& firmware(firmware_profile profile);
     platform_builder& memory(const std::string& name, uint64_t base, uint64_t size, endianness order);
     platform_builder& add_unit(const unit_spec& u);
+    // An interrupt line no unit drives (an `irq_lines:` entry): e.g. a device's input.
+    platform_builder& irq_line(const std::string& name);
 
     // The platform, checked; throws input_error.
     platform_config build() const;

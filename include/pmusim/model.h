@@ -33,6 +33,10 @@ struct platform_config; // pmusim's own description of a platform (internal)
 /// in Hz (0 stops the clock). Optional; set_frequency() does the same from code.
 using frequency_port = sc_core::sc_port<sc_core::sc_signal_in_if<uint64_t>, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
 
+/// An interrupt input (a device's, e.g. a GIC's SPI): bind it to an sc_signal<bool> (high =
+/// asserted). Optional: an unbound input stays low.
+using interrupt_in_port = sc_core::sc_port<sc_core::sc_signal_in_if<bool>, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+
 /// What a model is built from (filled in by the concrete models' constructors).
 struct model_spec {
     /// The platform, described in code from typed options (the units alone, units.h) ...
@@ -45,6 +49,9 @@ struct model_spec {
     std::map<std::string, std::string> irq_port_names;
     std::vector<std::string> required_irqs;
     std::map<std::string, std::string> frequency_port_names; ///< clock -> port name
+    /// Interrupt lines the model takes as inputs (line -> port name): each gets an
+    /// interrupt_in_port instead of an output.
+    std::map<std::string, std::string> irq_input_port_names;
 };
 
 class model : public sc_core::sc_module {
@@ -68,6 +75,9 @@ public:
     std::vector<std::string> irq_lines() const;
     /// The line's level now (the model's own view; the port follows it one delta later).
     bool irq_level(const std::string& line) const;
+    /// The input port of an interrupt input line (names: irq_input_lines()).
+    interrupt_in_port& irq_input(const std::string& line);
+    std::vector<std::string> irq_input_lines() const;
 
     /// DVFS: the clock domain runs at `hz` from now on (integer Hz, 0 stops it). Clock names:
     /// clocks(); "cpuN" is CPU N's clock.

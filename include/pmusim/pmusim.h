@@ -6,4 +6,5 @@
 #include "pmusim/model.h"
 #include "pmusim/platform.h"
 #include "pmusim/units.h"
+#include "pmusim/devices.h"
 #include "pmusim/version.h"

@@ -9,7 +9,10 @@
   tb/                     the roof: may include anything
 
 and models/unit.h keeps what every unit needs: at most 14 virtual functions of its own
-(what only some units do is an optional capability, models/unit_capabilities.h).
+(what only some units do is an optional capability, models/unit_capabilities.h), and embed/ holds
+no YAML text: the library builds units and devices from their descriptors and typed options
+(vp/platform_builder.h), so it neither uses yaml-cpp nor writes platform text (a string literal
+with a platform file's key, such as "units:" or "type: ").
 
 Usage: check_floors.py SOURCE_DIR            exit 1 and a line per violation when one is found
        check_floors.py SOURCE_DIR --self-test plants each violation in a scratch tree: each must fail
@@ -91,8 +94,26 @@ def virtual_violations(root):
     return []
 
 
+# A platform file's keys as generated text would write them, each at the start of a line of a string
+# literal: "units:\n", "  - name: dsu", "\n    type: dsu_clusterpmu" (not a message's "(clocks: ...)").
+YAML_TEXT = re.compile(r'("|\\n)[ ]*(-[ ]+)?(units|clocks|cpus|memory|irq_lines|type|params|name|base|size):(\s|\\n|")')
+
+
+def yaml_violations(root):
+    out = []
+    for rel, path in sources(root, "embed/"):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().split("\n")
+        for n, text in enumerate(lines, 1):
+            code = re.sub(r"//.*", "", text)
+            if "yaml-cpp" in code or "YAML::" in code or YAML_TEXT.search(code):
+                out.append(f"{rel}:{n}: YAML text in embed/: the library builds from descriptors and typed "
+                           "options (vp/platform_builder.h), never from generated platform text")
+    return out
+
+
 def check(root):
-    return include_violations(root) + virtual_violations(root)
+    return include_violations(root) + virtual_violations(root) + yaml_violations(root)
 
 
 def self_test(root):
@@ -104,6 +125,9 @@ def self_test(root):
         "embed/ including tb/": ("embed/model.cpp", '#include "tb/sequence_runner.h"\n'),
         "the platform floor including a unit": ("vp/platform.cpp", '#include "amu/amu.h"\n'),
         "models/ including the platform floor": ("models/unit.cpp", '#include "vp/platform.h"\n'),
+        "embed/ writing platform YAML": ("embed/units.cpp",
+                                         'static const char* t = "units:\\n  - name: dsu\\n";\n'),
+        "embed/ using yaml-cpp": ("embed/devices.cpp", '#include <yaml-cpp/yaml.h>\n'),
     }
     keep = ["models", "vp", "iss", "embed", "include", "debug", "linux", "devices"] + [
         f.rstrip("/") for f in unit_folders(root) if not f.startswith("devices/")]

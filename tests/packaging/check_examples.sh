@@ -36,7 +36,7 @@ expect() { # NAME OUTPUT_FILE PATTERN...
   done
 }
 
-for example in dsu_irq cmn_walk arm_platform dsu_variants; do
+for example in dsu_irq cmn_walk arm_platform dsu_variants timer_gic_uart; do
   echo "== example $example (CMake, find_package(pmusim))"
   cmake -S "$src/examples/$example" -B "$work/$example" -DCMAKE_PREFIX_PATH="$prefix" \
     -DCMAKE_BUILD_TYPE=Release "${flags[@]}" >"$work/$example.configure.log" || { cat "$work/$example.configure.log"; exit 1; }
@@ -56,6 +56,7 @@ done
 expect dsu_irq "$work/dsu_irq.out" "overflow interrupt at 1123 ns" "^PASSED"
 expect cmn_walk "$work/cmn_walk.out" "^ok: every child of the CFG node is an XP" "^PASSED"
 expect arm_platform "$work/arm_platform.out" "^ok: dsu0's interrupt rises at 1.3 us" "^PASSED"
+expect timer_gic_uart "$work/timer_gic_uart.out" "^timer interrupt 30 at 10 us" "^PASSED"
 # docs/embedding.md's example for every DSU variant: the same code counts on each (the original's
 # software lock opened by the PMLAR key, its 32-bit event counters wrapping at 2^32).
 for variant in original dsu-110 dsu-120; do
