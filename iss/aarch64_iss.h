@@ -5,6 +5,17 @@
 // ERET, SVC/HVC/SMC routing, the system registers the gate owns, memory-mapped unit
 // windows, interrupts, WFI, semihosting and time.
 //
+// One class, its members in one file per part (docs/firmware.md "Inside the ISS", "The parts"):
+//   aarch64_iss.cpp            construction, start/power_on/power_off, the run loop, finish
+//   engine_driver.cpp          uc_emu_start runs, hooks, stops, the scan of translation blocks
+//   time_pacing.cpp            local time, sync, run budgets (SMP quanta), WFI's wait, IRQ pacing
+//   exception_model.cpp        EL2/EL3, routing, syndromes, exception entry, ERET, WFx/SMC/HVC traps
+//   sysreg_access.cpp          MRS/MSR the ISS executes: its own registers, the gate's, their traps
+//   window_access.cpp          loads/stores outside plain memory, stage 1 faults, the MMIO slow path
+//   maintenance_broadcast.cpp  the platform's CPUs, TLBI/IC broadcast, code written by a host
+//   semihosting.cpp, debug_access.cpp; and classes of their own: elf_loader, load_store,
+//   stage1_walk, stage2_map, access_groups; a64_encoding.h / unicorn_calls.h (shared helpers).
+//
 // How the engine is driven (measured on Debian's Unicorn 2.0.1, docs/firmware.md "Inside"):
 // - a UC_HOOK_BLOCK hook counts instructions a translation block at a time and stops the
 //   engine before a block that would exceed the budget; the rest of the budget runs with
@@ -221,6 +232,10 @@ private:
     // Time: the instant the next instruction starts (all earlier ones have retired).
     void retire(uint64_t instructions);
     void sync(); // SystemC time := t_pos_, and other processes at that instant run first
+    // The most instructions the next engine run may retire: up to the next pending SystemC activity
+    // (several CPUs: the quantum's end), the time limit, or `cap` (a debugger's step).
+    uint64_t run_budget(uint64_t cap);
+    void wait_for_interrupt(); // WFI's wait, from the instant after it retired
 
     // Handlers of engine stops; each leaves the PC at the next instruction to execute.
     void handle_sysreg(uint64_t pc);
