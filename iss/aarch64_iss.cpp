@@ -258,7 +258,7 @@ void aarch64_iss::thread() {
 
 void aarch64_iss::run_loop() {
     while (running()) {
-        sync();
+        pace();
         if (!running()) return; // powered off by another process while this one waited
         // sc_stop() ends the simulation after the current delta: a run now (nothing is pending any
         // more) would go on to the next device access, far past the end (pmusim linux's time limit).
@@ -277,8 +277,10 @@ void aarch64_iss::run_loop() {
         }
         if (try_take_irq()) continue;
         const uint64_t budget = run_budget(cap);
+        if (budget == 0) continue; // SMP: an event came before this CPU's own time; it has happened now
         uint64_t retired = run_engine(budget);
         retire(retired);
+        after_run();
         uint64_t pc = engine_pc();
         // The breakpoint's instruction ran (its hook let it pass): the resume is over. A run that
         // stopped before reaching it (an engine rescan, an interrupt) leaves it for the next run.

@@ -380,6 +380,22 @@ private:
     uint64_t budget_ = 0, counted_ = 0, block_start_ = 0, before_block_ = 0;
     uint64_t retired_in_run() const;
     bool budget_check_ = true;
+    // SMP quanta (iss/time_pacing.cpp, docs/firmware.md "SMP: runs in quanta"): a run whose limit
+    // is the quantum's end, not an event, ends at the first block boundary at or after
+    // soft_budget_ instructions (~0: none); the CPU then waits for that boundary only
+    // (boundary_event_ at boundary_at_, 0 when not waiting), its local time up to a block ahead.
+    uint64_t soft_budget_ = ~uint64_t(0);
+    bool soft_stopped_ = false;
+    fs_t quantum_end_ = 0, boundary_due_ = 0, boundary_at_ = 0;
+    sc_core::sc_event boundary_event_;
+    void pace();
+    void after_run();
+    void wait_for_boundary(fs_t boundary);
+    sc_core::sc_time time_to_next_event(bool smp);
+    // TLB and translation-buffer maintenance other CPUs broadcast (TLBI ...IS, IC IALLUIS), applied
+    // once at this engine's next run (iss/maintenance_broadcast.cpp).
+    bool tlb_flush_pending_ = false, tb_flush_pending_ = false;
+    void apply_broadcast_maintenance();
     uint64_t mmio_page_ = 0;
     gate_result mmio_error_;
     tlm::tlm_generic_payload payload_; // of gate_access

@@ -46,6 +46,14 @@ void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* se
         uc_emu_stop(self->uc_);
         return;
     }
+    if (self->budget_check_ && self->counted_ >= self->soft_budget_) {
+        // SMP: the quantum's end is passed; stop at this block boundary, no partial block to translate.
+        self->stop_.kind = stop_kind::budget;
+        self->soft_stopped_ = true;
+        self->block_start_ = address;
+        uc_emu_stop(self->uc_);
+        return;
+    }
     if (self->budget_check_ && self->counted_ + n > self->budget_) {
         self->stop_.kind = stop_kind::budget;
         self->block_start_ = address;
@@ -164,6 +172,7 @@ uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
     // write is raw (no TLB flush; nTWI is in none of its cached translation flags).
     const bool exit_would_trap = el_ == 0 && !((engine_sctlr_el1() >> sctlr_ntwi) & 1);
     if (exit_would_trap) set_engine_sctlr_el1(engine_sctlr_el1() | (uint64_t(1) << sctlr_ntwi));
+    apply_broadcast_maintenance();
     last_error_ = uc_emu_start(uc_, from, exit_address, 0, 0);
     if (exit_would_trap) set_engine_sctlr_el1(engine_sctlr_el1() & ~(uint64_t(1) << sctlr_ntwi));
     budget_check_ = true;
@@ -269,6 +278,7 @@ bool aarch64_iss::on_unmapped(uc_struct* uc, int type, uint64_t address, int siz
 uint64_t aarch64_iss::run_engine(uint64_t budget) {
     stop_ = {};
     budget_ = budget;
+    soft_stopped_ = false;
     counted_ = 0;
     before_block_ = 0;
     uint64_t pc = engine_pc();
@@ -282,6 +292,7 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     if (resume_breakpoint_ && *resume_breakpoint_ != pc) resume_breakpoint_.reset();
     if (resume_breakpoint_) skip_breakpoint_at(pc);
     else skip_breakpoint_ = false;
+    apply_broadcast_maintenance();
     last_error_ = uc_emu_start(uc_, pc, no_until_, 0, 0);
     irq_watch_ = false;
     engine_warm_ = engine_warm_ || counted_ > 0;
@@ -320,7 +331,7 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
         // branch that led there, and running from it again would execute that branch twice.
         set_pc(block_start_);
         retired = counted_;
-        uint64_t rest = budget - counted_;
+        uint64_t rest = soft_stopped_ ? 0 : budget - counted_;
         uint64_t from = engine_pc();
         // The block that would overshoot is straight-line: run exactly `rest` of it.
         if (rest > 0) retired += run_until(from, from + 4 * rest);

@@ -94,13 +94,29 @@ uint32_t aarch64_iss::on_sys(uc_struct*, int, const uc_arm64_cp_reg* cp, void* s
     // clears the engine's translation buffer: Linux issues thousands of IC IVAU while it patches
     // its own code, and each flush cost ~1 ms per engine).
     const bool ic_ivau = ic_is && cp->op1 == 3;
+    // The other engines run only after this one's run ends (SystemC threads take turns): a TLB or
+    // whole flush is applied at their next run, once however many arrived (Linux issues a TLBI
+    // ...IS for every page it unmaps; flushing three engines' TLBs each time was a large part of
+    // the 4-CPU boot). IC IVAU's removal translates the address with the other engine's TLB: its
+    // pending flush first.
     for (aarch64_iss* other : on_platform(self->platform_)) {
         if (other == self || !other->running()) continue;
-        if (tlbi_is) uc_ctl_flush_tlb(other->uc_);
-        else if (ic_ivau) uc_ctl_remove_cache(other->uc_, cp->val & ~uint64_t(63), (cp->val & ~uint64_t(63)) + 64);
-        else uc_ctl_flush_tb(other->uc_);
+        if (tlbi_is) {
+            other->tlb_flush_pending_ = true;
+        } else if (ic_ivau) {
+            other->apply_broadcast_maintenance();
+            uc_ctl_remove_cache(other->uc_, cp->val & ~uint64_t(63), (cp->val & ~uint64_t(63)) + 64);
+        } else {
+            other->tb_flush_pending_ = true;
+        }
     }
     return 0;
+}
+
+void aarch64_iss::apply_broadcast_maintenance() {
+    if (tb_flush_pending_) flush_translations(); // uc_ctl_flush_tb flushes the TLB too (tb_flush -> tlb_flush)
+    else if (tlb_flush_pending_) flush_tlb();
+    tb_flush_pending_ = tlb_flush_pending_ = false;
 }
 
 } // namespace pmusim
