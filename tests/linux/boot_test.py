@@ -171,6 +171,11 @@ def check_pmus(run, cpus):
         run.check(re.search(rf"^pmusim-test: pmu {pmu}$", run.console, re.M), f"{pmu} not in /sys/bus/event_source/devices")
         for e in events:
             run.check(re.search(rf"^pmusim-test: {pmu} event {e}$", run.console, re.M), f"{pmu}: event {e} not listed")
+    # The DSU sees every CPU of the cluster (platforms/arm-linux.yaml dsu0.cpus: cpu0-3), whichever are online.
+    m = re.search(r"^pmusim-test: arm_dsu_0 associated_cpus (\S+) cpumask (\S+)$", run.console, re.M)
+    if run.check(m, "no associated_cpus line for arm_dsu_0"):
+        run.check(m.group(1) == "0-3" and m.group(2) in [str(c) for c in range(cpus)],
+                  f"arm_dsu_0 associated_cpus {m.group(1)} cpumask {m.group(2)}: expected 0-3 and an online CPU")
 
 
 def check_dsu_counts(run, names, seconds):
