@@ -59,8 +59,12 @@ void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* se
 }
 
 bool aarch64_iss::iss_instruction(uint32_t w) const {
-    return w == insn_eret || w == insn_wfi || w == insn_wfe || w == insn_hlt_semihosting ||
-           ((w & mask_sysreg_move) == insn_sysreg_move && handled_here(encoding_of(w)));
+    // MRS/MSR of a gate register the engine lacks are served in the MRS/MSR hook: no exit.
+    if ((w & mask_sysreg_move) == insn_sysreg_move) {
+        const sysreg_encoding enc = encoding_of(w);
+        return handled_here(enc) && !(platform_.gate().sysreg_owner(cpu_, enc.key()) && engine_lacks(enc));
+    }
+    return w == insn_eret || w == insn_wfi || w == insn_wfe || w == insn_hlt_semihosting;
 }
 
 void aarch64_iss::on_new_block(uc_struct*, void* cur, void*, void* self_ptr) {
@@ -85,22 +89,43 @@ bool aarch64_iss::scan_block(uint64_t address, uint32_t size) {
     return true;
 }
 
-uint32_t aarch64_iss::on_sysreg_insn(uc_struct* uc, int, const ::uc_arm64_cp_reg* cp, void* self_ptr) {
-    auto* self = static_cast<aarch64_iss*>(self_ptr);
-    uint64_t pc = 0;
-    uc_reg_read(uc, UC_ARM64_REG_PC, &pc); // the engine stores the PC before the hook
-    if (std::binary_search(self->exits_.begin(), self->exits_.end(), pc)) return 0; // a stop point: already handled
+uint32_t aarch64_iss::on_mrs_insn(uc_struct*, int reg, const ::uc_arm64_cp_reg* cp, void* self_ptr) {
+    return static_cast<aarch64_iss*>(self_ptr)->on_sysreg_insn(true, reg, cp);
+}
+uint32_t aarch64_iss::on_msr_insn(uc_struct*, int reg, const ::uc_arm64_cp_reg* cp, void* self_ptr) {
+    return static_cast<aarch64_iss*>(self_ptr)->on_sysreg_insn(false, reg, cp);
+}
+
+// Unicorn 2.1.1 calls the MRS/MSR hook with the PC stored, before the register is looked up
+// (translate-a64.c gen_hook_sys, handle_sys); returning 1 skips the instruction.
+uint32_t aarch64_iss::on_sysreg_insn(bool is_read, int reg, const ::uc_arm64_cp_reg* cp) {
+    const uint64_t pc = engine_pc();
+    if (std::binary_search(exits_.begin(), exits_.end(), pc)) return 0; // a stop point: already handled
     const sysreg_encoding enc{uint8_t(cp->op0), uint8_t(cp->op1), uint8_t(cp->crn), uint8_t(cp->crm), uint8_t(cp->op2)};
-    if (!self->handled_here(enc)) return 0; // the engine's own register
-    uc_arm64_cp_reg probe = *cp;
-    if (uc_reg_read(uc, UC_ARM64_REG_CP_REG, &probe) != UC_ERR_OK)
-        return 0; // a register the engine lacks: it raises UNDEFINED with the PC on it (handle_exception)
-    if (!self->missed_sysreg_) {
-        self->missed_sysreg_ = true;
-        self->missed_sysreg_pc_ = pc;
-        uc_emu_stop(uc);
+    if (!handled_here(enc)) return 0; // the engine's own register
+    if (engine_lacks(enc)) {
+        // The hook's register argument: UC_ARM64_REG_X0 + Rt, X29, X30, or XZR (op_helper.c
+        // HELPER(uc_hooksys64)); the value is Rt's for a write.
+        const unsigned rt = reg == UC_ARM64_REG_XZR ? 31 : reg == UC_ARM64_REG_X29 ? 29 : reg == UC_ARM64_REG_X30 ? 30
+                                                                                        : unsigned(reg - UC_ARM64_REG_X0);
+        return serve_in_engine(pc, enc, is_read, rt, cp->val);
+    }
+    if (!missed_sysreg_) {
+        missed_sysreg_ = true;
+        missed_sysreg_pc_ = pc;
+        uc_emu_stop(uc_);
     }
     return 1; // not executed by the engine
+}
+
+bool aarch64_iss::engine_lacks(const sysreg_encoding& enc) const {
+    const uint32_t k = enc.key();
+    auto it = engine_lacks_.find(k);
+    if (it != engine_lacks_.end()) return it->second;
+    uc_arm64_cp_reg probe{enc.crn, enc.crm, enc.op0, enc.op1, enc.op2, 0};
+    const bool lacks = uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &probe) != UC_ERR_OK;
+    engine_lacks_[k] = lacks;
+    return lacks;
 }
 
 // A code hook on an instruction runs before it, with the PC stored; stopping the engine there
@@ -165,6 +190,7 @@ uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
     const bool exit_would_trap = el_ == 0 && !((engine_sctlr_el1() >> sctlr_ntwi) & 1);
     if (exit_would_trap) set_engine_sctlr_el1(engine_sctlr_el1() | (uint64_t(1) << sctlr_ntwi));
     last_error_ = uc_emu_start(uc_, from, exit_address, 0, 0);
+    if (hook_error_) std::rethrow_exception(std::exchange(hook_error_, nullptr));
     if (exit_would_trap) set_engine_sctlr_el1(engine_sctlr_el1() & ~(uint64_t(1) << sctlr_ntwi));
     budget_check_ = true;
     if (stop_.kind == stop_kind::memory) set_pc(faulting_access());
@@ -284,6 +310,7 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     else skip_breakpoint_ = false;
     last_error_ = uc_emu_start(uc_, pc, no_until_, 0, 0);
     irq_watch_ = false;
+    if (hook_error_) std::rethrow_exception(std::exchange(hook_error_, nullptr));
     engine_warm_ = engine_warm_ || counted_ > 0;
     if (stop_.kind == stop_kind::memory) set_pc(faulting_access());
     if (missed_sysreg_) {

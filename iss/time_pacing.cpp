@@ -79,6 +79,7 @@ uint64_t aarch64_iss::run_budget(uint64_t cap) {
     if (gap != SC_ZERO_TIME && gap.value() < limit - now_fs()) limit = now_fs() + gap.value();
     if (gap == SC_ZERO_TIME) limit = now_fs();
     if (smp) limit = std::min(limit, (now_fs() / smp_quantum_fs + 1) * smp_quantum_fs);
+    run_limit_fs_ = limit;
     const clock_domain& clk = core_.clock();
     uint64_t edges = clk.edges_at(limit) - clk.edges_at(t_pos_);
     return std::min(cap, std::max<uint64_t>(1, edges / cycles_per_instruction_));
