@@ -395,7 +395,7 @@ private:
     int last_error_ = 0;
     uint64_t budget_ = 0, counted_ = 0, block_start_ = 0, before_block_ = 0;
     uint64_t retired_in_run() const;
-    bool budget_check_ = true;
+    bool block_checks_ = true; // on_block's rare checks: first block scan, IRQ unmasking, breakpoints
     uint64_t mmio_page_ = 0;
     gate_result mmio_error_;
     tlm::tlm_generic_payload payload_; // of gate_access

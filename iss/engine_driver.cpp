@@ -33,20 +33,25 @@ constexpr unsigned sctlr_ntwi = 16;
 } // namespace
 
 void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* self_ptr) {
+    // Called for every translation block the engine runs (Unicorn 2.1.1 calls a single block hook
+    // directly from the translated code, tcg-op.h gen_uc_tracecode): the checks that are rarely
+    // needed sit behind one flag, set per run (run_engine).
     auto* self = static_cast<aarch64_iss*>(self_ptr);
-    ++self->block_serial_;
-    uint64_t n = size / 4;
-    // Every block Unicorn translates gets the edge hook's scan before it runs, except the first
-    // one this engine ever runs (Unicorn has no previous block then): scanned here.
-    if (!self->engine_warm_ && self->counted_ == 0 && self->scan_block(address, size)) return;
-    if (self->irq_watch_ && self->counted_ > 0 && self->irq_target()) {
-        // A pending IRQ became unmasked in the block before: taken at this instruction boundary.
-        self->stop_.kind = stop_kind::irq;
-        self->block_start_ = address;
-        uc_emu_stop(self->uc_);
-        return;
+    const uint64_t n = size / 4;
+    if (__builtin_expect(self->block_checks_, 0)) {
+        ++self->block_serial_; // breakpoints (debug_access.cpp)
+        // Every block Unicorn translates gets the edge hook's scan before it runs, except the first
+        // one this engine ever runs (Unicorn has no previous block then): scanned here.
+        if (!self->engine_warm_ && self->counted_ == 0 && self->scan_block(address, size)) return;
+        if (self->irq_watch_ && self->counted_ > 0 && self->irq_target()) {
+            // A pending IRQ became unmasked in the block before: taken at this instruction boundary.
+            self->stop_.kind = stop_kind::irq;
+            self->block_start_ = address;
+            uc_emu_stop(self->uc_);
+            return;
+        }
     }
-    if (self->budget_check_ && self->counted_ + n > self->budget_) {
+    if (__builtin_expect(self->counted_ + n > self->budget_, 0)) {
         self->stop_.kind = stop_kind::budget;
         self->block_start_ = address;
         uc_emu_stop(self->uc_);
@@ -176,7 +181,9 @@ uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
     stop_ = {};
     counted_ = before_block_ = 0;
     block_start_ = from;
-    budget_check_ = false;
+    const uint64_t budget = budget_;
+    budget_ = ~uint64_t(0); // the block hook does not stop this run: the until address does
+    block_checks_ = !breakpoints_.empty() || !engine_warm_;
     ++engine_runs_;
     // Unicorn's exit is an imitated WFI (unicorn 2.1.1 qemu/target/arm/translate-a64.c
     // aarch64_tr_translate_insn: uc_addr_is_exit -> DISAS_WFI -> helper_wfi), and helper_wfi honours
@@ -192,7 +199,7 @@ uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
     last_error_ = uc_emu_start(uc_, from, exit_address, 0, 0);
     if (hook_error_) std::rethrow_exception(std::exchange(hook_error_, nullptr));
     if (exit_would_trap) set_engine_sctlr_el1(engine_sctlr_el1() & ~(uint64_t(1) << sctlr_ntwi));
-    budget_check_ = true;
+    budget_ = budget;
     if (stop_.kind == stop_kind::memory) set_pc(faulting_access());
     return retired_in_run();
 }
@@ -299,8 +306,8 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     before_block_ = 0;
     uint64_t pc = engine_pc();
     block_start_ = pc;
-    budget_check_ = true;
     irq_watch_ = irq_pending();
+    block_checks_ = irq_watch_ || !breakpoints_.empty() || !engine_warm_;
     ++engine_runs_;
     // Only the CPU resuming from a breakpoint it halted at runs that breakpoint's instruction; a
     // run that starts on a breakpoint for any other reason (after an instruction the ISS executed,
