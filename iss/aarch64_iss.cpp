@@ -83,11 +83,12 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& 
     check(uc_hook_add(uc_, &h, UC_HOOK_EDGE_GENERATED, reinterpret_cast<void*>(&aarch64_iss::on_new_block), this, 1, 0),
           "new-block hook");
     hooks_.push_back(h);
-    for (int insn : {UC_ARM64_INS_MRS, UC_ARM64_INS_MSR}) {
-        check(uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&aarch64_iss::on_sysreg_insn), this, 1, 0, insn),
-              "MRS/MSR hook");
-        hooks_.push_back(h);
-    }
+    check(uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&aarch64_iss::on_mrs_insn), this, 1, 0,
+                      UC_ARM64_INS_MRS), "MRS hook");
+    hooks_.push_back(h);
+    check(uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&aarch64_iss::on_msr_insn), this, 1, 0,
+                      UC_ARM64_INS_MSR), "MSR hook");
+    hooks_.push_back(h);
     instances().push_back(this);
     SC_HAS_PROCESS(aarch64_iss);
     SC_THREAD(thread);

@@ -35,6 +35,7 @@
 //   arrive at UC_HOOK_INTR (UNDEFINED) with the PC on them.
 // No wait() happens inside an engine callback: the engine is stopped first.
 #include <array>
+#include <exception>
 #include <cstdlib>
 #include <cstdint>
 #include <functional>
@@ -364,7 +365,22 @@ private:
     bool engine_warm_ = false; // the engine has run a block: every later new block has an edge
     // MRS/MSR (UC_HOOK_INSN) of a register the ISS or the gate owns that reached the engine: the
     // scan missed it (code read through an address the scan cannot read); the run stops with an error.
-    static uint32_t on_sysreg_insn(uc_struct* uc, int reg, const ::uc_arm64_cp_reg* cp, void* self);
+    static uint32_t on_mrs_insn(uc_struct* uc, int reg, const ::uc_arm64_cp_reg* cp, void* self);
+    static uint32_t on_msr_insn(uc_struct* uc, int reg, const ::uc_arm64_cp_reg* cp, void* self);
+    uint32_t on_sysreg_insn(bool is_read, int reg, const ::uc_arm64_cp_reg* cp);
+    // A register the engine's CPU does not have (its MRS/MSR is UNDEFINED there and ends its
+    // translation block): such a register of the gate's is served inside the MRS/MSR hook
+    // (serve_in_engine, iss/sysreg_access.cpp) instead of being an engine exit.
+    bool engine_lacks(const sysreg_encoding& enc) const;
+    mutable std::map<uint32_t, bool> engine_lacks_; // by key
+    // Serves the gate register's MRS/MSR at `pc` inside the engine's hook: returns the hook's answer
+    // (1: the engine skips the instruction; 0: it raises UNDEFINED before it, the slow path).
+    uint32_t serve_in_engine(uint64_t pc, const sysreg_encoding& enc, bool is_read, unsigned rt, uint64_t value);
+    // A trapped access served in the hook: handle_sysreg takes it from here, not from the gate again.
+    std::optional<std::pair<uint64_t, gate_result>> served_trap_;
+    std::exception_ptr hook_error_; // thrown inside an engine callback: rethrown after the run
+    uint64_t served_in_engine_ = 0;
+    fs_t run_limit_fs_ = 0; // the end of the current engine run's budget (run_budget)
     uint64_t missed_sysreg_pc_ = 0;
     bool missed_sysreg_ = false;
 
@@ -379,7 +395,7 @@ private:
     int last_error_ = 0;
     uint64_t budget_ = 0, counted_ = 0, block_start_ = 0, before_block_ = 0;
     uint64_t retired_in_run() const;
-    bool budget_check_ = true;
+    bool block_checks_ = true; // on_block's rare checks: first block scan, IRQ unmasking, breakpoints
     // SMP quanta (iss/time_pacing.cpp, docs/firmware.md "SMP: runs in quanta"): a run whose limit
     // is the quantum's end, not an event, ends at the first block boundary at or after
     // soft_budget_ instructions (~0: none); the CPU then waits for that boundary only

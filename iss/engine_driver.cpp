@@ -33,20 +33,25 @@ constexpr unsigned sctlr_ntwi = 16;
 } // namespace
 
 void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* self_ptr) {
+    // Called for every translation block the engine runs (Unicorn 2.1.1 calls a single block hook
+    // directly from the translated code, tcg-op.h gen_uc_tracecode): the checks that are rarely
+    // needed sit behind one flag, set per run (run_engine).
     auto* self = static_cast<aarch64_iss*>(self_ptr);
-    ++self->block_serial_;
-    uint64_t n = size / 4;
-    // Every block Unicorn translates gets the edge hook's scan before it runs, except the first
-    // one this engine ever runs (Unicorn has no previous block then): scanned here.
-    if (!self->engine_warm_ && self->counted_ == 0 && self->scan_block(address, size)) return;
-    if (self->irq_watch_ && self->counted_ > 0 && self->irq_target()) {
-        // A pending IRQ became unmasked in the block before: taken at this instruction boundary.
-        self->stop_.kind = stop_kind::irq;
-        self->block_start_ = address;
-        uc_emu_stop(self->uc_);
-        return;
+    const uint64_t n = size / 4;
+    if (__builtin_expect(self->block_checks_, 0)) {
+        ++self->block_serial_; // breakpoints (debug_access.cpp)
+        // Every block Unicorn translates gets the edge hook's scan before it runs, except the first
+        // one this engine ever runs (Unicorn has no previous block then): scanned here.
+        if (!self->engine_warm_ && self->counted_ == 0 && self->scan_block(address, size)) return;
+        if (self->irq_watch_ && self->counted_ > 0 && self->irq_target()) {
+            // A pending IRQ became unmasked in the block before: taken at this instruction boundary.
+            self->stop_.kind = stop_kind::irq;
+            self->block_start_ = address;
+            uc_emu_stop(self->uc_);
+            return;
+        }
     }
-    if (self->budget_check_ && self->counted_ >= self->soft_budget_) {
+    if (__builtin_expect(self->counted_ >= self->soft_budget_, 0)) {
         // SMP: the quantum's end is passed; stop at this block boundary, no partial block to translate.
         self->stop_.kind = stop_kind::budget;
         self->soft_stopped_ = true;
@@ -54,7 +59,7 @@ void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* se
         uc_emu_stop(self->uc_);
         return;
     }
-    if (self->budget_check_ && self->counted_ + n > self->budget_) {
+    if (__builtin_expect(self->counted_ + n > self->budget_, 0)) {
         self->stop_.kind = stop_kind::budget;
         self->block_start_ = address;
         uc_emu_stop(self->uc_);
@@ -67,8 +72,12 @@ void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* se
 }
 
 bool aarch64_iss::iss_instruction(uint32_t w) const {
-    return w == insn_eret || w == insn_wfi || w == insn_wfe || w == insn_hlt_semihosting ||
-           ((w & mask_sysreg_move) == insn_sysreg_move && handled_here(encoding_of(w)));
+    // MRS/MSR of a gate register the engine lacks are served in the MRS/MSR hook: no exit.
+    if ((w & mask_sysreg_move) == insn_sysreg_move) {
+        const sysreg_encoding enc = encoding_of(w);
+        return handled_here(enc) && !(platform_.gate().sysreg_owner(cpu_, enc.key()) && engine_lacks(enc));
+    }
+    return w == insn_eret || w == insn_wfi || w == insn_wfe || w == insn_hlt_semihosting;
 }
 
 void aarch64_iss::on_new_block(uc_struct*, void* cur, void*, void* self_ptr) {
@@ -93,22 +102,43 @@ bool aarch64_iss::scan_block(uint64_t address, uint32_t size) {
     return true;
 }
 
-uint32_t aarch64_iss::on_sysreg_insn(uc_struct* uc, int, const ::uc_arm64_cp_reg* cp, void* self_ptr) {
-    auto* self = static_cast<aarch64_iss*>(self_ptr);
-    uint64_t pc = 0;
-    uc_reg_read(uc, UC_ARM64_REG_PC, &pc); // the engine stores the PC before the hook
-    if (std::binary_search(self->exits_.begin(), self->exits_.end(), pc)) return 0; // a stop point: already handled
+uint32_t aarch64_iss::on_mrs_insn(uc_struct*, int reg, const ::uc_arm64_cp_reg* cp, void* self_ptr) {
+    return static_cast<aarch64_iss*>(self_ptr)->on_sysreg_insn(true, reg, cp);
+}
+uint32_t aarch64_iss::on_msr_insn(uc_struct*, int reg, const ::uc_arm64_cp_reg* cp, void* self_ptr) {
+    return static_cast<aarch64_iss*>(self_ptr)->on_sysreg_insn(false, reg, cp);
+}
+
+// Unicorn 2.1.1 calls the MRS/MSR hook with the PC stored, before the register is looked up
+// (translate-a64.c gen_hook_sys, handle_sys); returning 1 skips the instruction.
+uint32_t aarch64_iss::on_sysreg_insn(bool is_read, int reg, const ::uc_arm64_cp_reg* cp) {
+    const uint64_t pc = engine_pc();
+    if (std::binary_search(exits_.begin(), exits_.end(), pc)) return 0; // a stop point: already handled
     const sysreg_encoding enc{uint8_t(cp->op0), uint8_t(cp->op1), uint8_t(cp->crn), uint8_t(cp->crm), uint8_t(cp->op2)};
-    if (!self->handled_here(enc)) return 0; // the engine's own register
-    uc_arm64_cp_reg probe = *cp;
-    if (uc_reg_read(uc, UC_ARM64_REG_CP_REG, &probe) != UC_ERR_OK)
-        return 0; // a register the engine lacks: it raises UNDEFINED with the PC on it (handle_exception)
-    if (!self->missed_sysreg_) {
-        self->missed_sysreg_ = true;
-        self->missed_sysreg_pc_ = pc;
-        uc_emu_stop(uc);
+    if (!handled_here(enc)) return 0; // the engine's own register
+    if (engine_lacks(enc)) {
+        // The hook's register argument: UC_ARM64_REG_X0 + Rt, X29, X30, or XZR (op_helper.c
+        // HELPER(uc_hooksys64)); the value is Rt's for a write.
+        const unsigned rt = reg == UC_ARM64_REG_XZR ? 31 : reg == UC_ARM64_REG_X29 ? 29 : reg == UC_ARM64_REG_X30 ? 30
+                                                                                        : unsigned(reg - UC_ARM64_REG_X0);
+        return serve_in_engine(pc, enc, is_read, rt, cp->val);
+    }
+    if (!missed_sysreg_) {
+        missed_sysreg_ = true;
+        missed_sysreg_pc_ = pc;
+        uc_emu_stop(uc_);
     }
     return 1; // not executed by the engine
+}
+
+bool aarch64_iss::engine_lacks(const sysreg_encoding& enc) const {
+    const uint32_t k = enc.key();
+    auto it = engine_lacks_.find(k);
+    if (it != engine_lacks_.end()) return it->second;
+    uc_arm64_cp_reg probe{enc.crn, enc.crm, enc.op0, enc.op1, enc.op2, 0};
+    const bool lacks = uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &probe) != UC_ERR_OK;
+    engine_lacks_[k] = lacks;
+    return lacks;
 }
 
 // A code hook on an instruction runs before it, with the PC stored; stopping the engine there
@@ -159,7 +189,9 @@ uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
     stop_ = {};
     counted_ = before_block_ = 0;
     block_start_ = from;
-    budget_check_ = false;
+    const uint64_t budget = budget_, soft_budget = soft_budget_;
+    budget_ = soft_budget_ = ~uint64_t(0); // the block hook does not stop this run: the until address does
+    block_checks_ = !breakpoints_.empty() || !engine_warm_;
     ++engine_runs_;
     // Unicorn's exit is an imitated WFI (unicorn 2.1.1 qemu/target/arm/translate-a64.c
     // aarch64_tr_translate_insn: uc_addr_is_exit -> DISAS_WFI -> helper_wfi), and helper_wfi honours
@@ -174,8 +206,10 @@ uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
     if (exit_would_trap) set_engine_sctlr_el1(engine_sctlr_el1() | (uint64_t(1) << sctlr_ntwi));
     apply_broadcast_maintenance();
     last_error_ = uc_emu_start(uc_, from, exit_address, 0, 0);
+    if (hook_error_) std::rethrow_exception(std::exchange(hook_error_, nullptr));
     if (exit_would_trap) set_engine_sctlr_el1(engine_sctlr_el1() & ~(uint64_t(1) << sctlr_ntwi));
-    budget_check_ = true;
+    budget_ = budget;
+    soft_budget_ = soft_budget;
     if (stop_.kind == stop_kind::memory) set_pc(faulting_access());
     return retired_in_run();
 }
@@ -283,8 +317,8 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     before_block_ = 0;
     uint64_t pc = engine_pc();
     block_start_ = pc;
-    budget_check_ = true;
     irq_watch_ = irq_pending();
+    block_checks_ = irq_watch_ || !breakpoints_.empty() || !engine_warm_;
     ++engine_runs_;
     // Only the CPU resuming from a breakpoint it halted at runs that breakpoint's instruction; a
     // run that starts on a breakpoint for any other reason (after an instruction the ISS executed,
@@ -295,6 +329,7 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     apply_broadcast_maintenance();
     last_error_ = uc_emu_start(uc_, pc, no_until_, 0, 0);
     irq_watch_ = false;
+    if (hook_error_) std::rethrow_exception(std::exchange(hook_error_, nullptr));
     engine_warm_ = engine_warm_ || counted_ > 0;
     if (stop_.kind == stop_kind::memory) set_pc(faulting_access());
     if (missed_sysreg_) {

@@ -81,9 +81,16 @@ void aarch64_iss::handle_sysreg(uint64_t pc) {
     sysreg_encoding enc = encoding_of(word);
     bool is_read = (word >> 21) & 1;
     unsigned rt = word & 31;
-    if (local_sysreg(enc.key(), is_read, rt)) return;
-    sync();
-    gate_result r = gate_access(!is_read, true, enc.key(), 8, is_read ? 0 : read_x(rt), pc);
+    gate_result r;
+    if (served_trap_ && served_trap_->first == pc) {
+        r = served_trap_->second; // the access happened in the engine's hook, at this instant (serve_in_engine)
+        served_trap_.reset();
+    } else {
+        served_trap_.reset();
+        if (local_sysreg(enc.key(), is_read, rt)) return;
+        sync();
+        r = gate_access(!is_read, true, enc.key(), 8, is_read ? 0 : read_x(rt), pc);
+    }
     switch (r.outcome) {
     case access_outcome::ok:
     case access_outcome::ignored:
@@ -180,6 +187,59 @@ void aarch64_iss::report_unmodelled(control reg, uint64_t written) {
                              "modelled\"); reported once",
                              register_name(reg), b, field));
     }
+}
+
+// An MRS/MSR of a gate register the engine's CPU lacks, served inside the engine's MRS/MSR hook
+// (no engine exit; issue 28 "Speed"). Unicorn 2.1.1 calls the hook with the PC on the instruction
+// (translate-a64.c gen_hook_sys). For a register its CPU lacks, handle_sys has already ended the
+// translation block after the instruction (unallocated_encoding: DISAS_NORETURN, so nothing of the
+// block follows it) and emitted the UNDEFINED exception behind the hook's skip label: returning 0
+// raises it with the PC on the instruction, returning 1 skips it and leaves the block through its
+// exit-request path (translator.c gen_tb_end). Writing the PC (uc_reg_write) sets Unicorn's
+// quit_request (uc.c uc_reg_write_batch), so that exit keeps the PC written (cpu-exec.c
+// cpu_tb_exec: no restore to the block's start) and, without uc_emu_stop, the engine goes on from
+// it (softmmu/cpus.c tcg_cpu_exec); with uc_emu_stop the run ends there. Only while this is the only
+// CPU running: another CPU's process may run while this one waits here, and its maintenance
+// broadcasts must not reach an engine stopped inside a translation block.
+uint32_t aarch64_iss::serve_in_engine(uint64_t pc, const sysreg_encoding& enc, bool is_read, unsigned rt, uint64_t value) {
+    if (hook_error_ || stop_.kind != stop_kind::none || other_cpus_running()) return 0;
+    // The instruction's place in this run: the block hook counted its block, which starts at
+    // block_start_; its start time follows from the instructions before it.
+    const uint64_t in_block = counted_ - before_block_;
+    if (pc < block_start_ || pc - block_start_ >= 4 * in_block) return 0;
+    const uint64_t before = before_block_ + (pc - block_start_) / 4;
+    const fs_t at = core_.clock().time_after_edges(t_pos_, before * cycles_per_instruction_);
+    gate_result r;
+    try {
+        // No other process is due before the run's end (run_budget), so this wait only moves time on.
+        const fs_t now = now_fs();
+        if (at > now) wait(to_sc_time(at - now));
+        r = gate_access(!is_read, true, enc.key(), 8, is_read ? 0 : value, pc);
+    } catch (...) {
+        // Nothing may unwind through the engine's frames: stop before the instruction, rethrow after the run.
+        hook_error_ = std::current_exception();
+        set_pc(pc);
+        uc_emu_stop(uc_);
+        return 1;
+    }
+    ++served_in_engine_;
+    if (r.outcome != access_outcome::ok && r.outcome != access_outcome::ignored) {
+        // A trap or UNDEFINED: taken by handle_sysreg after the run, with this access's result.
+        served_trap_.emplace(pc, r);
+        stop_.kind = stop_kind::sysreg;
+        set_pc(pc);
+        uc_emu_stop(uc_);
+        return 1;
+    }
+    if (is_read && rt != 31) write_x(rt, r.value);
+    set_pc(pc + 4);
+    // The access made something due before the run's end (an interrupt line's change, a counter's
+    // new overflow instant): the run ends after this instruction, so that it happens at its instant.
+    const sc_time gap = sc_time_to_pending_activity();
+    if (sc_pending_activity_at_current_time() || (gap != sc_max_time() && now_fs() + gap.value() < run_limit_fs_) ||
+        (irq_pending() && irq_target()))
+        uc_emu_stop(uc_);
+    return 1;
 }
 
 } // namespace pmusim

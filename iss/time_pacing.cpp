@@ -103,6 +103,7 @@ uint64_t aarch64_iss::run_budget(uint64_t cap) {
         sync();
         return 0;
     }
+    run_limit_fs_ = limit;
     const clock_domain& clk = core_.clock();
     uint64_t edges = clk.edges_at(limit) - clk.edges_at(t_pos_);
     soft_budget_ = ~uint64_t(0);
