@@ -8,5 +8,5 @@ for p in /sys/devices/system/cpu/cpufreq/policy*; do
 done
 # One busy loop per CPU for a few ticks (CONFIG_HZ=250: 4 ms; an idle CPU stops its tick).
 n=$(grep -c ^processor /proc/cpuinfo)
-for c in $(seq $n); do (i=0; while [ $i -lt 4000 ]; do i=$((i+1)); done) & done
+for c in $(seq $n); do (i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done) & done
 wait
