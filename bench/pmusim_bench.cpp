@@ -853,7 +853,7 @@ void scenario_firmware(bool quick) {
     const double instructions = 2.0 * loop_iterations;
     std::cout << fmt::format("  each figure: process CPU seconds, the best of {} interleaved rounds\n", rounds);
     std::cout << fmt::format("  loop of {} instructions, no peripheral: bare Unicorn {:.3f} host s ({} instructions/host s), "
-                             "ISS {:.3f} host s ({}/host s): {:.2f}x bare Unicorn (target: within 2x)\n",
+                             "ISS {:.3f} host s ({}/host s): {:.2f}x bare Unicorn (target, issue 28: within 1.5x)\n",
                              instructions, bare_s, human(instructions / bare_s), iss_s, human(instructions / iss_s),
                              iss_s / bare_s);
     const double load_instructions = 3.0 * (loop_iterations / 2);
@@ -871,8 +871,8 @@ void scenario_firmware(bool quick) {
     std::cout << fmt::format("  engine exit: {:.0f} ns per iteration with MRS CurrentEL (stop the engine at the MRS, "
                              "the ISS answers, start it again; no gate, no time synchronisation)\n", per_exit);
     std::cout << fmt::format("  the same read from a C++ initiator (gate, AMU unit, one wait per read): {:.0f} ns\n", per_cpp);
-    std::cout << fmt::format("  firmware MRS less the engine exit: {:.0f} ns = {:.1f}x the C++ initiator's read "
-                             "(target: within 3x)\n", per_amu - per_exit, (per_amu - per_exit) / per_cpp);
+    std::cout << fmt::format("  firmware MRS in total (served in the engine's MRS hook, no engine exit): {:.0f} ns = {:.2f}x "
+                             "the C++ initiator's read (target, issue 28: within 3x)\n", per_amu, per_amu / per_cpp);
     std::cout << fmt::format("  with the JSON access log (--log-json, one record per access): {:.0f} ns per iteration, "
                              "the record {:.0f} ns\n\n", per_logged, per_logged - per_amu);
 }

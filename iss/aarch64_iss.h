@@ -5,6 +5,17 @@
 // ERET, SVC/HVC/SMC routing, the system registers the gate owns, memory-mapped unit
 // windows, interrupts, WFI, semihosting and time.
 //
+// One class, its members in one file per part (docs/firmware.md "Inside the ISS", "The parts"):
+//   aarch64_iss.cpp            construction, start/power_on/power_off, the run loop, finish
+//   engine_driver.cpp          uc_emu_start runs, hooks, stops, the scan of translation blocks
+//   time_pacing.cpp            local time, sync, run budgets (SMP quanta), WFI's wait, IRQ pacing
+//   exception_model.cpp        EL2/EL3, routing, syndromes, exception entry, ERET, WFx/SMC/HVC traps
+//   sysreg_access.cpp          MRS/MSR the ISS executes: its own registers, the gate's, their traps
+//   window_access.cpp          loads/stores outside plain memory, stage 1 faults, the MMIO slow path
+//   maintenance_broadcast.cpp  the platform's CPUs, TLBI/IC broadcast, code written by a host
+//   semihosting.cpp, debug_access.cpp; and classes of their own: elf_loader, load_store,
+//   stage1_walk, stage2_map, access_groups; a64_encoding.h / unicorn_calls.h (shared helpers).
+//
 // How the engine is driven (measured on Debian's Unicorn 2.0.1, docs/firmware.md "Inside"):
 // - a UC_HOOK_BLOCK hook counts instructions a translation block at a time and stops the
 //   engine before a block that would exceed the budget; the rest of the budget runs with
@@ -24,6 +35,7 @@
 //   arrive at UC_HOOK_INTR (UNDEFINED) with the PC on them.
 // No wait() happens inside an engine callback: the engine is stopped first.
 #include <array>
+#include <exception>
 #include <cstdlib>
 #include <cstdint>
 #include <functional>
@@ -221,6 +233,10 @@ private:
     // Time: the instant the next instruction starts (all earlier ones have retired).
     void retire(uint64_t instructions);
     void sync(); // SystemC time := t_pos_, and other processes at that instant run first
+    // The most instructions the next engine run may retire: up to the next pending SystemC activity
+    // (several CPUs: the quantum's end), the time limit, or `cap` (a debugger's step).
+    uint64_t run_budget(uint64_t cap);
+    void wait_for_interrupt(); // WFI's wait, from the instant after it retired
 
     // Handlers of engine stops; each leaves the PC at the next instruction to execute.
     void handle_sysreg(uint64_t pc);
@@ -349,7 +365,22 @@ private:
     bool engine_warm_ = false; // the engine has run a block: every later new block has an edge
     // MRS/MSR (UC_HOOK_INSN) of a register the ISS or the gate owns that reached the engine: the
     // scan missed it (code read through an address the scan cannot read); the run stops with an error.
-    static uint32_t on_sysreg_insn(uc_struct* uc, int reg, const ::uc_arm64_cp_reg* cp, void* self);
+    static uint32_t on_mrs_insn(uc_struct* uc, int reg, const ::uc_arm64_cp_reg* cp, void* self);
+    static uint32_t on_msr_insn(uc_struct* uc, int reg, const ::uc_arm64_cp_reg* cp, void* self);
+    uint32_t on_sysreg_insn(bool is_read, int reg, const ::uc_arm64_cp_reg* cp);
+    // A register the engine's CPU does not have (its MRS/MSR is UNDEFINED there and ends its
+    // translation block): such a register of the gate's is served inside the MRS/MSR hook
+    // (serve_in_engine, iss/sysreg_access.cpp) instead of being an engine exit.
+    bool engine_lacks(const sysreg_encoding& enc) const;
+    mutable std::map<uint32_t, bool> engine_lacks_; // by key
+    // Serves the gate register's MRS/MSR at `pc` inside the engine's hook: returns the hook's answer
+    // (1: the engine skips the instruction; 0: it raises UNDEFINED before it, the slow path).
+    uint32_t serve_in_engine(uint64_t pc, const sysreg_encoding& enc, bool is_read, unsigned rt, uint64_t value);
+    // A trapped access served in the hook: handle_sysreg takes it from here, not from the gate again.
+    std::optional<std::pair<uint64_t, gate_result>> served_trap_;
+    std::exception_ptr hook_error_; // thrown inside an engine callback: rethrown after the run
+    uint64_t served_in_engine_ = 0;
+    fs_t run_limit_fs_ = 0; // the end of the current engine run's budget (run_budget)
     uint64_t missed_sysreg_pc_ = 0;
     bool missed_sysreg_ = false;
 
@@ -364,7 +395,23 @@ private:
     int last_error_ = 0;
     uint64_t budget_ = 0, counted_ = 0, block_start_ = 0, before_block_ = 0;
     uint64_t retired_in_run() const;
-    bool budget_check_ = true;
+    bool block_checks_ = true; // on_block's rare checks: first block scan, IRQ unmasking, breakpoints
+    // SMP quanta (iss/time_pacing.cpp, docs/firmware.md "SMP: runs in quanta"): a run whose limit
+    // is the quantum's end, not an event, ends at the first block boundary at or after
+    // soft_budget_ instructions (~0: none); the CPU then waits for that boundary only
+    // (boundary_event_ at boundary_at_, 0 when not waiting), its local time up to a block ahead.
+    uint64_t soft_budget_ = ~uint64_t(0);
+    bool soft_stopped_ = false;
+    fs_t quantum_end_ = 0, boundary_due_ = 0, boundary_at_ = 0;
+    sc_core::sc_event boundary_event_;
+    void pace();
+    void after_run();
+    void wait_for_boundary(fs_t boundary);
+    sc_core::sc_time time_to_next_event(bool smp);
+    // TLB and translation-buffer maintenance other CPUs broadcast (TLBI ...IS, IC IALLUIS), applied
+    // once at this engine's next run (iss/maintenance_broadcast.cpp).
+    bool tlb_flush_pending_ = false, tb_flush_pending_ = false;
+    void apply_broadcast_maintenance();
     uint64_t mmio_page_ = 0;
     gate_result mmio_error_;
     tlm::tlm_generic_payload payload_; // of gate_access

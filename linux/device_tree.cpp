@@ -1,6 +1,7 @@
 #include "linux/device_tree.h"
 #include "iss/cpu_identity.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -71,11 +72,40 @@ std::string linux_dts(const platform_config& cfg, const linux_devices& dev, cons
       << "\";\n\t};\n\n";
     // bindings/arm/cpus.yaml: reg is MPIDR_EL1's affinity fields (Aff2..Aff0 with #address-cells 1),
     // enable-method "psci" for every CPU that PSCI CPU_ON starts.
+    // Each CPU's clock and a one-entry OPP table at its frequency (bindings/clock/fixed-clock.yaml,
+    // bindings/opp/opp-v2.yaml, cpus.yaml "clocks", "operating-points-v2"): with them Debian's
+    // cpufreq-dt (CONFIG_CPUFREQ_DT=m; drivers/cpufreq/cpufreq-dt-platdev.c creates its device
+    // when cpu0 has operating-points-v2) makes a cpufreq policy per clock domain, and
+    // arch/arm64/kernel/topology.c's CPUFREQ_CREATE_POLICY notifier (amu_fie_setup) turns on the
+    // AMU's frequency invariance: every scheduler tick reads AMEVCNTR0<0,1> (amu_scale_freq_tick).
+    // A fixed-clock's clock-frequency is one 32-bit cell: faster CPUs get no clock (no cpufreq).
+    std::vector<std::string> clocked; // CPU clock names with a node
+    auto label = [](std::string name) { // a DTS label: [A-Za-z0-9_]
+        for (char& ch : name)
+            if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+        return name;
+    };
+    for (const auto& c : cfg.cpus) {
+        const clock_config* clk = cfg.find_clock(c.clock);
+        if (!clk || clk->frequency_hz > 0xffffffffu) continue;
+        if (std::find(clocked.begin(), clocked.end(), c.clock) != clocked.end()) continue;
+        clocked.push_back(c.clock);
+        s << fmt::format("\tclk_{0}: clock-{0} {{\n\t\tcompatible = \"fixed-clock\";\n\t\t#clock-cells = <0>;\n"
+                         "\t\tclock-frequency = <{1}>;\n\t\tclock-output-names = \"{0}\";\n\t}};\n\n"
+                         "\topp_{0}: opp-table-{0} {{\n\t\tcompatible = \"operating-points-v2\";\n\t\topp-shared;\n"
+                         "\t\topp-{1} {{\n\t\t\topp-hz = /bits/ 64 <{1}>;\n\t\t}};\n\t}};\n\n",
+                         label(c.clock), clk->frequency_hz);
+    }
     s << "\tcpus {\n\t\t#address-cells = <1>;\n\t\t#size-cells = <0>;\n";
-    for (unsigned i = 0; i < ncpus; ++i)
+    for (unsigned i = 0; i < ncpus; ++i) {
+        const std::string& clock = cfg.cpus[i].clock;
+        const bool has_opp = std::find(clocked.begin(), clocked.end(), clock) != clocked.end();
         s << fmt::format("\t\tcpu{0}: cpu@{1:x} {{\n\t\t\tdevice_type = \"cpu\";\n\t\t\tcompatible = \"arm,armv8\";\n"
-                         "\t\t\treg = <0x{1:x}>;\n\t\t\tenable-method = \"psci\";\n\t\t}};\n",
-                         i, linux_mpidr(cfg, i) & 0xffffffu);
+                         "\t\t\treg = <0x{1:x}>;\n\t\t\tenable-method = \"psci\";\n{2}\t\t}};\n",
+                         i, linux_mpidr(cfg, i) & 0xffffffu,
+                         has_opp ? fmt::format("\t\t\tclocks = <&clk_{0}>;\n\t\t\toperating-points-v2 = <&opp_{0}>;\n", label(clock))
+                                 : std::string());
+    }
     s << "\t};\n\n";
     // bindings/timer/arm,arch_timer.yaml: the secure, non-secure, virtual and hypervisor
     // physical timer PPIs, in that order.

@@ -116,7 +116,7 @@ fetch_packages() {
 }
 
 kit_complete() {
-  [ -f "$dir/versions.txt" ] && [ -f "$dir/Image" ] && [ -d "$dir/root.user" ] && \
+  [ -f "$dir/versions.txt" ] && [ -f "$dir/Image" ] && [ -d "$dir/root.user" ] && [ -f "$dir/modules/cpufreq-dt.ko" ] && \
     { [ -z "$kernel" ] || [ "$(cat "$dir/kernel-package" 2>/dev/null)" = "${kernel%%=*}" ]; }
 }
 
@@ -129,7 +129,8 @@ if ! kit_complete; then
   [ -f "$vmlinuz" ] || die "$kpkg has no /boot/vmlinuz-$kabi"
   python3 "$here/linux/kit/extract_image.py" "$vmlinuz" "$dir/Image" || die "cannot extract the Image from $vmlinuz"
   rm -rf "$dir/modules"; mkdir -p "$dir/modules"
-  for m in arm_dsu_pmu arm-cmn; do
+  # cpufreq-dt: the cpufreq policy that turns on the AMU's frequency invariance (docs/linux.md).
+  for m in arm_dsu_pmu arm-cmn cpufreq-dt; do
     ko=$(find "$dir/root.kernel/lib/modules/$kabi" -name "$m.ko" -o -name "$m.ko.xz" -o -name "$m.ko.zst" | head -1)
     [ -n "$ko" ] || die "$kpkg has no module $m.ko (CONFIG off in this kernel?)"
     case "$ko" in

@@ -162,7 +162,7 @@ def check_boot(run, cpus):
         run.check(f"CPU features: detected CPU{n}: Activity Monitors Unit (AMU)" in run.console, f"no AMU detected line for CPU{n}")
     m = re.search(r"^pmusim-test: processors (\d+)$", run.console, re.M)
     run.check(m and int(m.group(1)) == cpus, f"/proc/cpuinfo processors {m and m.group(1)}, expected {cpus}")
-    check_amu(run, cpus)
+    check_amu_fie(run, cpus)
 
 
 def check_pmus(run, cpus):
@@ -171,6 +171,11 @@ def check_pmus(run, cpus):
         run.check(re.search(rf"^pmusim-test: pmu {pmu}$", run.console, re.M), f"{pmu} not in /sys/bus/event_source/devices")
         for e in events:
             run.check(re.search(rf"^pmusim-test: {pmu} event {e}$", run.console, re.M), f"{pmu}: event {e} not listed")
+    # The DSU sees every CPU of the cluster (platforms/arm-linux.yaml dsu0.cpus: cpu0-3), whichever are online.
+    m = re.search(r"^pmusim-test: arm_dsu_0 associated_cpus (\S+) cpumask (\S+)$", run.console, re.M)
+    if run.check(m, "no associated_cpus line for arm_dsu_0"):
+        run.check(m.group(1) == "0-3" and m.group(2) in [str(c) for c in range(cpus)],
+                  f"arm_dsu_0 associated_cpus {m.group(1)} cpumask {m.group(2)}: expected 0-3 and an online CPU")
 
 
 def check_dsu_counts(run, names, seconds):
@@ -287,6 +292,57 @@ def check_amu(run, cpus):
                   f"the core counter paused {core_paused} CPU cycles, the constant counter {const_paused} ticks of 10 ns: not the same time")
 
 
+def amu_reads_by_cpu(run):
+    """{cpu: [(core read, const read)]}: the kernel reads AMEVCNTR00_EL0 then AMEVCNTR01_EL0
+    (linux-6.1 arch/arm64/kernel/topology.c update_freq_counters_refs), on the CPU it runs on."""
+    out = {}
+    pending = {}
+    for r in run.log:
+        if r.get("op") != "read" or r.get("encoding") not in (AMEVCNTR00_EL0, AMEVCNTR01_EL0):
+            continue
+        cpu = int(re.match(r"cpu(\d+) ", r["context"]).group(1))
+        if r["encoding"] == AMEVCNTR00_EL0:
+            pending[cpu] = r
+        elif cpu in pending:
+            out.setdefault(cpu, []).append((pending.pop(cpu), r))
+    return out
+
+
+def check_amu_fie(run, cpus):
+    """The AMU's frequency invariance in Debian's kernel: with cpufreq-dt's policy on each CPU (the
+    device tree's clocks and OPP tables), linux-6.1 arch/arm64/kernel/topology.c amu_fie_setup
+    makes amu_scale_freq_tick read AMEVCNTR0<0,1> at every scheduler tick. Between two ticks on a
+    CPU that never waited (the guest's busy loop), each counter advanced by exactly its clock's edges
+    (CPU 2 GHz, const 100 MHz); in any interval by no more (the model stops both in WFI), and by
+    something (the kernel ignores a tick whose counters did not advance)."""
+    check_amu(run, cpus)
+    policies = re.findall(r"^pmusim-test: cpufreq policy(\d+) (\S+) (\d+) kHz cpus (.*)$", run.console, re.M)
+    run.check(len(policies) == cpus, f"{len(policies)} cpufreq policies, expected one per CPU ({cpus}): {policies}")
+    for n, driver, khz, related in policies:
+        run.check(driver == "cpufreq-dt" and int(khz) * 1000 == CPU_HZ and related.split() == [n],
+                  f"policy{n}: {driver} {khz} kHz cpus {related}, expected cpufreq-dt {CPU_HZ // 1000} kHz cpus {n}")
+    # arch_max_freq_scale (freq_inv_set_max_ratio): const rate << 20 / max rate.
+    max_ratio = (CONST_HZ << 20) // CPU_HZ
+    exact = 0
+    for cpu, pairs in sorted(amu_reads_by_cpu(run).items()):
+        ticks = pairs[1:]  # pairs[0]: cpu_amu_enable's read (check_amu)
+        if not run.check(len(ticks) >= 3, f"cpu{cpu}: {len(ticks)} scheduler-tick reads of the AMU, expected 3 or more"):
+            continue
+        for (c0, k0), (c1, k1) in zip(ticks, ticks[1:]):
+            dcore, dconst = value(c1) - value(c0), value(k1) - value(k0)
+            ecore = edges(c1["time_fs"], CPU_HZ) - edges(c0["time_fs"], CPU_HZ)
+            econst = edges(k1["time_fs"], CONST_HZ) - edges(k0["time_fs"], CONST_HZ)
+            run.check(0 < dcore <= ecore and 0 < dconst <= econst,
+                      f"cpu{cpu} ticks at {c0['time_fs']}..{c1['time_fs']} fs: core +{dcore} (clock {ecore}), const +{dconst} (clock {econst})")
+            if dcore == ecore and dconst == econst:
+                exact += 1
+                # The kernel's frequency scale for that tick (amu_scale_freq_tick): the full frequency.
+                scale = min(1024, ((dcore * max_ratio) >> 10) // dconst)
+                run.check(scale >= 1023, f"cpu{cpu}: the kernel's scale {scale}/1024 for a busy tick")
+    run.check(exact >= 2, f"{exact} tick intervals where the AMU advanced by exactly the clocks' edges, expected 2 or more (the busy loop)")
+    print(f"boot_test: {exact} busy tick intervals with AMU deltas = CPU and const clock edges")
+
+
 def check_perf(run, cpus):
     check_pmus(run, cpus)
     check_dsu_counts(run, ("arm_dsu_0/cycles/", "arm_dsu_0/bus_cycles/"), 0.002)
@@ -294,7 +350,11 @@ def check_perf(run, cpus):
 
 
 CHECKS = {"perf": check_perf, "boot": check_boot, "pmus": check_pmus, "dsu_perf": check_dsu_perf, "cmn_perf": check_cmn_perf,
-          "overflow": check_overflow, "amu": check_amu}
+          "overflow": check_overflow, "amu": check_amu_fie}
+
+
+# Guest scripts a test's script is followed by: the boot test also checks the AMU's frequency invariance.
+GUEST_ALSO = {"boot": ["amu"]}
 
 
 def main():
@@ -310,8 +370,14 @@ def main():
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
     cpio = os.path.join(a.work, a.name + ".cpio")
+    # The guest script: guest/NAME.sh, then those its checks also need (one boot checks both).
+    script = os.path.join(a.work, a.name + ".sh")
+    with open(script, "w") as out:
+        for part in [a.name] + GUEST_ALSO.get(a.name, []):
+            with open(os.path.join(a.src, "guest", part + ".sh")) as f:
+                out.write(f.read())
     kit = subprocess.run([os.path.join(a.src, "..", "..", "scripts", "linux-kit.sh"), a.kit, "--script",
-                          os.path.join(a.src, "guest", a.name + ".sh"), "--initrd-out", cpio],
+                          script, "--initrd-out", cpio],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if kit.returncode != 0:
         print(kit.stdout)

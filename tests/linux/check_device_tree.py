@@ -72,6 +72,29 @@ for c, n in enumerate(cpu_nodes):
     phandles.append(cells(dtb, f"/cpus/{n}", "phandle"))
 check(cells(dtb, "/cpus", "#address-cells") == [1] and cells(dtb, "/cpus", "#size-cells") == [0], "/cpus cell sizes")
 
+# Each CPU's clock (clock/fixed-clock.yaml) at the platform's frequency of that CPU's clock, and an
+# OPP table (opp/opp-v2.yaml) with that one frequency: what cpufreq-dt needs for a policy
+# (drivers/cpufreq/cpufreq-dt-platdev.c: cpu0 has operating-points-v2).
+by_phandle = {}
+for n in nodes(dtb, "/"):
+    r = subprocess.run(["fdtget", "-t", "x", dtb, "/" + n, "phandle"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    if r.returncode == 0:
+        by_phandle[int(r.stdout.split()[0], 16)] = "/" + n
+for c, n in enumerate(cpu_nodes):
+    m = re.fullmatch(r"(\d+)([kMG]?)Hz", params.get(f"clocks.cpu{c}.frequency", ""))
+    hz = int(m.group(1)) * {"": 1, "k": 10**3, "M": 10**6, "G": 10**9}[m.group(2)] if m else None
+    check(hz, f"{n}: no frequency for clocks.cpu{c} in pmusim --list-params")
+    clk = by_phandle.get((cells(dtb, f"/cpus/{n}", "clocks") or [0])[0])
+    opp = by_phandle.get((cells(dtb, f"/cpus/{n}", "operating-points-v2") or [0])[0])
+    check(clk and fdtget(dtb, clk, "compatible", "s") == "fixed-clock", f"{n}: clocks is no fixed-clock")
+    check(opp and fdtget(dtb, opp, "compatible", "s") == "operating-points-v2", f"{n}: operating-points-v2 is no OPP table")
+    if clk and opp:
+        rate = cells(dtb, clk, "clock-frequency")
+        check(hz is None or rate == [hz], f"{n}: clock-frequency {rate}, expected the platform's {hz}")
+        entries = nodes(dtb, opp)
+        check(len(entries) == 1 and cells(dtb, f"{opp}/{entries[0]}", "opp-hz") == [0, rate[0]],
+              f"{n}: OPP table {entries}: expected one opp-hz of {rate}")
+
 # PSCI (arm/psci.yaml)
 check("arm,psci-0.2" in (fdtget(dtb, "/psci", "compatible", "s") or ""), "psci compatible lacks arm,psci-0.2")
 check(fdtget(dtb, "/psci", "method", "s") in ("smc", "hvc"), "psci method is neither smc nor hvc")

@@ -1,0 +1,372 @@
+// The exception model the engine does not have: EL2 and EL3, routing of SVC/HVC/SMC, IRQs and
+// traps to an EL, the syndromes (ESR_ELx), exception entry and ERET, WFI/WFE traps, EL0's system
+// instruction traps (docs/firmware.md "Exceptions the ISS delivers"). Members of aarch64_iss.
+#include "iss/aarch64_iss.h"
+#include "iss/a64_encoding.h"
+#include "iss/unicorn_calls.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fmt/format.h>
+#include <unicorn/unicorn.h>
+
+#include "models/core.h"
+#include "models/cpu_controls.h"
+#include "models/input_error.h"
+#include "models/interrupt_line.h"
+#include "models/memory.h"
+#include "models/register_access.h"
+#include "vp/platform.h"
+#include "vp/run_recorder.h"
+
+namespace pmusim {
+
+using namespace sc_core;
+using namespace a64;
+
+uint64_t aarch64_iss::scr() const { return platform_.controls().value(cpu_, control::scr_el3); }
+
+uint64_t aarch64_iss::hcr() const { return platform_.controls().value(cpu_, control::hcr_el2); }
+
+bool aarch64_iss::secure_state() const { return el_ == 3 || !(scr() & 1); }
+
+bool aarch64_iss::guest() const {
+    // EL0/EL1 under a hypervisor: EL2 enabled, stage 2 on (HCR_EL2.VM) and not the host (TGE).
+    uint64_t h = hcr();
+    return el_ <= 1 && cpu_controls::el2_enabled_by(scr(), secure_state()) && ((h >> hcr_vm) & 1) &&
+           !((h >> ctl::hcr_tge) & 1);
+}
+
+unsigned aarch64_iss::route_from_el0() const {
+    return ((hcr() >> ctl::hcr_tge) & 1) && cpu_controls::el2_enabled_by(scr(), secure_state()) ? 2 : 1;
+}
+
+void aarch64_iss::take_undefined(uint64_t pc) {
+    unsigned target = el_ == 0 ? route_from_el0() : el_;
+    take_exception(target, false, esr::syndrome(ec_unknown), pc, std::nullopt);
+}
+
+void aarch64_iss::save_stack_pointers() {
+    uint64_t ps = 0, sp = 0, other = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
+    uc_reg_read(uc_, UC_ARM64_REG_SP, &sp);
+    if (el_ == 0) {
+        sp_[0] = sp;
+        return;
+    }
+    if (ps & 1) { // SPSel = 1: the live SP is SP_ELx; the engine keeps SP_EL0 in its bank
+        sp_[el_] = sp;
+        uc_reg_read(uc_, UC_ARM64_REG_SP_EL0, &other);
+        sp_[0] = other;
+    } else {
+        sp_[0] = sp;
+        uc_reg_read(uc_, UC_ARM64_REG_SP_EL1, &other);
+        sp_[el_] = other;
+    }
+}
+
+// Writes PSTATE (NZCV, DAIF, SPSel from `value`; bit 32 set: keep the engine's) for the ISS's
+// current EL, and the stack pointers of that state. The engine always runs at EL1: its SP_EL1
+// slot holds SP_ELx of the ISS's EL.
+void aarch64_iss::load_pstate(uint64_t value) {
+    uint64_t ps = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
+    if (!(value >> 32)) ps = (value & pstate_nzcv_daif) | (value & 1);
+    uint64_t spsel = el_ == 0 ? 0 : (ps & 1);
+    // EL0 runs at the engine's EL0 (EL0t), so the engine itself refuses EL1-only registers and
+    // instructions there; EL1-EL3 run at the engine's EL1 (EL1t / EL1h).
+    uint64_t engine = (ps & pstate_nzcv_daif) | (el_ == 0 ? 0 : (1u << 2) | spsel);
+    uc_reg_write(uc_, UC_ARM64_REG_PSTATE, &engine);
+    // Writing PSTATE does not recompute the engine's cached translation flags (its EL among them,
+    // QEMU's hflags); writing a system register does (arm_rebuild_hflags in Unicorn 2.1.1's
+    // reg_write for UC_ARM64_REG_CP_REG). TPIDR_EL1 written with its own value changes nothing else.
+    uc_arm64_cp_reg tpidr{13, 0, 3, 0, 4, 0};
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &tpidr);
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &tpidr);
+    uint64_t own = sp_[el_ == 0 ? 0 : el_];
+    uc_reg_write(uc_, UC_ARM64_REG_SP_EL0, &sp_[0]);
+    uc_reg_write(uc_, UC_ARM64_REG_SP_EL1, &own);
+    uint64_t live = spsel ? own : sp_[0];
+    uc_reg_write(uc_, UC_ARM64_REG_SP, &live);
+}
+
+void aarch64_iss::update_security() {
+    bool s = secure_state();
+    if (s == core_secure_) return;
+    core_secure_ = s;
+    core_.set_secure(s, std::max(t_pos_, now_fs()));
+}
+
+void aarch64_iss::take_exception(unsigned target, bool irq, uint64_t esr, uint64_t elr, std::optional<uint64_t> far) {
+    uint64_t ps = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
+    uint64_t spsel = el_ == 0 ? 0 : (ps & 1);
+    uint64_t spsr = (ps & pstate_nzcv_daif) | (uint64_t(el_) << 2) | spsel;
+    uint64_t offset = target > el_ ? vector_lower_a64 : spsel ? vector_current_spx : vector_current_sp0;
+    if (irq) offset += vector_irq;
+    save_stack_pointers();
+    unsigned from = el_;
+    el_ = target;
+    uint64_t vbar;
+    if (target == 1) {
+        uc_reg_write(uc_, UC_ARM64_REG_ELR_EL1, &elr);
+        write_spsr_el1(uc_, spsr);
+        if (!irq) uc_reg_write(uc_, UC_ARM64_REG_ESR_EL1, &esr);
+        if (far) uc_reg_write(uc_, UC_ARM64_REG_FAR_EL1, &*far);
+        uc_reg_read(uc_, UC_ARM64_REG_VBAR_EL1, &vbar);
+    } else {
+        elr_[target] = elr;
+        spsr_[target] = spsr;
+        if (!irq) esr_[target] = esr;
+        if (far) far_[target] = *far;
+        vbar = vbar_[target];
+    }
+    load_pstate((ps & 0xf0000000) | pstate_daif | 1);
+    uint64_t vector = vbar + offset;
+    update_security();
+    if (trace_) trace_->exception(*this, std::max(t_pos_, now_fs()), from, target, irq, irq ? 0 : esr, elr, far, vector);
+    rec_.line(fmt::format("[{}] cpu{}: {} EL{} -> EL{} at {:#x} (ESR {:#x}, ELR {:#x})", format_time(now_fs()), cpu_,
+                          irq ? "IRQ" : "exception", from, target, vector, irq ? 0 : esr, elr));
+    // A synchronous exception at the vector it leads to, with nothing retired since that vector
+    // was entered (no handler there: zeros are UNDEFINED), would loop forever at one instant.
+    if (!irq && elr == last_vector_ && retired_ == retired_at_vector_)
+        fail(2, fmt::format("{}: exception loop: the exception taken at the vector {:#x} (ESR {:#x}) leads to that vector "
+                            "again without an instruction retiring (no handler at VBAR_EL{} + {:#x})",
+                            where(elr), vector, esr, target, offset));
+    last_vector_ = vector;
+    retired_at_vector_ = retired_;
+    // The vector is a virtual address at EL1 with the MMU on (stage1_translate reads the new EL's regime).
+    bool translated = false;
+    const auto vector_pa = stage1_translate(vector, translated);
+    if (!vector_pa || !in_plain_memory(*vector_pa))
+        fail(2, fmt::format("{}: exception to EL{} (ESR {:#x}) but VBAR_EL{} = {:#x} holds no vector table in memory",
+                            where(elr), target, irq ? 0 : esr, target, vbar));
+    set_pc(vector);
+}
+
+void aarch64_iss::exception_return(uint64_t pc) {
+    if (el_ == 0) { take_undefined(pc); return; }
+    uint64_t elr, spsr;
+    if (el_ == 1) {
+        uc_reg_read(uc_, UC_ARM64_REG_ELR_EL1, &elr);
+        spsr = read_spsr_el1(uc_);
+    } else {
+        elr = elr_[el_];
+        spsr = spsr_[el_];
+    }
+    unsigned target = (spsr >> 2) & 3;
+    if ((spsr >> 4) & 1) fail(2, fmt::format("{}: ERET to AArch32 (SPSR {:#x}): not modelled", where(pc), spsr));
+    if (target > el_ || (target == 0 && (spsr & 1)))
+        fail(2, fmt::format("{}: illegal exception return from EL{} (SPSR_EL{} {:#x})", where(pc), el_, el_, spsr));
+    // SCR_EL3.RW = 0 makes the ELs below EL3 AArch32 (Arm ARM D1.4 "Execution state"): an ERET into
+    // them is to AArch32, which pmusim does not model. HCR_EL2.RW is not checked: pmusim resets
+    // HCR_EL2 to 0, and firmware that leaves EL2 unused (this repo's tests) need not set it.
+    if (target < 3 && target > 0 && el_ == 3 && !((scr() >> ctl::scr_rw) & 1))
+        fail(2, fmt::format("{}: ERET to EL{} with SCR_EL3.RW = 0 (AArch32 below EL3): not modelled", where(pc), target));
+    if (target == 2 && !cpu_controls::el2_enabled_by(scr(), el_ == 3 ? !(scr() & 1) : secure_state()))
+        fail(2, fmt::format("{}: ERET to EL2, which is disabled in this security state (SCR_EL3 {:#x})", where(pc), scr()));
+    save_stack_pointers();
+    el_ = target;
+    load_pstate(spsr & (pstate_nzcv_daif | 1));
+    update_security();
+    set_pc(elr);
+    retire(1);
+}
+
+void aarch64_iss::handle_special(uint64_t pc) {
+    uint32_t w = fetch_word(pc);
+    if ((w & mask_sysreg_move) == insn_sysreg_move) {
+        handle_sysreg(pc);
+        return;
+    }
+    sync();
+    if (w == insn_hlt_semihosting) {
+        semihosting_call(pc);
+        return;
+    }
+    if (w == insn_eret) {
+        exception_return(pc);
+        return;
+    }
+    if (w == insn_wfi || w == insn_wfe) {
+        if (unsigned target = wait_trap_target(w == insn_wfe)) {
+            // EC 0x01 "Trapped WFI or WFE"; ISS: CV [24] = 1, COND [23:20] = 0b1110 (taken from AArch64),
+            // TI [1:0] = 0 WFI, 1 WFE (Arm ARM D24.2.47 ESR_ELx, ISS encoding for an exception from a
+            // WFI or WFE instruction; QEMU's syn_wfx(1, 0xe, ti, false)). Preferred return: the WFx.
+            const uint64_t iss = (uint64_t(1) << 24) | (uint64_t(0xe) << 20) | (w == insn_wfe ? 1 : 0);
+            take_exception(target, false, esr::syndrome(ec_wfx, iss), pc, std::nullopt);
+            return;
+        }
+        if (w == insn_wfe) { // no event register is modelled: WFE completes at once, as a NOP
+            set_pc(pc + 4);
+            retire(1);
+            return;
+        }
+    }
+    // WFI: retires, then the CPU waits for its IRQ input (time_pacing.cpp).
+    set_pc(pc + 4);
+    retire(1);
+    wait_for_interrupt();
+}
+
+// The EL a WFI/WFE traps to, or 0 (Arm ARM D1.6.x "Wait for Interrupt", the trap controls' pages):
+// SCTLR_EL1.nTWI/nTWE = 0 traps EL0's to EL1 (to EL2 when HCR_EL2.TGE routes EL0's exceptions);
+// HCR_EL2.TWI/TWE traps EL0's and EL1's to EL2 where EL2 is enabled; SCR_EL3.TWI/TWE traps all below
+// EL3 to EL3; in that priority. A WFI that would not wait (an interrupt is pending, the wake-up
+// condition) completes instead: the traps apply only when the instruction would wait.
+unsigned aarch64_iss::wait_trap_target(bool wfe) const {
+    if (!wfe && irq_pending()) return 0;
+    const uint64_t s = scr(), h = hcr();
+    if (el_ == 0) {
+        uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}; // SCTLR_EL1: nTWI [16], nTWE [18]
+        uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &sctlr);
+        if (!((sctlr.val >> (wfe ? 18 : 16)) & 1)) return route_from_el0();
+    }
+    if (el_ <= 1 && cpu_controls::el2_enabled_by(s, secure_state()) && ((h >> (wfe ? ctl::hcr_twe : ctl::hcr_twi)) & 1))
+        return 2;
+    if (el_ <= 2 && ((s >> (wfe ? ctl::scr_twe : ctl::scr_twi)) & 1)) return 3;
+    return 0;
+}
+
+// Routing and masking of a physical IRQ (Arm ARM D1.3.6 "Asynchronous exception routing",
+// D1.3.6.1 masking): SCR_EL3.IRQ routes to EL3; HCR_EL2.IMO or TGE route EL0/EL1's to EL2 where EL2
+// is enabled; an IRQ to a lower EL than the current one is not taken; PSTATE.I masks one taken to
+// the current EL, never one taken to a higher EL.
+unsigned aarch64_iss::irq_target() const {
+    uint64_t s = scr(), h = hcr();
+    unsigned target = 1;
+    if ((s >> scr_irq) & 1) target = 3;
+    else if (el_ <= 1 && cpu_controls::el2_enabled_by(s, secure_state()) &&
+             (((h >> hcr_imo) & 1) || ((h >> ctl::hcr_tge) & 1)))
+        target = 2;
+    if (target < el_) return 0;
+    if (target == el_) {
+        uint64_t ps = 0;
+        uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
+        if (ps & pstate_i) return 0;
+    }
+    return target;
+}
+
+// A system instruction EL0 executed and the engine (at its EL0) refused. Those of op1 = 3 are the
+// EL0-accessible class whose access an EL1 control enables (SCTLR_EL1.UMA for MSR DAIFSet/DAIFClr
+// and MRS/MSR DAIF, UCT for CTR_EL0, DZE for DC ZVA, UCI for DC CVAU/CIVAC/IC IVAU; CNTKCTL_EL1,
+// PMUSERENR_EL0 for the timer and PMU): refused, they trap to EL1 with EC 0x18 and the
+// instruction's ISS (Arm ARM D24.2.47, "ISS encoding for an exception from MSR, MRS, or System
+// instruction execution in AArch64 state"; the SCTLR_EL1 field pages). Every other EL1-only
+// register or instruction (op1 0-2, 4-7: SCTLR_EL1, VBAR_EL1, TTBR0_EL1, TLBI, IC IALLU, ...) is
+// UNDEFINED at EL0 (EC 0x00), as is one the gate owns (its rule decides, handle_sysreg).
+bool aarch64_iss::el0_system_trap(uint32_t w, uint64_t at) {
+    if ((w & 0xffc00000) != 0xd5000000) return false; // not a system instruction
+    const unsigned op0 = (w >> 19) & 3, op1 = (w >> 16) & 7, crn = (w >> 12) & 15;
+    if (op1 != 3 || op0 == 2) return false;
+    const bool msr_immediate = op0 == 0 && crn == 4;
+    if (op0 == 0 && !msr_immediate) return false; // hints, barriers: never refused at EL0
+    const sysreg_encoding enc{uint8_t(op0), uint8_t(op1), uint8_t(crn), uint8_t((w >> 8) & 15), uint8_t((w >> 5) & 7)};
+    if (op0 == 3 && handled_here(enc)) return false;
+    const bool is_write = msr_immediate || !((w >> 21) & 1);
+    take_exception(route_from_el0(), false, sysreg_trap_syndrome(enc, is_write, msr_immediate ? 31 : w & 31), at,
+                   std::nullopt);
+    return true;
+}
+
+bool aarch64_iss::host_call(uint64_t at, bool hvc, uint32_t imm16, uint64_t executed) {
+    if (!call_handler_) return false;
+    cpu_call call;
+    call.hvc = hvc;
+    call.imm16 = uint16_t(imm16);
+    call.el = el_;
+    call.secure = secure_state();
+    for (unsigned r = 0; r < 4; ++r) call.x[r] = read_x(r);
+    if (!call_handler_(*this, call)) return false;
+    if (!running()) return true; // the call powered this CPU off (CPU_OFF, SYSTEM_OFF)
+    for (unsigned r = 0; r < 4; ++r) write_x(r, call.x[r]);
+    set_pc(at + 4);
+    retire(executed);
+    return true;
+}
+
+void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
+    // SVC, HVC and SMC the engine takes itself (EXCP_SWI 2, EXCP_HVC 11, EXCP_SMC 13) arrive with
+    // the PC past the instruction, which its block count already holds; UNDEFINED (EXCP_UDEF 1)
+    // arrives with the PC on the instruction, not counted.
+    bool past = intno == 2 || intno == 11 || intno == 13;
+    uint64_t at = past ? pc - 4 : pc;
+    const uint64_t executed = past ? 0 : 1;
+    uint32_t w = fetch_word(at);
+    sync();
+    if (intno == excp_data_abort) {
+        data_abort(at, w);
+        return;
+    }
+    if (intno == excp_prefetch_abort) {
+        prefetch_abort(at);
+        return;
+    }
+    if (w == insn_hlt_semihosting) {
+        semihosting_call(at);
+        return;
+    }
+    uint32_t imm16 = (w >> 5) & 0xffff;
+    uint64_t s = scr(), h = hcr();
+    if ((w & mask_exception_gen) == insn_svc) {
+        retire(executed);
+        unsigned target = el_ == 0 ? route_from_el0() : el_;
+        take_exception(target, false, esr::syndrome(ec_svc64, imm16), at + 4, std::nullopt);
+        return;
+    }
+    if ((w & mask_exception_gen) == insn_hvc) {
+        if (el_ >= 1 && host_call(at, true, imm16, executed)) return;
+        // HVC is UNDEFINED at EL0, with SCR_EL3.HCE = 0, or where EL2 is disabled (Arm ARM C6.2.105).
+        if (el_ == 0 || !((s >> scr_hce) & 1) || (el_ < 3 && !cpu_controls::el2_enabled_by(s, secure_state()))) {
+            take_undefined(at);
+            return;
+        }
+        retire(executed);
+        take_exception(std::max(2u, el_), false, esr::syndrome(ec_hvc64, imm16), at + 4, std::nullopt);
+        return;
+    }
+    if ((w & mask_exception_gen) == insn_smc) {
+        // SMC: UNDEFINED at EL0; HCR_EL2.TSC traps it from EL1 to EL2 (preferred return: the SMC);
+        // SCR_EL3.SMD disables it below EL3 (Arm ARM C6.2.263).
+        if (el_ == 0) { take_undefined(at); return; }
+        if (el_ == 1 && ((h >> hcr_tsc) & 1) && cpu_controls::el2_enabled_by(s, secure_state())) {
+            take_exception(2, false, esr::syndrome(ec_smc64, imm16), at, std::nullopt);
+            return;
+        }
+        if (host_call(at, false, imm16, executed)) return;
+        if (el_ < 3 && ((s >> scr_smd) & 1)) { take_undefined(at); return; }
+        retire(executed);
+        take_exception(3, false, esr::syndrome(ec_smc64, imm16), at + 4, std::nullopt);
+        return;
+    }
+    if (el_ == 0 && el0_system_trap(w, at)) return;
+    if ((w & mask_sysreg_move) == insn_sysreg_move) {
+        // Unicorn raises UNDEFINED itself for encodings its CPU lacks (EL2/EL3 registers) before
+        // the MRS/MSR hooks run: the same handling as the hooks' path.
+        handle_sysreg(at);
+        return;
+    }
+    // Anything else the engine could not execute is UNDEFINED for the firmware; without a
+    // vector table that ends the run (take_exception), naming the instruction.
+    // QEMU raises its exception 1 (EXCP_UDEF) for UNDEFINED and for other synchronous exceptions
+    // whose syndrome Unicorn does not report (FP/SIMD access with CPACR_EL1.FPEN, software step,
+    // illegal execution state): the note names CPACR_EL1, MDSCR_EL1 and PSTATE (SS [21], IL [20])
+    // so that the log tells them apart.
+    uc_arm64_cp_reg cpacr{1, 0, 3, 0, 2, 0}, mdscr{0, 2, 2, 0, 2, 0};
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &cpacr);
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &mdscr);
+    uint64_t pstate = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &pstate);
+    log_note(fmt::format("instruction {:#010x} at {:#x} is UNDEFINED (engine exception {}, CPACR_EL1 {:#x}, MDSCR_EL1 {:#x}, "
+                         "PSTATE {:#x})", w, at, intno, cpacr.val, mdscr.val, pstate));
+    unsigned target = el_ == 0 ? route_from_el0() : el_;
+    uint64_t vbar = 0;
+    if (target == 1) uc_reg_read(uc_, UC_ARM64_REG_VBAR_EL1, &vbar);
+    else vbar = vbar_[target];
+    if (vbar == 0)
+        fail(2, fmt::format("{}: instruction {:#010x} cannot be executed (UNDEFINED) and VBAR_EL{} is 0", where(at), w, target));
+    take_undefined(at);
+}
+
+} // namespace pmusim

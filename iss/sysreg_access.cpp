@@ -1,0 +1,245 @@
+// The system-register access path: MRS/MSR the ISS executes, either of a register it holds
+// itself (CurrentEL, SPSel, the EL2/EL3 banks) or through the gate (the units' and control
+// registers, one TLM transaction at the instruction's instant), and their traps. Members of aarch64_iss.
+#include "iss/aarch64_iss.h"
+#include "iss/a64_encoding.h"
+#include "iss/unicorn_calls.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fmt/format.h>
+#include <unicorn/unicorn.h>
+
+#include "models/core.h"
+#include "models/cpu_controls.h"
+#include "models/input_error.h"
+#include "models/interrupt_line.h"
+#include "models/memory.h"
+#include "models/register_access.h"
+#include "vp/platform.h"
+#include "vp/run_recorder.h"
+
+namespace pmusim {
+
+using namespace sc_core;
+using namespace a64;
+
+access_context aarch64_iss::context() const {
+    access_context ctx;
+    ctx.initiator = initiator_kind::cpu;
+    ctx.cpu = cpu_;
+    ctx.el = el_;
+    ctx.secure = secure_state();
+    ctx.guest = guest();
+    return ctx;
+}
+
+aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_register, uint64_t address, unsigned bytes,
+                                                  uint64_t value, uint64_t pc) {
+    ++peripheral_accesses_;
+    tlm::tlm_generic_payload& trans = payload_; // reused: a payload allocates its extension array
+    access_context ctx = context();
+    ctx.path = system_register ? access_path::system_register : access_path::memory_mapped;
+    sc_time delay = SC_ZERO_TIME;
+    uint64_t data = value;
+    transport_register(to_gate, trans, is_write, address, bytes, data, &ctx, delay); // models/register_access.h
+    gate_result r;
+    r.detail = ctx.detail;
+    r.syndrome = ctx.syndrome;
+    r.outcome = outcome_of(trans, ctx);
+    if (!is_write && r.outcome == access_outcome::ok) r.value = data;
+    if (r.outcome == access_outcome::error) r.detail = bus_error_detail(trans, ctx);
+    if (!rec_.json && !trace_) return r; // no access log: the record is not built (its cost is most of an access's)
+    access_record a;
+    a.time_fs = now_fs();
+    a.time = format_time(a.time_fs);
+    a.file = image_.path;
+    a.pc = fmt::format("{:#x}", pc);
+    a.context = context().describe();
+    a.op = is_write ? "write" : "read";
+    a.outcome = to_string(r.outcome);
+    if (system_register) a.encoding = sysreg_encoding::from_key(uint32_t(address)).generic_name();
+    else a.address = fmt::format("{:#x}", address);
+    a.size = bytes; // the access's width: an LDR W is 4 bytes, an LDR X or LDP X (each register) 8
+    if (is_write || r.outcome == access_outcome::ok) a.value = fmt::format("{:#x}", is_write ? value : r.value);
+    if (r.syndrome) a.syndrome = fmt::format("{:#x}", r.syndrome);
+    a.cpu_cycle = core_.clock().edges_at(a.time_fs);
+    if (!r.detail.empty()) a.detail = r.detail;
+    if (rec_.json) rec_.access(a);
+    if (trace_) trace_->access(*this, a, system_register);
+    return r;
+}
+
+bool aarch64_iss::handled_here(const sysreg_encoding& enc) const {
+    uint32_t k = enc.key();
+    return platform_.gate().sysreg_owner(cpu_, k) || k == key_currentel || k == key_spsel || enc.op1 == 4 ||
+           enc.op1 == 5 || enc.op1 == 6;
+}
+
+void aarch64_iss::handle_sysreg(uint64_t pc) {
+    uint32_t word = fetch_word(pc);
+    sysreg_encoding enc = encoding_of(word);
+    bool is_read = (word >> 21) & 1;
+    unsigned rt = word & 31;
+    gate_result r;
+    if (served_trap_ && served_trap_->first == pc) {
+        r = served_trap_->second; // the access happened in the engine's hook, at this instant (serve_in_engine)
+        served_trap_.reset();
+    } else {
+        served_trap_.reset();
+        if (local_sysreg(enc.key(), is_read, rt)) return;
+        sync();
+        r = gate_access(!is_read, true, enc.key(), 8, is_read ? 0 : read_x(rt), pc);
+    }
+    switch (r.outcome) {
+    case access_outcome::ok:
+    case access_outcome::ignored:
+        if (is_read) write_x(rt, r.value);
+        else if (enc.key() == key_scr_el3 || enc.key() == key_hcr_el2)
+            report_unmodelled(enc.key() == key_scr_el3 ? control::scr_el3 : control::hcr_el2, read_x(rt));
+        set_pc(pc + 4);
+        retire(1);
+        return;
+    case access_outcome::trap_el1:
+    case access_outcome::trap_el2:
+    case access_outcome::trap_el3: {
+        unsigned target = r.outcome == access_outcome::trap_el1 ? 1 : r.outcome == access_outcome::trap_el2 ? 2 : 3;
+        take_exception(target, false, sysreg_trap_syndrome(enc, !is_read, rt), pc, std::nullopt);
+        return;
+    }
+    default: take_undefined(pc); return;
+    }
+}
+
+// The registers the ISS holds itself; false when the access goes to the gate.
+bool aarch64_iss::local_sysreg(uint32_t k, bool is_read, unsigned rt) {
+    uint64_t pc = engine_pc();
+    if (platform_.gate().sysreg_owner(cpu_, k)) return false;
+    sysreg_encoding enc = sysreg_encoding::from_key(k);
+    auto done = [&](uint64_t value) {
+        if (is_read) write_x(rt, value);
+        set_pc(pc + 4);
+        retire(1);
+        return true;
+    };
+    if (k == key_currentel) {
+        if (!is_read || el_ == 0) { take_undefined(pc); return true; }
+        return done(uint64_t(el_) << 2);
+    }
+    if (k == key_spsel) {
+        if (el_ == 0) { take_undefined(pc); return true; }
+        uint64_t ps = 0;
+        uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
+        if (is_read) return done(ps & 1);
+        save_stack_pointers();
+        load_pstate((ps & pstate_nzcv_daif) | (read_x(rt) & 1));
+        return done(0);
+    }
+    // Minimum EL of the register by op1 (Arm ARM D17.2, "Op1" column): 4/5 EL2, 6 EL3.
+    unsigned min_el = enc.op1 == 6 ? 3 : (enc.op1 == 4 || enc.op1 == 5) ? 2 : enc.op1 == 3 ? 0 : 1;
+    if (el_ < min_el) { take_undefined(pc); return true; }
+    if (enc.op1 != 4 && enc.op1 != 5 && enc.op1 != 6) {
+        // An EL0/EL1 register that is not ours at EL0: UNDEFINED (min_el passed, so only op1 0 at EL>=1 here).
+        take_undefined(pc);
+        return true;
+    }
+    unsigned bank = enc.op1 == 6 ? 3 : 2;
+    uint64_t* slot = nullptr;
+    if (k == key_sp_el1) {
+        save_stack_pointers();
+        if (is_read) return done(sp_[1]);
+        sp_[1] = read_x(rt);
+        load_pstate(0x100000000ull); // reload the engine's stack pointers, PSTATE unchanged (see load_pstate)
+        return done(0);
+    }
+    if (k == key_sp_el2) {
+        save_stack_pointers();
+        if (is_read) return done(sp_[2]);
+        sp_[2] = read_x(rt);
+        load_pstate(0x100000000ull);
+        return done(0);
+    }
+    if (enc.op1 != 5) {
+        if (k == el_bank_key(enc.op1, 4, 0, 0)) slot = &spsr_[bank];
+        else if (k == el_bank_key(enc.op1, 4, 0, 1)) slot = &elr_[bank];
+        else if (k == el_bank_key(enc.op1, 5, 2, 0)) slot = &esr_[bank];
+        else if (k == el_bank_key(enc.op1, 6, 0, 0)) slot = &far_[bank];
+        else if (k == el_bank_key(enc.op1, 12, 0, 0)) slot = &vbar_[bank];
+    }
+    if (!slot) slot = &el23_registers_[k];
+    if (is_read) return done(*slot);
+    *slot = read_x(rt);
+    return done(0);
+}
+
+void aarch64_iss::report_unmodelled(control reg, uint64_t written) {
+    uint64_t bits = cpu_controls::unmodelled_bits(reg, written) & ~reported_unmodelled_[reg == control::hcr_el2];
+    if (!bits) return;
+    reported_unmodelled_[reg == control::hcr_el2] |= bits;
+    const register_def* def = cpu_controls_table().find(register_name(reg));
+    for (unsigned b = 0; b < 64; ++b) {
+        if (!((bits >> b) & 1)) continue;
+        std::string field;
+        if (def)
+            for (const auto& f : def->fields)
+                if (b >= f.lsb && b < f.lsb + f.width) field = " (" + f.name + ")";
+        log_note(fmt::format("{} bit {}{} set: not modelled, no behaviour follows (docs/firmware.md \"What is not "
+                             "modelled\"); reported once",
+                             register_name(reg), b, field));
+    }
+}
+
+// An MRS/MSR of a gate register the engine's CPU lacks, served inside the engine's MRS/MSR hook
+// (no engine exit; issue 28 "Speed"). Unicorn 2.1.1 calls the hook with the PC on the instruction
+// (translate-a64.c gen_hook_sys). For a register its CPU lacks, handle_sys has already ended the
+// translation block after the instruction (unallocated_encoding: DISAS_NORETURN, so nothing of the
+// block follows it) and emitted the UNDEFINED exception behind the hook's skip label: returning 0
+// raises it with the PC on the instruction, returning 1 skips it and leaves the block through its
+// exit-request path (translator.c gen_tb_end). Writing the PC (uc_reg_write) sets Unicorn's
+// quit_request (uc.c uc_reg_write_batch), so that exit keeps the PC written (cpu-exec.c
+// cpu_tb_exec: no restore to the block's start) and, without uc_emu_stop, the engine goes on from
+// it (softmmu/cpus.c tcg_cpu_exec); with uc_emu_stop the run ends there. Only while this is the only
+// CPU running: another CPU's process may run while this one waits here, and its maintenance
+// broadcasts must not reach an engine stopped inside a translation block.
+uint32_t aarch64_iss::serve_in_engine(uint64_t pc, const sysreg_encoding& enc, bool is_read, unsigned rt, uint64_t value) {
+    if (hook_error_ || stop_.kind != stop_kind::none || other_cpus_running()) return 0;
+    // The instruction's place in this run: the block hook counted its block, which starts at
+    // block_start_; its start time follows from the instructions before it.
+    const uint64_t in_block = counted_ - before_block_;
+    if (pc < block_start_ || pc - block_start_ >= 4 * in_block) return 0;
+    const uint64_t before = before_block_ + (pc - block_start_) / 4;
+    const fs_t at = core_.clock().time_after_edges(t_pos_, before * cycles_per_instruction_);
+    gate_result r;
+    try {
+        // No other process is due before the run's end (run_budget), so this wait only moves time on.
+        const fs_t now = now_fs();
+        if (at > now) wait(to_sc_time(at - now));
+        r = gate_access(!is_read, true, enc.key(), 8, is_read ? 0 : value, pc);
+    } catch (...) {
+        // Nothing may unwind through the engine's frames: stop before the instruction, rethrow after the run.
+        hook_error_ = std::current_exception();
+        set_pc(pc);
+        uc_emu_stop(uc_);
+        return 1;
+    }
+    ++served_in_engine_;
+    if (r.outcome != access_outcome::ok && r.outcome != access_outcome::ignored) {
+        // A trap or UNDEFINED: taken by handle_sysreg after the run, with this access's result.
+        served_trap_.emplace(pc, r);
+        stop_.kind = stop_kind::sysreg;
+        set_pc(pc);
+        uc_emu_stop(uc_);
+        return 1;
+    }
+    if (is_read && rt != 31) write_x(rt, r.value);
+    set_pc(pc + 4);
+    // The access made something due before the run's end (an interrupt line's change, a counter's
+    // new overflow instant): the run ends after this instruction, so that it happens at its instant.
+    const sc_time gap = sc_time_to_pending_activity();
+    if (sc_pending_activity_at_current_time() || (gap != sc_max_time() && now_fs() + gap.value() < run_limit_fs_) ||
+        (irq_pending() && irq_target()))
+        uc_emu_stop(uc_);
+    return 1;
+}
+
+} // namespace pmusim

@@ -1,0 +1,369 @@
+// Memory outside plain memory: a load or store the engine's stage 2 refused is a stage 1 fault of
+// the code's own tables or a window access through the gate (docs/firmware.md "Memory outside plain
+// memory and stage 1 faults"), and the one-instruction MMIO slow path. Members of aarch64_iss.
+#include "iss/aarch64_iss.h"
+#include "iss/a64_encoding.h"
+#include "iss/unicorn_calls.h"
+#include "iss/load_store.h"
+#include "iss/stage1_walk.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fmt/format.h>
+#include <unicorn/unicorn.h>
+
+#include "models/core.h"
+#include "models/cpu_controls.h"
+#include "models/input_error.h"
+#include "models/interrupt_line.h"
+#include "models/memory.h"
+#include "models/register_access.h"
+#include "vp/platform.h"
+#include "vp/run_recorder.h"
+
+namespace pmusim {
+
+using namespace sc_core;
+using namespace a64;
+
+// Stage 1 translation at EL1/EL0 for the ISS's own reads of code and addresses (the engine
+// translates by itself; uc_mem_read takes physical addresses): the VMSAv8-64 table walk for the
+// 4 KB granule (Arm ARM D8.2, D8.3: TTBR0_EL1 below, TTBR1_EL1 above the hole, TCR_EL1.T0SZ/T1SZ,
+// table/page descriptors 0b11, block descriptors 0b01, output address [47:12]). nullopt: no MMU
+// translation applies (EL2/EL3, MMU off) -- the address is physical -- or the walk faults.
+std::optional<uint64_t> aarch64_iss::stage1_translate(uint64_t va, bool& translated) const {
+    translated = false;
+    if (el_ > 1) return va;
+    uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}; // SCTLR_EL1
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &sctlr);
+    if (!(sctlr.val & 1)) return va;
+    translated = true;
+    uc_arm64_cp_reg tcr{2, 0, 3, 0, 2, 0}; // TCR_EL1
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &tcr);
+    const bool upper = (va >> 55) & 1;
+    const unsigned txsz = unsigned(upper ? (tcr.val >> 16) & 0x3f : tcr.val & 0x3f);
+    const unsigned tg = unsigned(upper ? (tcr.val >> 30) & 3 : (tcr.val >> 14) & 3);
+    if ((upper && tg != 2) || (!upper && tg != 0)) return std::nullopt; // only the 4 KB granule
+    uc_arm64_cp_reg ttbr{2, 0, 3, 0, upper ? 1u : 0u, 0}; // TTBR1_EL1 / TTBR0_EL1
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &ttbr);
+    const unsigned va_bits = 64 - txsz;
+    int level = va_bits > 39 ? 0 : va_bits > 30 ? 1 : 2;
+    uint64_t table = ttbr.val & 0x0000fffffffff000ull & ~((1ull << 12) - 1);
+    for (; level <= 3; ++level) {
+        const unsigned shift = 12 + 9 * (3 - level);
+        const uint64_t index = (va >> shift) & 0x1ff;
+        uint64_t desc = 0;
+        if (uc_mem_read(uc_, table + index * 8, &desc, 8) != UC_ERR_OK) return std::nullopt;
+        if (!(desc & 1)) return std::nullopt;
+        const uint64_t out = desc & 0x0000fffffffff000ull;
+        if (level == 3 || !(desc & 2)) { // page, or block (levels 1, 2)
+            if (level == 3 && !(desc & 2)) return std::nullopt;
+            if (level == 0) return std::nullopt;
+            const uint64_t mask = (1ull << shift) - 1;
+            return (out & ~mask) | (va & mask);
+        }
+        table = out;
+    }
+    return std::nullopt;
+}
+
+// The engine splits an access wider than 4 bytes to an MMIO page into 4-byte callbacks (Unicorn
+// 2.0.1); the bus sees the instruction's one access, as on silicon. The callbacks inside the access
+// the fault reported (address and size) are served from one gate access (a read) or gathered into
+// one (a write); the second register of an LDP/STP is a second access of that size.
+// The second register of an LDP/STP (or the upper half of a 16-byte access) follows the first as
+// an access of the same size just after it: it is one bus access of its own.
+void aarch64_iss::next_mmio_access(uint64_t address, bool is_write) {
+    mmio_split& a = mmio_access_;
+    const bool complete = is_write ? a.bytes_seen == (1u << a.size) - 1 : a.done;
+    if (a.size > 4 && a.size <= 8 && complete && a.is_write == is_write && address == a.address + a.size) {
+        a.address = address;
+        a.done = false;
+        a.bytes_seen = 0;
+        a.value = 0;
+    }
+}
+
+bool aarch64_iss::in_mmio_access(uint64_t address, unsigned size) const {
+    return mmio_access_.size > 4 && mmio_access_.size <= 8 && address >= mmio_access_.address &&
+           address + size <= mmio_access_.address + mmio_access_.size;
+}
+
+uint64_t aarch64_iss::on_mmio_read(uc_struct*, uint64_t offset, unsigned size, void* self_ptr) {
+    auto* self = static_cast<aarch64_iss*>(self_ptr);
+    if (self->mmio_failed_) return 0;
+    const uint64_t address = self->mmio_page_ + offset;
+    self->next_mmio_access(address, false);
+    if (self->in_mmio_access(address, size) && !self->mmio_access_.is_write) {
+        mmio_split& a = self->mmio_access_;
+        if (!a.done) {
+            gate_result r = self->gate_access(false, false, a.address, a.size, 0, self->mmio_pc_);
+            a.done = true;
+            if (r.outcome != access_outcome::ok) {
+                self->mmio_failed_ = true;
+                self->mmio_error_ = r;
+                self->stop_.address = a.address;
+                self->stop_.is_write = false;
+                return 0;
+            }
+            a.value = r.value;
+        }
+        const unsigned shift = unsigned(address - a.address) * 8;
+        return size >= 8 ? a.value : (a.value >> shift) & ((uint64_t(1) << (size * 8)) - 1);
+    }
+    gate_result r = self->gate_access(false, false, address, size, 0, self->mmio_pc_);
+    if (r.outcome != access_outcome::ok) {
+        self->mmio_failed_ = true;
+        self->mmio_error_ = r;
+        self->stop_.address = self->mmio_page_ + offset;
+        self->stop_.is_write = false;
+        return 0;
+    }
+    return r.value;
+}
+
+void aarch64_iss::on_mmio_write(uc_struct*, uint64_t offset, unsigned size, uint64_t value, void* self_ptr) {
+    auto* self = static_cast<aarch64_iss*>(self_ptr);
+    if (self->mmio_failed_) return;
+    uint64_t address = self->mmio_page_ + offset;
+    self->next_mmio_access(address, true);
+    if (self->in_mmio_access(address, size) && self->mmio_access_.is_write) {
+        mmio_split& a = self->mmio_access_;
+        const unsigned at = unsigned(address - a.address);
+        for (unsigned i = 0; i < size; ++i) {
+            a.value = (a.value & ~(uint64_t(0xff) << (8 * (at + i)))) | (((value >> (8 * i)) & 0xff) << (8 * (at + i)));
+            a.bytes_seen |= 1u << (at + i);
+        }
+        if (a.bytes_seen != (1u << a.size) - 1) return; // the rest of the access follows
+        address = a.address;
+        size = a.size;
+        value = a.value;
+    }
+    gate_result r = self->gate_access(true, false, address, size, value, self->mmio_pc_);
+    if (r.outcome != access_outcome::ok && r.outcome != access_outcome::ignored) {
+        self->mmio_failed_ = true;
+        self->mmio_error_ = r;
+        self->stop_.address = address;
+        self->stop_.is_write = true;
+    }
+}
+
+void aarch64_iss::handle_memory(uint64_t pc, const stop_info& first_stop) {
+    const stop_info st = first_stop; // a copy: the single step below overwrites stop_, which it may name
+    // The instruction starts now: synchronise, then execute it alone with its page mapped as
+    // MMIO, whose callbacks are TLM transactions at this instant.
+    sync();
+    uint64_t page = st.address & ~(page_size - 1);
+    if (in_plain_memory(page) || (st.address + st.size - 1) / page_size != page / page_size) {
+        // Straddles plain memory and a window, or two pages: not modelled.
+        fail(3, fmt::format("{}: a {}-byte access at {:#x} crosses a page boundary outside plain memory", where(pc),
+                            st.size, st.address));
+    }
+    uc_context* saved = nullptr;
+    check(uc_context_alloc(uc_, &saved), "saving the context");
+    uc_context_save(uc_, saved);
+    mmio_page_ = page;
+    mmio_pc_ = pc;
+    mmio_failed_ = false;
+    mmio_access_ = {};
+    mmio_access_.address = st.address;
+    mmio_access_.size = st.size;
+    mmio_access_.is_write = st.is_write;
+    check(uc_mmio_map(uc_, page, page_size, &aarch64_iss::on_mmio_read, this, &aarch64_iss::on_mmio_write, this), "mapping MMIO");
+    skip_breakpoint_at(pc);
+    run_until(pc, pc + 4);
+    uc_err e = uc_err(last_error_);
+    uc_mem_unmap(uc_, page, page_size);
+    bool failed = mmio_failed_;
+    stop_info second = stop_;
+    if (failed) {
+        uc_context_restore(uc_, saved);
+        uc_context_free(saved);
+        uint64_t far = second.address;
+        unsigned target = el_ == 0 ? route_from_el0() : el_;
+        if ((scr() >> scr_ea) & 1) target = 3;
+        uint32_t ec = target == el_ ? ec_dabort_same : ec_dabort_lower;
+        // ISS: WnR [6], DFSC [5:0] = 0b010000 synchronous external abort (Arm ARM D17.2.37).
+        const uint64_t syndrome = esr::syndrome(ec, (second.is_write ? 1u << 6 : 0) | 0x10);
+        take_exception(target, false, syndrome, pc, far);
+        return;
+    }
+    uc_context_free(saved);
+    if (e != UC_ERR_OK || engine_pc() != pc + 4) {
+        if (second.kind == stop_kind::memory)
+            fail(3, fmt::format("{}: an instruction accessing {:#x} and {:#x} outside plain memory is not modelled", where(pc),
+                                st.address, second.address));
+        if (second.kind == stop_kind::exception) { handle_exception(engine_pc(), second.intno); return; }
+        fail(3, fmt::format("{}: single-stepping the MMIO access at {:#x} failed: {}", where(pc), st.address, uc_strerror(e)));
+    }
+    retire(1);
+}
+
+// HCR_EL2 of the engine (not the ISS's, which is the gate's register): RW [31] (EL1 is AArch64) and
+// VM [0] (stage 2 on). The EL1&0 TLB entries combine both stages: a change flushes them.
+void aarch64_iss::engine_stage2(bool on) {
+    uc_arm64_cp_reg hcr{1, 1, 3, 4, 0, (uint64_t(1) << 31) | (on ? 1u : 0u)};
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &hcr);
+    flush_tlb();
+}
+
+// The stage 1 walk of `va` for this CPU's EL1&0 regime now (iss/stage1_walk.h).
+walk_result aarch64_iss::walk(uint64_t va, bool write, bool fetch, bool el0) const {
+    walk_request r;
+    r.va = va;
+    r.write = write;
+    r.fetch = fetch;
+    r.el0 = el0;
+    uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}, tcr{2, 0, 3, 0, 2, 0}, ttbr0{2, 0, 3, 0, 0, 0}, ttbr1{2, 0, 3, 0, 1, 0};
+    for (auto* reg : {&sctlr, &tcr, &ttbr0, &ttbr1}) uc_reg_read(uc_, UC_ARM64_REG_CP_REG, reg);
+    r.sctlr = el_ > 1 ? 0 : sctlr.val; // the ISS's EL2/EL3 run untranslated
+    r.tcr = tcr.val;
+    r.ttbr0 = ttbr0.val;
+    r.ttbr1 = ttbr1.val;
+    return stage1_walk(r, [this](uint64_t pa, uint64_t& value) {
+        return in_plain_memory(pa) && uc_mem_read(uc_, pa, &value, 8) == UC_ERR_OK;
+    });
+}
+
+// A stage 1 fault, taken as the architecture takes it (Arm ARM D1.10 exception entry; ESR_ELx
+// D17.2.40): EC 0x24/0x25 data abort (0x20/0x21 instruction abort) from a lower / the same EL,
+// ISS = WnR [6] (data) | DFSC/IFSC; FAR_ELx = the faulting virtual address; ELR = the instruction.
+void aarch64_iss::take_stage1_fault(uint64_t pc, uint64_t va, bool fetch, bool write, const walk_result& w) {
+    const unsigned target = el_ == 0 ? route_from_el0() : el_;
+    const uint32_t ec = fetch ? (target == el_ ? 0x21u : 0x20u) : (target == el_ ? uint32_t(ec_dabort_same) : uint32_t(ec_dabort_lower));
+    take_exception(target, false, esr::syndrome(ec, w.status_code() | (!fetch && write ? 1u << 6 : 0)), pc, va);
+}
+
+// The engine stopped on a data abort at `pc`: a fault of the code's own stage 1 tables (a page
+// fault: delivered to EL1 with the syndrome and FAR the ISS's walk gives), or an access outside
+// plain memory (the engine's stage 2: performed through the gate).
+void aarch64_iss::data_abort(uint64_t pc, uint32_t word) {
+    const auto r = decode_access_range(word);
+    if (!r) { // a form whose address the ISS does not decode: a window access run by the engine
+        window_access(pc);
+        return;
+    }
+    uint64_t va = 0;
+    if (r->dc_zva) va = read_x(r->rn) & ~uint64_t(63);
+    else {
+        uint64_t sp = 0;
+        uc_reg_read(uc_, UC_ARM64_REG_SP, &sp);
+        const uint64_t base = r->rn == 31 ? sp : read_x(r->rn);
+        const uint64_t offset = r->register_offset ? extend_register(read_x(r->rm), r->extend, r->shift) : uint64_t(r->offset);
+        va = r->post_index ? base : base + offset;
+    }
+    const bool el0 = el_ == 0 || r->unprivileged;
+    walk_result first{};
+    for (uint64_t a : {va, va + r->bytes - 1}) {
+        const walk_result w = walk(a, r->is_write, false, el0);
+        if (w.fault != walk_fault::none) {
+            take_stage1_fault(pc, a == va ? va : (a & ~uint64_t(0xfff)), false, r->is_write, w);
+            return;
+        }
+        if (a == va) first = w;
+    }
+    if (!in_plain_memory(first.pa)) {
+        if (!emulate_load_store(pc)) window_access(pc);
+        return;
+    }
+    fail(3, fmt::format("{}: a data abort at {:#x} (physical {:#x}, plain memory) that the ISS's stage 1 walk finds no "
+                        "fault for (an alignment fault?): not modelled", where(pc), va, first.pa));
+}
+
+void aarch64_iss::prefetch_abort(uint64_t pc) {
+    const walk_result w = walk(pc, false, true, el_ == 0);
+    if (w.fault != walk_fault::none) {
+        take_stage1_fault(pc, pc, true, false, w);
+        return;
+    }
+    if (!in_plain_memory(w.pa))
+        fail(2, fmt::format("{}: instruction fetch from {:#x} (physical {:#x}), outside the platform's plain memory", where(pc),
+                            pc, w.pa));
+    fail(3, fmt::format("{}: an instruction abort that the ISS's stage 1 walk finds no fault for: not modelled", where(pc)));
+}
+
+// A general-purpose load or store outside plain memory, performed by the ISS from its decoding
+// (iss/load_store.h): each register's access is one access through the gate at this instant, at the
+// physical address the code's stage 1 tables give; the registers, the writeback and the PC as the
+// instruction leaves them. false: not one of those forms (window_access runs it in the engine).
+bool aarch64_iss::emulate_load_store(uint64_t pc) {
+    const auto a = decode_load_store(fetch_word(pc));
+    if (!a) return false;
+    uint64_t sp = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_SP, &sp);
+    const uint64_t base = a->rn == 31 ? sp : read_x(a->rn);
+    const uint64_t offset = a->register_offset ? extend_register(read_x(a->rm), a->extend, a->shift) : uint64_t(a->offset);
+    const uint64_t va = a->post_index ? base : base + offset;
+    const unsigned count = a->pair ? 2 : 1, total = a->bytes * count;
+    bool translated = false;
+    const auto first = stage1_translate(va, translated), last = stage1_translate(va + total - 1, translated);
+    if (!first || !last)
+        fail(3, fmt::format("{}: a data abort of the stage 1 translation of {:#x} (the code's own page tables): the engine's "
+                            "EL1 exception entry with its syndrome is not modelled yet (docs/firmware.md \"What is not modelled\")",
+                            where(pc), va));
+    if (*last - *first != total - 1)
+        fail(3, fmt::format("{}: a {}-byte access at {:#x} crosses a page boundary outside plain memory", where(pc), total, va));
+    if (in_plain_memory(*first) || in_plain_memory(*last))
+        fail(3, fmt::format("{}: a data abort on plain memory at {:#x} (physical {:#x}): a stage 1 permission, access flag or "
+                            "alignment fault, whose EL1 exception entry is not modelled yet", where(pc), va, *first));
+    const uint64_t mask = a->bytes == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * a->bytes)) - 1;
+    uint64_t loaded[2] = {};
+    for (unsigned i = 0; i < count; ++i) {
+        const unsigned rt = i ? a->rt2 : a->rt;
+        gate_result g = gate_access(!a->is_load, false, *first + i * a->bytes, a->bytes, a->is_load ? 0 : read_x(rt) & mask, pc);
+        const bool done = g.outcome == access_outcome::ok || (!a->is_load && g.outcome == access_outcome::ignored);
+        if (!done) {
+            // The bus refused it: a synchronous external abort (as handle_memory), FAR = the virtual address.
+            unsigned target = el_ == 0 ? route_from_el0() : el_;
+            if ((scr() >> scr_ea) & 1) target = 3;
+            const uint32_t ec = target == el_ ? ec_dabort_same : ec_dabort_lower;
+            take_exception(target, false, esr::syndrome(ec, (a->is_load ? 0 : 1u << 6) | 0x10), pc, va + i * a->bytes);
+            return true;
+        }
+        loaded[i] = g.value & mask;
+    }
+    if (a->is_load)
+        for (unsigned i = 0; i < count; ++i) {
+            uint64_t v = loaded[i];
+            if (a->sign_extend && a->bytes < 8) v = uint64_t(int64_t(v << (64 - 8 * a->bytes)) >> (64 - 8 * a->bytes));
+            if (a->to_w) v &= 0xffffffffu;
+            write_x(i ? a->rt2 : a->rt, v);
+        }
+    if (a->writeback) {
+        const uint64_t updated = base + offset;
+        if (a->rn == 31) uc_reg_write(uc_, UC_ARM64_REG_SP, &updated);
+        else write_x(a->rn, updated);
+    }
+    set_pc(pc + 4);
+    retire(1);
+    return true;
+}
+
+// The engine stopped on a data abort (EXCP_DATA_ABORT) at `pc`, with the instruction not executed.
+// Under the engine's stage 2 it means the access is outside plain memory, unless the code's own
+// stage 1 tables fault. Without stage 2 the instruction alone runs again: an access outside plain
+// memory now reaches the unmapped-memory hook with its physical address, size and direction, and
+// handle_memory performs it through the gate at this instant; a data abort again is the stage 1
+// translation's own.
+void aarch64_iss::window_access(uint64_t pc) {
+    struct stage2_off {
+        aarch64_iss& iss;
+        explicit stage2_off(aarch64_iss& i) : iss(i) { iss.engine_stage2(false); }
+        ~stage2_off() { iss.engine_stage2(true); }
+    } off(*this);
+    skip_breakpoint_at(pc);
+    run_until(pc, pc + 4);
+    const stop_info st = stop_;
+    if (st.kind == stop_kind::memory) {
+        handle_memory(pc, st);
+        return;
+    }
+    if (st.kind == stop_kind::exception && st.intno == excp_data_abort)
+        fail(3, fmt::format("{}: a data abort of the stage 1 translation (the code's own page tables): the engine's "
+                            "EL1 exception entry with its syndrome is not modelled yet (docs/firmware.md \"What is not modelled\")",
+                            where(pc)));
+    fail(3, fmt::format("{}: an access outside plain memory that stage 2 refused did not repeat without it (stop {})",
+                        where(pc), int(st.kind)));
+}
+
+} // namespace pmusim
