@@ -1,7 +1,7 @@
 // The AMU's memory-mapped external view (docs/amu.md "External view"): one
 // read-only 4 KB frame per CPU with features.amu_external_view, whose registers
 // read the same lazy counters and enables as the system registers at the same
-// instant (DDI0487 M.a.a I4.1, I5.4, I5.5; ../shared/reference/amu.md §6).
+// instant (DDI0487 M.a.a I4.1, I5.4, I5.5).
 #include <cstring>
 #include <fmt/format.h>
 

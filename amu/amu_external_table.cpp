@@ -1,7 +1,7 @@
 // The register tables of the AMU's memory-mapped external view, one per layout:
 // FEAT_AMU_EXT32 (DDI0487 M.a.a Table I5-161) and FEAT_AMU_EXT64 (Table I5-162),
 // plus the CoreSight identification block of Table I5-163, which both share.
-// Field layouts from I5.5 (see ../shared/reference/amu.md §6). Every register of
+// Field layouts from DDI0487 M.a.a I5.5 (the external register descriptions). Every register of
 // the view is read-only; offsets not listed are RAZ/WI.
 #include <fmt/format.h>
 

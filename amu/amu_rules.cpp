@@ -1,6 +1,7 @@
 // The AMU access rules as one priority-ordered table (docs/amu.md "Access rules").
-// Source: DDI0487 M.a.a D24.6 access pseudocode (../shared/reference/amu.md §4),
-// plus KVM's policy of injecting UNDEFINED for every guest AMU access (§8.3), and
+// Source: DDI0487 M.a.a D24.6 access pseudocode (each AMU register's MRS/MSR accessibility),
+// plus KVM's policy of injecting UNDEFINED for every guest AMU access (Linux
+// arch/arm64/kvm/sys_regs.c@v6.1: undef_access on every AMU register of sys_reg_descs), and
 // HAFGRTR_EL2 (D24.2.61, FEAT_FGT) for the CPUs with features.fgt.
 #include "amu/amu.h"
 

@@ -1,5 +1,5 @@
 // The AMU register table: encodings, widths, reset values and fields as in
-// DDI0487 M.a.a D24.6 (see ../shared/reference/amu.md §3).
+// DDI0487 M.a.a D24.6; encodings as in TF-A include/arch/aarch64/arch.h@6a164dda7208.
 #include <fmt/format.h>
 #include <functional>
 #include <vector>

@@ -7,8 +7,8 @@
 // DTC (eight 32-bit global counters, the 40-bit cycle counter, overflow status,
 // snapshot, the overflow interrupt). Node and XP events come from constant
 // rates, injections and the flit-level traffic (cmn/cmn_traffic.h), whose flits
-// the DTM watchpoints match. docs/cmn.md describes the model,
-// ../shared/reference/cmn.md the facts it rests on.
+// the DTM watchpoints match. docs/cmn.md describes the model; tests/facts/cmn.tsv
+// cites each fact's primary source (CMN-600 TRM 100180, cmn-tools regdefs, Linux arm-cmn.c).
 #include <array>
 #include <map>
 #include <memory>

@@ -1,6 +1,7 @@
 #pragma once
 // CMN-600 PMU event names and encodings as the Linux arm-cmn driver exposes
-// them (reference cmn.md §2.4, §4.4): node events by (node type, eventid,
+// them (Linux drivers/perf/arm-cmn.c@v6.1, arm_cmn_event_attrs and its CMN_EVENT_* macros):
+// node events by (node type, eventid,
 // occupid) and XP events whose eventid encodes interface, channel and kind.
 #include <cstdint>
 #include <optional>

@@ -21,7 +21,8 @@
 
 namespace pmusim {
 
-// node_info.node_type values (reference cmn.md §1.6).
+// node_info.node_type values (Linux drivers/perf/arm-cmn.c@v6.1 enum cmn_node_type;
+// cmn-tools src/cmn_enum.py@34baf88 CMN_NODE_*).
 enum class cmn_node_type : uint16_t {
     dvm = 0x1,
     cfg = 0x2,
@@ -44,7 +45,8 @@ const char* node_prefix(cmn_node_type t);
 bool has_pmu_events(cmn_node_type t);
 
 // What a device port connects to: por_mxp_device_port_connect_info_pN.device_type
-// (reference cmn.md §1.5, CMN-600 subset).
+// (field [4:0]: cmn-tools data/regdefs/cmn600.regdefs@34baf88; values: Linux drivers/perf/arm-cmn.c@v6.1
+// arm_cmn_device_type and cmn-tools src/cmn_enum.py CMN_PORT_DEVTYPE_*; CMN-600 subset).
 enum class cmn_port_kind : uint8_t {
     none = 0x00,
     rni = 0x01,

@@ -17,7 +17,8 @@ uint64_t put(uint64_t v, unsigned lsb, unsigned width) {
 } // namespace
 
 uint64_t cmn_flit::match_value(unsigned group, bool upload) const {
-    // CMN-600 match-group layouts (reference cmn.md §2.5, from Arm's cmn-tools). The node-ID
+    // CMN-600 match-group layouts (cmn-tools src/cmnwatch.py@34baf88: the CMN-600 entries of
+    // _req_fields, _rsp_fields, _snp_fields and _dat_fields). The node-ID
     // field is the target on upload and the source on download (docs/cmn.md: a choice).
     const uint64_t id = upload ? tgtid : srcid;
     switch (channel) {

@@ -2,7 +2,7 @@
 // The Arm DynamIQ Shared Unit cluster PMU (CLUSTERPMU): one per DSU cluster,
 // seen through the cores' CLUSTERPM*_EL1 system registers and through the
 // memory-mapped (Debug APB) CLUSTERPMU frame. Both views are one state.
-// docs/dsu_clusterpmu.md describes the model; ../shared/reference/dsu.md the facts.
+// docs/dsu_clusterpmu.md describes the model; tests/facts/dsu.tsv cites each fact's primary source.
 #include <array>
 #include <memory>
 #include <string>

@@ -158,7 +158,8 @@ register_table make_table(dsu_variant v) {
     pmcr.push_back({"IMP", pmcr_imp, fa::ro, d120 ? "0 (software uses MIDR_EL1)" : "0x41 (Arm; UNVERIFIED)"});
     const uint64_t pmcr_reset = pmcr_n.put(6) | (orig ? pmcr_lc.mask() : 0) | (d120 ? 0 : pmcr_imp.put(pmcr_imp_arm));
     // The memory-mapped PMCR (0xE04) holds control fields only on DSU-110 (Marvell CN10K
-    // cavm-csrs-cst_apc.h, dsu.md §3.1: E [0], P [1], C [2], X [4], [31:5] reserved) and on
+    // cavm-csrs-cst_apc.h@SolidRun/atf-marvell 3e9df5a87900, cst_apc#_clusterpmu_pmcr: E [0], P [1], C [2],
+    // X [4], [31:5] reserved) and on
     // DSU-120 (DSU-120AE TRM CLUSTERPMU_PMCR: [7:0] map the system register's, which has E and
     // P there; X is RES0 as PMCFGR.EX = 0). The original DSU has no public external PMCR
     // description: it keeps the system register's layout (the Armv8 external PMCR_EL0 one).
@@ -311,7 +312,8 @@ register_table make_table(dsu_variant v) {
     add(mreg("CTL_PWRSTAT", 0x100C, 32, 1, {{"PU", 0, 1, fa::ro, "cluster powered (some core not off)"}},
              "Model status: cluster power"));
     cite_dsu_sources(t, v);
-    // PMEVCNTR<n> and PMEVTYPER<n> exist for n < PMCR.N (../shared/reference/dsu.md register map),
+    // PMEVCNTR<n> and PMEVTYPER<n> exist for n < PMCR.N (DSU TRM 100453 and DSU-120AE TRM 107721/0001
+    // CLUSTERPMCR_EL1.N; Linux drivers/perf/arm_dsu_pmu.c@v6.1 takes num_counters from it),
     // PMEVCNTSR<n> is the snapshot of PMEVCNTR<n>.
     t.per_counter_banks = {"PMEVCNTR<n>", "PMEVTYPER<n>", "PMEVCNTSR<n>"};
     // Event names for XEVTYPER/PMEVTYPER writes, the C header and `pmusim regs`: exactly the events

@@ -3,7 +3,9 @@
 // with Linux's rules, and the `imc-counters` node skiboot hands to Linux,
 // pruned by the nest availability vector (docs/imc.md "Catalog and device tree").
 //
-// Rules (../shared/reference/imc.md §2):
+// Rules (Linux arch/powerpc/perf/imc-pmu.c@v6.1: update_events_in_group, imc_parse_event, the
+// "nest_%s_imc" name; arch/powerpc/platforms/powernv/opal-imc.c@v6.1 for `type`; skiboot
+// hw/imc.c@ecebf4fb3d9c check_imc_device_type):
 //  - a unit is a node with compatible "ibm,imc-counters" and a `type`
 //    (0x10 nest, 0x4 core, 0x1 thread, 0x2 trace); one of missing or unknown
 //    type is dropped, as skiboot's check_imc_device_type deletes it and Linux

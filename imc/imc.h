@@ -38,7 +38,11 @@ struct unit_tool;
 
 namespace imc {
 
-// ---- facts (../shared/reference/imc.md) -----------------------------------
+// ---- facts: skiboot include/imc.h, hw/imc.c @ecebf4fb3d9c; Linux arch/powerpc/include/asm/imc-pmu.h
+// (IMC_CNTL_BLK_OFFSET, THREAD_IMC_LDBAR_MASK, IMC_TRACE_RECORD_TB1_MASK) and asm/reg.h (SPRN_LDBAR)
+// @v6.1; nest_offset is the P9 catalog's `offset`; TOTAL_POSTINGS and the version word at 0x1AFC00
+// from the OCC 24x7 microcode (open-power/occ@3515ab0e78eb src/occ_gpe1/gpe1_24x7.{c,h}; UNVERIFIED
+// against a second source); the XSCOM base from QEMU's pnv (PNV9_XSCOM_BASE) -------------------
 constexpr uint64_t nest_offset = 0x180000;     // nest counters in HOMER (catalog `offset`)
 constexpr uint64_t cb_offset = 0x3fc00;        // control block from the nest counters
 constexpr uint64_t version_offset = 0x1afc00;  // OCC 24x7 version word in HOMER

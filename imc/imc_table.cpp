@@ -1,5 +1,6 @@
 // The IMC register tables and SCOM address arithmetic (docs/imc.md,
-// ../shared/reference/imc.md §3, §5, §6).
+// skiboot include/imc.h, include/xscom.h XSCOM_ADDR_P9_EQ/_EC and hw/xscom.c @ecebf4fb3d9c; Linux
+// arch/powerpc/include/asm/imc-pmu.h@v6.1).
 #include <fmt/format.h>
 
 #include "imc/imc.h"

@@ -13,8 +13,8 @@ pmusim_script_test("limits: unit tests take expected values from the facts, not 
   tests/limits/check_test_oracles.py ${CMAKE_SOURCE_DIR})
 pmusim_script_test("limits: the oracle check flags a model constant used as an expected value"
   tests/limits/check_test_oracles.py ${CMAKE_SOURCE_DIR} --self-test)
-# The test side cites primary sources, never pmusim's own notes (issue 31 point 1).
-pmusim_script_test("limits: tests, fuzz, firmware and python cite primary sources, not pmusim's own notes"
+# Tests, models and docs cite primary sources, never pmusim's own notes (issue 31 point 1).
+pmusim_script_test("limits: models, docs and tests cite primary sources, not pmusim's own notes"
   tests/limits/check_test_citations.py ${CMAKE_SOURCE_DIR})
 pmusim_script_test("limits: the citation check flags a planted citation of pmusim's notes in each folder"
   tests/limits/check_test_citations.py ${CMAKE_SOURCE_DIR} --self-test)
