@@ -319,6 +319,16 @@ private:
     // MRS/MSR of this encoding is executed by the ISS (the gate owns it, or an EL2/EL3 or PSTATE
     // register the ISS holds); the rest run inside the engine.
     bool handled_here(const sysreg_encoding& enc) const;
+    // HCR_EL2.TVM/TRVM/TID1-3/TACR traps of EL1 registers the engine executes itself
+    // (iss/el1_register_traps.cpp). A candidate: its trap bit is set now (the ISS executes it);
+    // trapped: the access of this direction at this EL traps to EL2 now.
+    bool el1_trap_candidate(const sysreg_encoding& enc) const;
+    bool el1_register_trapped(const sysreg_encoding& enc, bool is_read) const;
+    static bool in_el1_trap_group(const sysreg_encoding& enc);
+    // An MRS/MSR of such a register the ISS executes and that does not trap: on the engine's register.
+    void engine_register_access(uint64_t pc, const sysreg_encoding& enc, bool is_read, unsigned rt);
+    // HCR_EL2 written: translated code scanned under the old trap bits is dropped.
+    void el1_traps_changed(uint64_t hcr_before, uint64_t hcr_after);
     // Engine exits: a code hook on each of the ISS's instructions' addresses (exits_) stops the
     // engine before it.
     void set_stop_points();
