@@ -62,7 +62,8 @@ set_tests_properties("iss: a write setting an unmodelled HCR_EL2 bit (TDZ) is re
 add_test(NAME "iss: fast and reference access logs agree"
   COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim>
           ${ISS_ELF_DIR}/traps.elf ${ISS_ELF_DIR}/amu_count.elf ${ISS_ELF_DIR}/irq_wfi.elf
-          ${ISS_ELF_DIR}/branch_loop.elf ${ISS_ELF_DIR}/irq_unmask.elf ${ISS_ELF_DIR}/wait_traps.elf)
+          ${ISS_ELF_DIR}/branch_loop.elf ${ISS_ELF_DIR}/irq_unmask.elf ${ISS_ELF_DIR}/wait_traps.elf
+          ${ISS_ELF_DIR}/el1_traps.elf)
 set_tests_properties("iss: fast and reference access logs agree" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
