@@ -10,7 +10,9 @@
 //   engine_driver.cpp          uc_emu_start runs, hooks, stops, the scan of translation blocks
 //   time_pacing.cpp            local time, sync, run budgets (SMP quanta), WFI's wait, IRQ pacing
 //   exception_model.cpp        EL2/EL3, routing, syndromes, exception entry, ERET, WFx/SMC/HVC traps
-//   sysreg_access.cpp          MRS/MSR the ISS executes: its own registers, the gate's, their traps
+//   sysreg_access.cpp          MRS/MSR the ISS executes: its own registers, the gate's (served in the
+//                              engine's MRS/MSR hook when the engine lacks them), their traps
+//   el1_register_traps.cpp     HCR_EL2.TVM/TRVM/TID1-3/TACR traps of EL1 registers the engine holds
 //   window_access.cpp          loads/stores outside plain memory, stage 1 faults, the MMIO slow path
 //   maintenance_broadcast.cpp  the platform's CPUs, TLBI/IC broadcast, code written by a host
 //   semihosting.cpp, debug_access.cpp; and classes of their own: elf_loader, load_store,
