@@ -10,7 +10,9 @@
 //   engine_driver.cpp          uc_emu_start runs, hooks, stops, the scan of translation blocks
 //   time_pacing.cpp            local time, sync, run budgets (SMP quanta), WFI's wait, IRQ pacing
 //   exception_model.cpp        EL2/EL3, routing, syndromes, exception entry, ERET, WFx/SMC/HVC traps
-//   sysreg_access.cpp          MRS/MSR the ISS executes: its own registers, the gate's, their traps
+//   sysreg_access.cpp          MRS/MSR the ISS executes: its own registers, the gate's (served in the
+//                              engine's MRS/MSR hook when the engine lacks them), their traps
+//   el1_register_traps.cpp     HCR_EL2.TVM/TRVM/TID1-3/TACR traps of EL1 registers the engine holds
 //   window_access.cpp          loads/stores outside plain memory, stage 1 faults, the MMIO slow path
 //   maintenance_broadcast.cpp  the platform's CPUs, TLBI/IC broadcast, code written by a host
 //   semihosting.cpp, debug_access.cpp; and classes of their own: elf_loader, load_store,
@@ -319,6 +321,16 @@ private:
     // MRS/MSR of this encoding is executed by the ISS (the gate owns it, or an EL2/EL3 or PSTATE
     // register the ISS holds); the rest run inside the engine.
     bool handled_here(const sysreg_encoding& enc) const;
+    // HCR_EL2.TVM/TRVM/TID1-3/TACR traps of EL1 registers the engine executes itself
+    // (iss/el1_register_traps.cpp). A candidate: its trap bit is set now (the ISS executes it);
+    // trapped: the access of this direction at this EL traps to EL2 now.
+    bool el1_trap_candidate(const sysreg_encoding& enc) const;
+    bool el1_register_trapped(const sysreg_encoding& enc, bool is_read) const;
+    static bool in_el1_trap_group(const sysreg_encoding& enc);
+    // An MRS/MSR of such a register the ISS executes and that does not trap: on the engine's register.
+    void engine_register_access(uint64_t pc, const sysreg_encoding& enc, bool is_read, unsigned rt);
+    // HCR_EL2 written: translated code scanned under the old trap bits is dropped.
+    void el1_traps_changed(uint64_t hcr_before, uint64_t hcr_after);
     // Engine exits: a code hook on each of the ISS's instructions' addresses (exits_) stops the
     // engine before it.
     void set_stop_points();

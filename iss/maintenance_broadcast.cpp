@@ -30,8 +30,9 @@ std::vector<aarch64_iss*>& aarch64_iss::instances() {
 }
 
 bool aarch64_iss::other_cpus_running() const {
-    for (aarch64_iss* i : on_platform(platform_))
-        if (i != this && i->running()) return true;
+    // Asked before every engine run and every access served in the engine: no list is built.
+    for (const aarch64_iss* i : instances())
+        if (i != this && &i->platform_ == &platform_ && i->running()) return true;
     return false;
 }
 

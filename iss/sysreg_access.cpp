@@ -73,7 +73,7 @@ aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_reg
 bool aarch64_iss::handled_here(const sysreg_encoding& enc) const {
     uint32_t k = enc.key();
     return platform_.gate().sysreg_owner(cpu_, k) || k == key_currentel || k == key_spsel || enc.op1 == 4 ||
-           enc.op1 == 5 || enc.op1 == 6;
+           enc.op1 == 5 || enc.op1 == 6 || el1_trap_candidate(enc);
 }
 
 void aarch64_iss::handle_sysreg(uint64_t pc) {
@@ -82,13 +82,26 @@ void aarch64_iss::handle_sysreg(uint64_t pc) {
     bool is_read = (word >> 21) & 1;
     unsigned rt = word & 31;
     gate_result r;
+    uint64_t hcr_before = 0;
     if (served_trap_ && served_trap_->first == pc) {
         r = served_trap_->second; // the access happened in the engine's hook, at this instant (serve_in_engine)
         served_trap_.reset();
     } else {
         served_trap_.reset();
+        if (in_el1_trap_group(enc)) {
+            // ID_AA64PFR0_EL1 is the gate's (the AMU's presence), the rest the engine's.
+            if (el1_register_trapped(enc, is_read)) {
+                take_exception(2, false, sysreg_trap_syndrome(enc, !is_read, rt), pc, std::nullopt);
+                return;
+            }
+            if (!platform_.gate().sysreg_owner(cpu_, enc.key())) {
+                engine_register_access(pc, enc, is_read, rt);
+                return;
+            }
+        }
         if (local_sysreg(enc.key(), is_read, rt)) return;
         sync();
+        hcr_before = hcr();
         r = gate_access(!is_read, true, enc.key(), 8, is_read ? 0 : read_x(rt), pc);
     }
     switch (r.outcome) {
@@ -97,6 +110,7 @@ void aarch64_iss::handle_sysreg(uint64_t pc) {
         if (is_read) write_x(rt, r.value);
         else if (enc.key() == key_scr_el3 || enc.key() == key_hcr_el2)
             report_unmodelled(enc.key() == key_scr_el3 ? control::scr_el3 : control::hcr_el2, read_x(rt));
+        if (!is_read && enc.key() == key_hcr_el2) el1_traps_changed(hcr_before, hcr());
         set_pc(pc + 4);
         retire(1);
         return;

@@ -46,6 +46,12 @@ register_table make_table() {
          {{"VM", ctl::hcr_vm, 1, fa::rw, ""}, {"IMO", ctl::hcr_imo, 1, fa::rw, ""},
           {"TWI", ctl::hcr_twi, 1, fa::rw, "traps EL0/EL1 WFI to EL2"}, {"TWE", ctl::hcr_twe, 1, fa::rw, "traps EL0/EL1 WFE to EL2"},
           {"TSC", ctl::hcr_tsc, 1, fa::rw, "traps EL1 SMC to EL2"},
+          {"TID1", ctl::hcr_tid1, 1, fa::rw, "traps EL1 reads of REVIDR_EL1, AIDR_EL1 to EL2"},
+          {"TID2", ctl::hcr_tid2, 1, fa::rw, "traps EL1 CTR_EL0, CCSIDR_EL1, CLIDR_EL1, CSSELR_EL1 accesses to EL2"},
+          {"TID3", ctl::hcr_tid3, 1, fa::rw, "traps EL1 reads of the ID group 3 registers to EL2"},
+          {"TACR", ctl::hcr_tacr, 1, fa::rw, "traps EL1 ACTLR_EL1 accesses to EL2"},
+          {"TVM", ctl::hcr_tvm, 1, fa::rw, "traps EL1 writes of the virtual-memory controls to EL2"},
+          {"TRVM", ctl::hcr_trvm, 1, fa::rw, "traps EL1 reads of the virtual-memory controls to EL2"},
           {"TGE", ctl::hcr_tge, 1, fa::rw, "trap general exceptions to EL2"},
           {"TIDCP", ctl::hcr_tidcp, 1, fa::rw, "trap IMPLEMENTATION DEFINED registers (e.g. CLUSTERPM*) to EL2"},
           {"RW", ctl::hcr_rw, 1, fa::rw, ""}, {"E2H", ctl::hcr_e2h, 1, fa::rw, "EL2 host"},
@@ -120,10 +126,13 @@ uint64_t cpu_controls::unmodelled_bits(control reg, uint64_t value) {
                    bit(ctl::scr_fgten) | bit(ctl::scr_amvoffen);
         break;
     case control::hcr_el2:
-        // VM is read for the guest view (no stage 2 translation); TID0-3, TACR, TVM, TRVM, FMO, AMO,
-        // TSW, TPCP, TPU, TTLB, TDZ, ... trap EL1 registers the engine executes itself: not modelled.
+        // VM is read for the guest view (no stage 2 translation); TID1-3, TACR, TVM, TRVM trap EL1
+        // registers the engine executes itself (iss/el1_register_traps.cpp); TID0 (AArch32 FPSID and
+        // JIDR only), FMO, AMO, TSW, TPCP, TPU, TTLB, TDZ, ...: not modelled.
         modelled = bit(ctl::hcr_vm) | bit(ctl::hcr_imo) | bit(ctl::hcr_twi) | bit(ctl::hcr_twe) | bit(ctl::hcr_tsc) |
-                   bit(ctl::hcr_tidcp) | bit(ctl::hcr_tge) | bit(ctl::hcr_rw) | bit(ctl::hcr_e2h) | bit(ctl::hcr_amvoffen);
+                   bit(ctl::hcr_tidcp) | bit(ctl::hcr_tge) | bit(ctl::hcr_rw) | bit(ctl::hcr_e2h) | bit(ctl::hcr_amvoffen) |
+                   bit(ctl::hcr_tid1) | bit(ctl::hcr_tid2) | bit(ctl::hcr_tid3) | bit(ctl::hcr_tacr) | bit(ctl::hcr_tvm) |
+                   bit(ctl::hcr_trvm);
         break;
     default: break; // the others' fields are all acted on
     }

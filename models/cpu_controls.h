@@ -80,6 +80,9 @@ constexpr unsigned hcr_tidcp = 20;      // HCR_EL2.TIDCP (Linux kvm_arm.h HCR_TI
 constexpr unsigned hcr_twi = 13;        // HCR_EL2.TWI: trap EL0/EL1 WFI to EL2 (DDI0487 D24.2.62)
 constexpr unsigned hcr_twe = 14;        // HCR_EL2.TWE: trap EL0/EL1 WFE to EL2
 constexpr unsigned hcr_tsc = 19;        // HCR_EL2.TSC: trap EL1 SMC to EL2
+// Traps of EL1 registers the engine executes itself (iss/el1_register_traps.cpp); positions as
+// Linux's arch/arm64/include/asm/kvm_arm.h@022d3f080068 HCR_TID1..HCR_TRVM (tests/facts/cpu.tsv).
+constexpr unsigned hcr_tid1 = 16, hcr_tid2 = 17, hcr_tid3 = 18, hcr_tacr = 21, hcr_tvm = 26, hcr_trvm = 30;
 constexpr unsigned hcr_rw = 31;         // HCR_EL2.RW: EL1 is AArch64
 constexpr unsigned scr_rw = 10;         // SCR_EL3.RW: lower ELs are AArch64
 constexpr unsigned scr_twi = 12;        // SCR_EL3.TWI: trap EL0-EL2 WFI to EL3 (DDI0487 D24.2.169)

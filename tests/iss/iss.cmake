@@ -6,7 +6,7 @@ if(NOT AARCH64_GCC OR NOT AARCH64_LD)
   message(FATAL_ERROR "aarch64-linux-gnu-gcc/ld not found: run scripts/install-deps.sh (gcc-aarch64-linux-gnu, binutils-aarch64-linux-gnu)")
 endif()
 set(ISS_ELF_DIR ${CMAKE_BINARY_DIR}/tests/iss)
-set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmask wait_traps copied_code el0_traps semihost_write exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop mmu_window mpidr_cpu0 mpidr_cpu5 el0_exit_stop)
+set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmask wait_traps copied_code el0_traps semihost_write exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop mmu_window mpidr_cpu0 mpidr_cpu5 el0_exit_stop el1_traps)
 set(ISS_ELFS)
 foreach(prog ${ISS_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/tests/iss/${prog}.S)
@@ -45,6 +45,8 @@ iss_test("code copied at run time reads CurrentEL and VBAR_EL3 at EL3 and its ER
 iss_test("code copied at run time in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/copied_code.elf)
 iss_test("EL0 traps on each EL1-only register and instruction and on UMA UCT DZE" 0 firmware -q ${ISS_ELF_DIR}/el0_traps.elf)
 iss_test("EL0 traps in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/el0_traps.elf)
+iss_test("HCR_EL2.TVM TRVM TID1 TID2 TID3 TACR trap EL1 register accesses to EL2 with EC 0x18, and not once cleared" 0 firmware -q ${ISS_ELF_DIR}/el1_traps.elf)
+iss_test("HCR_EL2 EL1 register traps in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/el1_traps.elf)
 iss_test("an engine stop inside an EL0 block with SCTLR_EL1.nTWI = 0 is no UNDEFINED (reference mode)" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/el0_exit_stop.elf)
 iss_test("an EL0 block with SCTLR_EL1.nTWI = 0 runs as in the reference mode (fast mode)" 0 firmware -q ${ISS_ELF_DIR}/el0_exit_stop.elf)
 iss_test("semihosting SYS_WRITE writes 100000 bytes and returns what was not written and SYS_GET_CMDLINE refuses a window buffer" 0 firmware -q ${ISS_ELF_DIR}/semihost_write.elf)
@@ -54,13 +56,14 @@ add_test(NAME "iss: pmusim firmware takes an ELF path relative to the working di
   COMMAND $<TARGET_FILE:pmusim> firmware -q tests/iss/amu_count.elf)
 set_tests_properties("iss: pmusim firmware takes an ELF path relative to the working directory" PROPERTIES
   ENVIRONMENT ${ISS_ENV} TIMEOUT 60 WORKING_DIRECTORY ${CMAKE_BINARY_DIR} PASS_REGULAR_EXPRESSION "^amu_count: ok\n$")
-add_test(NAME "iss: a write setting an unmodelled HCR_EL2 bit is reported once"
-  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/wait_traps.elf "HCR_EL2 bit 26 set: not modelled")
-set_tests_properties("iss: a write setting an unmodelled HCR_EL2 bit is reported once" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
+add_test(NAME "iss: a write setting an unmodelled HCR_EL2 bit (TDZ) is reported once"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/wait_traps.elf "HCR_EL2 bit 28 set: not modelled")
+set_tests_properties("iss: a write setting an unmodelled HCR_EL2 bit (TDZ) is reported once" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 add_test(NAME "iss: fast and reference access logs agree"
   COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim>
           ${ISS_ELF_DIR}/traps.elf ${ISS_ELF_DIR}/amu_count.elf ${ISS_ELF_DIR}/irq_wfi.elf
-          ${ISS_ELF_DIR}/branch_loop.elf ${ISS_ELF_DIR}/irq_unmask.elf ${ISS_ELF_DIR}/wait_traps.elf)
+          ${ISS_ELF_DIR}/branch_loop.elf ${ISS_ELF_DIR}/irq_unmask.elf ${ISS_ELF_DIR}/wait_traps.elf
+          ${ISS_ELF_DIR}/el1_traps.elf)
 set_tests_properties("iss: fast and reference access logs agree" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)

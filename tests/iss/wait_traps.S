@@ -7,7 +7,7 @@
 //   EL1 WFE with HCR_EL2.TWE = 1 -> EL2
 //   EL1 SMC #0x12 with HCR_EL2.TSC = 1 -> EL2 (not EL3)
 //   EL2 WFI with SCR_EL3.TWI = 1 -> EL3
-// HCR_EL2 bit 26 (TVM, not modelled) is set too: the log reports it once (check_log_once.sh).
+// HCR_EL2 bit 28 (TDZ, not modelled) is set too: the log reports it once (check_log_once.sh).
 // Each handler records ESR and ELR at [x19], x19 += 16, and returns past the instruction.
 #include "common.inc"
 #define SCR_EL3   S3_6_C1_C1_0
@@ -35,9 +35,9 @@ _start:
 el2_entry:
     adr x0, el2_vectors
     msr VBAR_EL2, x0
-    ldr x0, =((1 << 31) | (1 << 26) | (1 << 19) | (1 << 14) | (1 << 13))  // RW, TVM, TSC, TWE, TWI
+    ldr x0, =((1 << 31) | (1 << 28) | (1 << 19) | (1 << 14) | (1 << 13))  // RW, TDZ, TSC, TWE, TWI
     msr HCR_EL2, x0
-    msr HCR_EL2, x0                // a second write: TVM is reported once
+    msr HCR_EL2, x0                // a second write: TDZ is reported once
     mov x0, #0x3c5                 // EL1h, DAIF masked
     msr SPSR_EL2, x0
     adr x0, el1_entry
