@@ -226,8 +226,9 @@ def check_cmn_perf(run, cpus, seconds=0.01):
         expected = edges_in(clip(pmu_en, driver_windows(ccntr)), CMN_HZ)
         run.check(cyc == expected, f"perf's {cyc} DTC cycles != CMN clock x PMU_EN time = {expected}")
         run.check(seconds * CMN_HZ <= cyc <= 2 * seconds * CMN_HZ, f"{cyc} DTC cycles for a {seconds} s sleep at 1 GHz")
-    # HN-F cache misses: every HN-F node of arm-linux (4) has the constant rate 1/32 per mesh cycle
-    # (platforms/arm-linux.yaml); perf sums the nodes. A node counts while its event is selected
+    # HN-F cache misses: the traffic of cluster 0's RN-F (platforms/arm-linux.yaml cmn0 `flows:`, one
+    # read flow to each of the 4 HN-Fs at 1/16 requests per mesh cycle with miss=1/2, so a stream
+    # of misses at 1/32 per HN-F); perf sums the nodes. A node counts while its event is selected
     # (its CMN_PMU_EVENT_SEL written with the event's id, sysfs eventid) and PMU_EN is set, from the
     # driver's first write of the DTC counter it combines them in (CMN_DT_PMEVCNT(0)) to its last read.
     miss = counts.get("arm_cmn_0/hnf_cache_miss/")
@@ -243,8 +244,63 @@ def check_cmn_perf(run, cpus, seconds=0.01):
         run.check(len(nodes) == 4, f"hnf_cache_miss selected on {len(nodes)} nodes, arm-linux has 4 HN-Fs")
         evcnt = at(CMN_PMU_OFFSET)   # CMN_DT_PMEVCNT(0)
         window = [(evcnt[0]["time_fs"], evcnt[-1]["time_fs"])] if evcnt else []
-        expected = sum(edges_in(clip(clip(pmu_en, intervals(sel[a])), window), CMN_HZ, (1, 32)) for a in nodes)
-        run.check(miss == expected, f"perf's {miss} HN-F cache misses != 4 nodes x 1/32 x CMN clock x counting time = {expected}")
+        xy = cmn_node_xy(run)
+        expected = 0
+        for a in nodes:
+            node = a - CMN_PMU_OFFSET
+            if not run.check(xy.get(node, (None,))[0] == CMN_TYPE_HNF,
+                             f"the driver selected hnf_cache_miss in node {node:#x}, whose node_info it did not read as an HN-F"):
+                return
+            d = cmn_flow_offset(CMN_RNF0_XP, xy[node][1])
+            expected += sum(flow_events(off, d, CMN_HNF_MISS_RATE) - flow_events(on, d, CMN_HNF_MISS_RATE)
+                            for on, off in clip(clip(pmu_en, intervals(sel[a])), window))
+        run.check(miss == expected, f"perf's {miss} HN-F cache misses != 4 nodes x 1/32 x (CMN clock edges - route offset) "
+                  f"over the counting time = {expected}")
+
+
+# Cluster 0's flows on arm-linux's cmn0 (platforms/arm-linux.yaml `flows:`): from the RN-F at XP
+# (1,0), reads at rate 1/16 with miss=1/2 to every HN-F: the misses are a stream of their own at
+# 1/16 x 1/2 = 1/32 (docs/cmn.md "Flows"). arm-linux sets no latencies: the documented defaults
+# apply (docs/cmn.md "The platform description": port_latency 1, hop_latency 2).
+CMN_RNF0_XP = (1, 0)
+CMN_HNF_MISS_RATE = (1, 32)
+CMN_PORT_LATENCY, CMN_HOP_LATENCY = 1, 2
+# Node discovery as Debian's driver reads it (linux-6.1 drivers/perf/arm-cmn.c): node_info at the
+# node's base (CMN_NODE_INFO 0x0), type [15:0] (CMN_TYPE_HNF 5), node ID [31:16]; on CMN-600 a node ID
+# is device [1:0], port [2] (deviceid_bits 2, portid_bits 1), then Y and X of
+# arm_cmn_xyidbits = fls((mesh_x - 1) | (mesh_y - 1)) bits each, Y below X (arm_cmn_node_to_xp).
+CMN_TYPE_HNF = 5
+CMN_MESH = (3, 3)   # arm-linux's cmn0 mesh_x, mesh_y
+
+
+def cmn_node_xy(run):
+    """{node base address: (node type, (x, y))} from the driver's own reads of node_info."""
+    bits = ((CMN_MESH[0] - 1) | (CMN_MESH[1] - 1)).bit_length()
+    out = {}
+    for r in cmn_accesses(run, "read"):
+        a = int(r["address"], 16)
+        if a & 0x3fff == 0:
+            ni = value(r)
+            xpid = (ni >> 16 & 0xffff) >> 3
+            out[a] = (ni & 0xffff, (xpid >> bits, xpid & ((1 << bits) - 1)))
+    return out
+
+
+def cmn_flow_offset(src, dst):
+    """Mesh cycles from a request's issue edge to its arrival at the home (docs/cmn.md "Traffic",
+    Routing, which flows follow, "Flows"): the flit crosses the requester's port at the issue edge,
+    its XP transmits it port_latency later, each further XP of the X-then-Y route hop_latency later,
+    and it reaches the home port_latency after the last XP transmitted it."""
+    hops = abs(dst[0] - src[0]) + abs(dst[1] - src[1])
+    return 2 * CMN_PORT_LATENCY + hops * CMN_HOP_LATENCY
+
+
+def flow_events(t_fs, d, rate):
+    """Occurrences by time t of an event d cycles after each request of a stream at `rate` from edge 0
+    (docs/cmn.md "Flows": request k issues at edge ceil(k / r), so floor((e - d) x r) by edge e), e
+    the mesh edges by t as for the constant events (edges_in)."""
+    num, den = rate
+    return max(0, edges(t_fs, CMN_HZ) - d) * num // den
 
 
 def check_overflow(run, cpus):
