@@ -175,6 +175,10 @@ units:
         1,0 p0 to=hnf1 op=read rate=1/16 miss=1/2 mem=0
         1,0 p0 to=hnf2 op=read rate=1/16 miss=1/2 mem=2
         1,0 p0 to=hnf3 op=read rate=1/16 miss=1/2 mem=3
+      hop_latency: 2                     # mesh cycles XP -> next XP (the flows' timing, docs/cmn.md "Traffic")
+      port_latency: 1                    # mesh cycles device <-> XP
+      hnf_latency: 8                     # mesh cycles HN-F request -> response
+      snf_latency: 40                    # mesh cycles memory request -> data
       events: |                          # constant event rates per mesh cycle (docs/cmn.md)
         rni rnid_txreq_flits_total 1/64
         rnd rnid_txreq_flits_total 1/64

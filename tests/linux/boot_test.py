@@ -268,9 +268,8 @@ def check_cmn_perf(run, cpus, seconds=0.01):
 # Cluster 0's flows on arm-linux's cmn0 (platforms/arm-linux.yaml `flows:`): from the RN-F at XP
 # (1,0), ReadNoSnp at rate 1/16 with miss=1/2 to every HN-F, each flow two streams of its own, hits
 # and misses at 1/16 x 1/2 = 1/32 each (docs/cmn.md "Flows"); a miss reads memory mem=K (SN-F devices
-# and SBSX bridges in XP order: K 0 at (2,0), 2 at (0,2), 3 at (2,2)). arm-linux sets no latencies:
-# the documented defaults apply (docs/cmn.md "The platform description": port_latency 1,
-# hop_latency 2, hnf_latency 8, snf_latency 40).
+# and SBSX bridges in XP order: K 0 at (2,0), 2 at (0,2), 3 at (2,2)); its latencies, in mesh cycles
+# (platforms/arm-linux.yaml cmn0 params): port_latency 1, hop_latency 2, hnf_latency 8, snf_latency 40.
 CMN_RNF0_XP = (1, 0)
 CMN_STREAM_PERIOD = 32                 # each stream issues request k at edge 32k
 CMN_HNF_MEMORY_XP = {(1, 0): (2, 0), (2, 0): (2, 0), (0, 1): (0, 2), (2, 1): (2, 2)}   # the flows' mem=
