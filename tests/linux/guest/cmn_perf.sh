@@ -1,4 +1,4 @@
-# perf stat on the CMN's DTC cycle counter and an HN-F event (the platform's event rates); the
+# perf stat on the CMN's DTC cycle counter and two HN-F events (the traffic of arm-linux's flows); the
 # event's id as the driver lists it, for the harness.
 for e in hnf_cache_miss hnf_qos_pocq_occupancy_all; do
   echo "pmusim-test: $e $(cat /sys/bus/event_source/devices/arm_cmn_0/events/$e)"
