@@ -166,12 +166,20 @@ units:
         0,2 p0 sn-f                      # memory controller 1
         1,2 p0 cxg                       # CCIX gateway: CXRA, CXHA, CXLA
         2,2 p0 sn-f                      # memory controller 2
+      # Cluster 0's traffic (docs/cmn.md "Flows"): its RN-F at XP (1,0) reads from each HN-F at 1/16
+      # requests per mesh cycle, half of them SLC misses read from the nearest memory (mem=K: SN-F
+      # devices and SBSX bridges in XP order, 0 (2,0), 1 (0,1), 2 (0,2), 3 (2,2)); the HN-F events
+      # count these requests (tests/linux/boot_test.py check_cmn_perf derives them by hand).
+      flows: |                           # X,Y pP to=NODE op=read|write rate=R [miss=M] [mem=K]
+        1,0 p0 to=hnf0 op=read rate=1/16 miss=1/2 mem=0
+        1,0 p0 to=hnf1 op=read rate=1/16 miss=1/2 mem=0
+        1,0 p0 to=hnf2 op=read rate=1/16 miss=1/2 mem=2
+        1,0 p0 to=hnf3 op=read rate=1/16 miss=1/2 mem=3
+      hop_latency: 2                     # mesh cycles XP -> next XP (the flows' timing, docs/cmn.md "Traffic")
+      port_latency: 1                    # mesh cycles device <-> XP
+      hnf_latency: 8                     # mesh cycles HN-F request -> response
+      snf_latency: 40                    # mesh cycles memory request -> data
       events: |                          # constant event rates per mesh cycle (docs/cmn.md)
-        hnf hnf_pocq_reqs_recvd 1/8
-        hnf hnf_slc_sf_cache_access 1/8
-        hnf hnf_cache_miss 1/32
-        hnf hnf_mc_reqs 1/32
-        hnf hnf_qos_pocq_occupancy_all 3
         rni rnid_txreq_flits_total 1/64
         rnd rnid_txreq_flits_total 1/64
 

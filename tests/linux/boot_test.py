@@ -226,25 +226,119 @@ def check_cmn_perf(run, cpus, seconds=0.01):
         expected = edges_in(clip(pmu_en, driver_windows(ccntr)), CMN_HZ)
         run.check(cyc == expected, f"perf's {cyc} DTC cycles != CMN clock x PMU_EN time = {expected}")
         run.check(seconds * CMN_HZ <= cyc <= 2 * seconds * CMN_HZ, f"{cyc} DTC cycles for a {seconds} s sleep at 1 GHz")
-    # HN-F cache misses: every HN-F node of arm-linux (4) has the constant rate 1/32 per mesh cycle
-    # (platforms/arm-linux.yaml); perf sums the nodes. A node counts while its event is selected
-    # (its CMN_PMU_EVENT_SEL written with the event's id, sysfs eventid) and PMU_EN is set, from the
-    # driver's first write of the DTC counter it combines them in (CMN_DT_PMEVCNT(0)) to its last read.
-    miss = counts.get("arm_cmn_0/hnf_cache_miss/")
-    m = re.search(r"^pmusim-test: hnf_cache_miss (\S+)$", run.console, re.M)
-    if run.check(miss is not None and m, "perf printed no arm_cmn_0/hnf_cache_miss/ count (or its sysfs event)"):
+    # The HN-F events: the traffic of cluster 0's RN-F (CMN_FLOWS below); perf sums the 4 HN-Fs. A
+    # node counts while the event is selected (one of the 4 bytes of its CMN_PMU_EVENT_SEL written
+    # with the event's sysfs eventid, and CMN__PMU_OCCUP1_ID [34:32] with its occupid) and PMU_EN is
+    # set, from the driver's first write of the DTC counters it combines them in (CMN_DT_PMEVCNT(n),
+    # DTC + 0x2000..0x203f) to its last read of them.
+    evcnt = [r for r in cmn_accesses(run) if CMN_PMU_OFFSET <= int(r["address"], 16) - dtc < CMN_PMU_OFFSET + 0x40]
+    window = [(evcnt[0]["time_fs"], evcnt[-1]["time_fs"])] if evcnt else []
+    xy = cmn_node_xy(run)
+    for name, what in (("hnf_cache_miss", "misses"), ("hnf_qos_pocq_occupancy_all", "POCQ occupancy")):
+        count = counts.get(f"arm_cmn_0/{name}/")
+        m = re.search(rf"^pmusim-test: {name} (\S+)$", run.console, re.M)
+        if not run.check(count is not None and m, f"perf printed no arm_cmn_0/{name}/ count (or its sysfs event)"):
+            continue
         eventid = int(re.search(r"eventid=(0x[0-9a-f]+)", m.group(1)).group(1), 16)
+        o = re.search(r"occupid=(0x[0-9a-f]+)", m.group(1))   # only occupancy events have one
+        occupid = int(o.group(1), 16) if o else 0
         sel = {}
         for r in cmn_accesses(run, "write"):
-            a = int(r["address"], 16)
-            if a & 0x3fff == CMN_PMU_OFFSET and a - CMN_PMU_OFFSET != dtc:
-                sel.setdefault(a, []).append((r["time_fs"], value(r) & 0xff == eventid))
-        nodes = [a for a, ch in sel.items() if any(on for _, on in ch)]
-        run.check(len(nodes) == 4, f"hnf_cache_miss selected on {len(nodes)} nodes, arm-linux has 4 HN-Fs")
-        evcnt = at(CMN_PMU_OFFSET)   # CMN_DT_PMEVCNT(0)
-        window = [(evcnt[0]["time_fs"], evcnt[-1]["time_fs"])] if evcnt else []
-        expected = sum(edges_in(clip(clip(pmu_en, intervals(sel[a])), window), CMN_HZ, (1, 32)) for a in nodes)
-        run.check(miss == expected, f"perf's {miss} HN-F cache misses != 4 nodes x 1/32 x CMN clock x counting time = {expected}")
+            ad = int(r["address"], 16)
+            if ad & 0x3fff == CMN_PMU_OFFSET and ad - CMN_PMU_OFFSET != dtc:
+                v = value(r)
+                on = any(v >> (8 * i) & 0xff == eventid for i in range(4)) and v >> 32 & 7 == occupid
+                sel.setdefault(ad, []).append((r["time_fs"], on))
+        nodes = [ad for ad, ch in sel.items() if any(on for _, on in ch)]
+        run.check(len(nodes) == 4, f"{name} selected on {len(nodes)} nodes, arm-linux has 4 HN-Fs")
+        expected = 0
+        for ad in nodes:
+            node = ad - CMN_PMU_OFFSET
+            if not run.check(xy.get(node, (None,))[0] == CMN_TYPE_HNF,
+                             f"the driver selected {name} in node {node:#x}, whose node_info it did not read as an HN-F"):
+                return
+            at_edge = hnf_cache_misses if name == "hnf_cache_miss" else hnf_pocq_occupancy
+            expected += sum(at_edge(xy[node][1], edges(off, CMN_HZ)) - at_edge(xy[node][1], edges(on, CMN_HZ))
+                            for on, off in clip(clip(pmu_en, intervals(sel[ad])), window))
+        if run.check(count == expected, f"perf's {count} HN-F {what} != the 4 HN-Fs' flows counted by hand (rate x "
+                  f"(CMN clock edges - route offsets)) over the counting time = {expected}"):
+            print(f"boot_test: arm_cmn_0/{name}/ {count} = the flows' count by hand")
+
+
+# Cluster 0's flows on arm-linux's cmn0 (platforms/arm-linux.yaml `flows:`): from the RN-F at XP
+# (1,0), ReadNoSnp at rate 1/16 with miss=1/2 to every HN-F, each flow two streams of its own, hits
+# and misses at 1/16 x 1/2 = 1/32 each (docs/cmn.md "Flows"); a miss reads memory mem=K (SN-F devices
+# and SBSX bridges in XP order: K 0 at (2,0), 2 at (0,2), 3 at (2,2)); its latencies, in mesh cycles
+# (platforms/arm-linux.yaml cmn0 params): port_latency 1, hop_latency 2, hnf_latency 8, snf_latency 40.
+CMN_RNF0_XP = (1, 0)
+CMN_STREAM_PERIOD = 32                 # each stream issues request k at edge 32k
+CMN_HNF_MEMORY_XP = {(1, 0): (2, 0), (2, 0): (2, 0), (0, 1): (0, 2), (2, 1): (2, 2)}   # the flows' mem=
+CMN_PORT_LATENCY, CMN_HOP_LATENCY, CMN_HNF_LATENCY, CMN_SNF_LATENCY = 1, 2, 8, 40
+# Node discovery as Debian's driver reads it (linux-6.1 drivers/perf/arm-cmn.c): node_info at the
+# node's base (CMN_NODE_INFO 0x0), type [15:0] (CMN_TYPE_HNF 5), node ID [31:16]; on CMN-600 a node ID
+# is device [1:0], port [2] (deviceid_bits 2, portid_bits 1), then Y and X of
+# arm_cmn_xyidbits = fls((mesh_x - 1) | (mesh_y - 1)) bits each, Y below X (arm_cmn_node_to_xp).
+CMN_TYPE_HNF = 5
+CMN_MESH = (3, 3)   # arm-linux's cmn0 mesh_x, mesh_y
+
+
+def cmn_node_xy(run):
+    """{node base address: (node type, (x, y))} from the driver's own reads of node_info."""
+    bits = ((CMN_MESH[0] - 1) | (CMN_MESH[1] - 1)).bit_length()
+    out = {}
+    for r in cmn_accesses(run, "read"):
+        a = int(r["address"], 16)
+        if a & 0x3fff == 0:
+            ni = value(r)
+            xpid = (ni >> 16 & 0xffff) >> 3
+            out[a] = (ni & 0xffff, (xpid >> bits, xpid & ((1 << bits) - 1)))
+    return out
+
+
+def cmn_flow_offset(src, dst):
+    """Mesh cycles from a request's issue edge to its arrival at the home (docs/cmn.md "Traffic",
+    Routing, which flows follow, "Flows"): the flit crosses the requester's port at the issue edge,
+    its XP transmits it port_latency later, each further XP of the X-then-Y route hop_latency later,
+    and it reaches the home port_latency after the last XP transmitted it."""
+    hops = abs(dst[0] - src[0]) + abs(dst[1] - src[1])
+    return 2 * CMN_PORT_LATENCY + hops * CMN_HOP_LATENCY
+
+
+def stream_events(e, d):
+    """Occurrences by mesh edge e of an event d cycles after each request of a stream (docs/cmn.md
+    "Flows": request k issues at edge ceil(k / r) = 32k, so floor((e - d) x r) by edge e)."""
+    return max(0, e - d) // CMN_STREAM_PERIOD
+
+
+def stream_held(e, a, b):
+    """Occupancy by edge e of a stream's requests each held from offset a to offset b (docs/cmn.md
+    "Flows": F(e - a) - F(e - b), F(x) = sum over 0 <= u < x of floor(u x r)), summed here in closed form."""
+    def F(x):
+        if x <= 0:
+            return 0
+        q, rem = divmod(x, CMN_STREAM_PERIOD)
+        return CMN_STREAM_PERIOD * q * (q - 1) // 2 + rem * q
+    return F(e - a) - F(e - b)
+
+
+def hnf_cache_misses(hnf, e):
+    """cache_miss: at the request's arrival at the HN-F (docs/cmn.md "Traffic"), misses only."""
+    return stream_events(e, cmn_flow_offset(CMN_RNF0_XP, hnf))
+
+
+def hnf_pocq_occupancy(hnf, e):
+    """qos_pocq_occupancy (all): +1 per cycle from the request's arrival to its completion (docs/cmn.md
+    "Traffic"), the HN-F sending the last CompData flit. A hit answers hnf_latency after the arrival,
+    its two CompData flits one cycle apart. A miss sends ReadNoSnp to its memory hnf_latency after
+    the arrival; the memory sends two data flits snf_latency after theirs arrives, one cycle apart;
+    the HN-F fills the line at the second and sends its two CompData flits from that edge (the
+    offsets of tests/sequences/cmn/flows_xp_events.seq, derived by hand: hit (6,15], miss (6,64])."""
+    arrive = cmn_flow_offset(CMN_RNF0_XP, hnf)
+    mem = cmn_flow_offset(hnf, CMN_HNF_MEMORY_XP[hnf])
+    hit_done = arrive + CMN_HNF_LATENCY + 1
+    fill = arrive + CMN_HNF_LATENCY + mem + CMN_SNF_LATENCY + mem + 1
+    miss_done = fill + 1
+    return stream_held(e, arrive, hit_done) + stream_held(e, arrive, miss_done)
 
 
 def check_overflow(run, cpus):

@@ -13,7 +13,9 @@ that ran Linux. The per-cycle mode costs about 1 s of host time per simulated ms
 long gaps while nothing counts (CLUSTERPMCR_EL1.E and the DTC's PMU_EN both clear) are shortened
 by whole multiples of 160 ns: the least
 common multiple of the clocks' periods (0.5 ns CPU, 1 ns DSU and CMN, 10 ns const) and of 32 CMN
-cycles (the HN-F rate 1/32), so every clock edge and every event keeps its phase. A gap in which a
+cycles (the period of arm-linux's CMN flows, streams at 1/32), so every clock edge, every request
+and every event the drivers count here keeps its phase (the RN-I/RN-D constant rates of 1/64 are
+not counted by the perf runs). A gap in which a
 counter did count would change what the next read returns: the replay then fails, it cannot pass
 by accident.
 """

@@ -10,5 +10,7 @@ for p in arm_dsu_0 arm_cmn_0; do
   for e in /sys/bus/event_source/devices/$p/events/*; do echo "pmusim-test: $p event ${e##*/}"; done
 done
 perf stat -x, -a -e arm_dsu_0/cycles/,arm_dsu_0/bus_cycles/ -- sleep 0.002
-echo "pmusim-test: hnf_cache_miss $(cat /sys/bus/event_source/devices/arm_cmn_0/events/hnf_cache_miss)"
-perf stat -x, -a -e arm_cmn_0/dtc_cycles/,arm_cmn_0/hnf_cache_miss/ -- sleep 0.002
+for e in hnf_cache_miss hnf_qos_pocq_occupancy_all; do
+  echo "pmusim-test: $e $(cat /sys/bus/event_source/devices/arm_cmn_0/events/$e)"
+done
+perf stat -x, -a -e arm_cmn_0/dtc_cycles/,arm_cmn_0/hnf_cache_miss/,arm_cmn_0/hnf_qos_pocq_occupancy_all/ -- sleep 0.002
