@@ -153,3 +153,7 @@ foreach(t IN LISTS pmusim_all_tests)
     set_property(TEST "${t}" APPEND PROPERTY LABELS kernel)
   endif()
 endforeach()
+# scripts/linux-perf-demo.sh (the README's Linux command) refuses a CPU count arm-linux's cluster
+# does not have before it builds or boots anything; its boot is the 1-CPU perf test's.
+linux_test("linux-perf-demo.sh refuses a CPU count outside 1-4: exit 2"
+  ${EXPECT} 2 --match "CPUS must be 1 to 4" -- ${CMAKE_SOURCE_DIR}/scripts/linux-perf-demo.sh 9)
