@@ -332,7 +332,7 @@ void scenario_register_path(bool quick) {
     std::cout << "Scenario 2: register reads against a bare b_transport loop to a trivial target: AMEVCNTR00_EL0 on "
                  "cpu0 at EL3 (initiator, gate, AMU unit, bank, lazy counter) and dsu0's memory-mapped PMCCNTR "
                  "(initiator, gate, system bus, DSU unit, bank, lazy counter)\n";
-    const uint64_t reads = quick ? 200'000 : 2'000'000;
+    const uint64_t reads = quick ? 200'000 : 20'000'000;
     const unsigned rounds = quick ? 1 : 5;
     std::cout << fmt::format("  each path: the best of {} interleaved rounds of {} reads\n", rounds, reads);
     struct path_figures {
