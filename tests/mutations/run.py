@@ -18,6 +18,9 @@ proves nothing).
     run.py 07 12                  these (by number or name)
     run.py --rotate 2             two chosen by today's date (CI: a different pair each day)
     run.py --all                  every mutation (about a build and a test each)
+    run.py --check                every patch still applies to this tree (seconds; CI runs it every
+                                  time, so a model change that moves a patch's lines fails the day
+                                  it lands, not the day the rotation reaches that patch)
 
 Exit 0 when every chosen mutation was caught, 1 when one survived (its test passed on the broken
 model) or could not be applied (the patch no longer fits the model: update it), 2 on bad usage.
@@ -153,6 +156,28 @@ def choose(rows, args):
     return picked
 
 
+def check_all_apply(rows):
+    """`git apply --check` of every patch: nothing is written to the tree."""
+    stale = 0
+    listed = {r["patch"] for r in rows}
+    on_disk = {f for f in os.listdir(HERE) if f.endswith(".patch")}
+    for f in sorted(on_disk - listed):
+        print(f"UNLISTED {f}: a patch with no line in mutations.tsv")
+        stale += 1
+    for r in rows:
+        patch = os.path.join(HERE, r["patch"])
+        if not os.path.exists(patch):
+            print(f"MISSING  {r['patch']}: listed in mutations.tsv, no such file")
+            stale += 1
+            continue
+        res = run(["git", "apply", "--check", patch], cwd=SOURCE)
+        if res.returncode:
+            print(f"STALE    {r['patch']}: the patch no longer applies ({res.stderr.strip()})")
+            stale += 1
+    print(f"mutations: {len(rows) - stale} of {len(rows)} patches apply to this tree")
+    return 1 if stale else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("names", nargs="*")
@@ -163,8 +188,11 @@ def main():
                     help="where the mutant tree and its build live (default build/mutants)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--in-place", metavar="BUILD", help="mutate this tree and rebuild BUILD (see above)")
+    ap.add_argument("--check", action="store_true", help="only check that every patch applies")
     args = ap.parse_args()
     rows = load()
+    if args.check:
+        return check_all_apply(rows)
     if args.list:
         for r in rows:
             print(f"{r['patch']:40} {r['kind']:18} {r['test']}\n{'':40} {r['what']}")
