@@ -60,6 +60,15 @@ linux_boot_image prepare_linux_boot(platform& p, const linux_boot_options& o) {
         bootargs = default_bootargs(p, o.append);
         dtb = compile_dts(linux_dts(p.config(), describe_linux_devices(p.config()), *bootargs));
     }
+    // Linux keeps COMMAND_LINE_SIZE - 1 bytes of /chosen's bootargs and drops the rest without a
+    // word (arch/arm64/include/uapi/asm/setup.h COMMAND_LINE_SIZE 2048; drivers/of/fdt.c
+    // early_init_dt_scan_chosen copies with strscpy): refuse what it would cut.
+    constexpr size_t command_line_size = 2048;
+    if (bootargs && bootargs->size() >= command_line_size)
+        throw input_error("--append", 0,
+                          fmt::format("the kernel command line would be {} bytes; Linux keeps at most {} "
+                                      "(COMMAND_LINE_SIZE in arch/arm64/include/uapi/asm/setup.h) and drops the rest",
+                                      bootargs->size(), command_line_size - 1));
     const std::string dtb_name = o.dtb.empty() ? std::string("generated device tree") : o.dtb;
     b.dtb = set_chosen(dtb, dtb_name, b.layout.initrd_start, b.layout.initrd_end, bootargs);
     b.bootargs = bootargs.value_or("");

@@ -169,6 +169,17 @@ check(fdtget(dtb2, "/chosen", "bootargs", "s") == "quiet", "--dtb with --append:
 dts = lambda f: re.sub(r"bootargs = [^;]*;", "", subprocess.run(["dtc", "-I", "dtb", "-O", "dts", f], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout)
 check(dts(dtb) == dts(dtb2), "--dtb changed more than bootargs")
 
+# Arguments holding a quote, a backslash and a semicolon reach /chosen's bootargs byte for byte (dtc
+# reads C escapes in a string literal, so the generated source must escape them; before, dtc
+# refused the source and the run ended in a model error).
+odd = 'x="a b;" y=\\z'
+dtb3 = os.path.join(work, "odd-append.dtb")
+r = subprocess.run([pmusim, "linux", "--kernel", image, "--initrd", initrd, "--dtb-out", dtb3, "--append", odd],
+                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+check(r.returncode == 0, f"--append {odd!r} exited {r.returncode}: {r.stdout[-300:]}")
+got = fdtget(dtb3, "/chosen", "bootargs", "s") if r.returncode == 0 else ""
+check((got or "").endswith(" " + odd), f"--append {odd!r}: bootargs {got!r}")
+
 if errors:
     print("\n".join("check_device_tree: " + e for e in errors), file=sys.stderr)
     sys.exit(1)

@@ -58,6 +58,10 @@ linux_input_test("bad input: a truncated DTB exits 2 naming it"
   ${RUN} --kernel tiny.Image --initrd small.cpio --dtb truncated.dtb)
 linux_input_test("bad input: a missing kernel exits 2 naming it"
   ${EXPECT} 2 --match "^pmusim: .*no-such.Image.*no such file" -- ${RUN} --kernel no-such.Image)
+string(REPEAT "a" 2048 LONG_APPEND) # with the generated arguments, past COMMAND_LINE_SIZE - 1 = 2047 bytes
+linux_input_test("bad input: a kernel command line longer than Linux keeps exits 2 naming --append"
+  ${EXPECT} 2 --match "^pmusim: --append: the kernel command line would be 2[0-9]+ bytes; Linux keeps at most 2047" --
+  ${RUN} --kernel tiny.Image --initrd small.cpio --append ${LONG_APPEND})
 linux_input_test("the generated device tree follows Linux 6.1's bindings and the platform"
   ${Python3_EXECUTABLE} ${LINUX_SRC}/check_device_tree.py $<TARGET_FILE:pmusim> tiny.Image dt ${LINUX_KIT_DIR})
 
