@@ -27,7 +27,8 @@ std::string read_input_file(const std::string& path, uint64_t max_bytes, const s
         in.read(buf, sizeof buf);
         text.append(buf, size_t(in.gcount()));
         if (text.size() > max_bytes)
-            throw fail(fmt::format("larger than {} bytes, the limit for a {} (docs/reliability.md)", max_bytes, what));
+            throw fail(fmt::format("larger than {} bytes, the limit for {} {} (docs/reliability.md)", max_bytes,
+                                   !what.empty() && std::string("aeiou").find(what.front()) != std::string::npos ? "an" : "a", what));
     }
     if (in.bad()) throw fail("read error");
     return text;
