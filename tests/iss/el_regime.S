@@ -11,7 +11,8 @@
 // other values, and the block's last page is an alias of their data, through which EL1 checks what
 // they stored. Then from EL1:
 //   SMC #0x33  -> EL3 (SCR_EL3.NS, SMD = 0): loads the magic word and stores records at physical
-//                 addresses, reads SCTLR_EL1 (EL1's value: M = 1) and CurrentEL, ERET;
+//                 addresses, reads SCTLR_EL1 (EL1's value: M = 1) and CurrentEL, reads a unit
+//                 window (cmn0) that EL1's tables leave unmapped, by LDR and by LDAR, ERET;
 //   HVC #0x22  -> EL2 (SCR_EL3.HCE): the same, writes SCTLR_EL1 back unchanged (as a hypervisor's
 //                 context switch does) and loads the magic word again (still untranslated), ERET;
 //   an IRQ     -> EL3 (SCR_EL3.IRQ: an interrupt routed to a higher EL is not masked by EL1's
@@ -63,6 +64,9 @@
 #define R_IRQ_MAGIC  88
 #define R_IRQ_SPSR   96
 #define R_HVC_MAGIC2 104
+#define R_SMC_WIN    112
+#define R_SMC_WIN2   120
+#define CMN_PERIPH   0x50000008    // cmn0's root node periph_id_0/1 (tests/iss/mmu_window.S)
 
 // L3 entry of the page at `va_label` := the page at `pa_label` (x10: the L3 table).
 .macro remap va_label, pa_label
@@ -181,6 +185,14 @@ poll:
     ldr x0, [x12, #R_SMC_EL]
     cmp x0, #(3 << 2)
     check_eq 14
+    ldr x0, [x12, #R_SMC_WIN]      // CMN-600 periph_id_0 part_0: 0x34 (CMN-600 TRM)
+    and x0, x0, #0xff
+    cmp x0, #0x34
+    check_eq 15
+    ldr x0, [x12, #R_SMC_WIN2]
+    and x0, x0, #0xff
+    cmp x0, #0x34
+    check_eq 16
     // HVC: ESR_EL2 EC 0x16, IL, imm16 0x22; CurrentEL = EL2.
     ldr x0, [x12, #R_HVC_ESR]
     ldr x1, =((0x16 << 26) | (1 << 25) | 0x22)
@@ -254,6 +266,11 @@ el3_smc:
     str x22, [x21, #R_SMC_SCTLR]
     mrs x22, CurrentEL
     str x22, [x21, #R_SMC_EL]
+    ldr x23, =CMN_PERIPH           // a unit window, which EL1's tables do not map
+    ldr x24, [x23]                 // a load the ISS performs itself
+    str x24, [x21, #R_SMC_WIN]
+    ldar x24, [x23]                // one the engine runs alone, without its stage 2
+    str x24, [x21, #R_SMC_WIN2]
     eret
 el3_irq:
     mrs x22, CLUSTERPMOVSCLR_EL1
@@ -270,6 +287,7 @@ el3_irq:
     ldr w22, [x21]
     str x22, [x21, #R_IRQ_MAGIC]
     eret
+    .ltorg
 
 // EL2's code.
     .balign 4096
