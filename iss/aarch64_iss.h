@@ -68,6 +68,7 @@ class run_recorder;
 struct access_record;
 class interrupt_line;
 class core_model;
+class exception_routing;
 
 // Where and how a CPU starts without an ELF (a loader outside the CPU placed the image): Linux's
 // arm64 boot protocol is entry = the Image's first instruction, EL2 or EL1 Non-secure, x0 = the
@@ -295,6 +296,8 @@ private:
     uint64_t reported_unmodelled_[2] = {}; // SCR_EL3, HCR_EL2
     // The EL a pending IRQ is taken to now, or 0 when it is not taken (masked, or routed below).
     unsigned irq_target() const;
+    // The exception model's decisions (iss/exception_routing.h) over the current EL, SCR_EL3, HCR_EL2.
+    exception_routing routing() const;
     bool try_take_irq();
     // An IRQ line was high when the engine started: every block start checks whether the
     // instructions before it unmasked it (MSR DAIFClr/DAIF end Unicorn's blocks, as ISB does).
