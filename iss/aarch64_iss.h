@@ -15,7 +15,7 @@
 //   el1_register_traps.cpp     HCR_EL2.TVM/TRVM/TID1-3/TACR traps of EL1 registers the engine holds
 //   window_access.cpp          loads/stores outside plain memory, stage 1 faults, the MMIO slow path
 //   maintenance_broadcast.cpp  the platform's CPUs, TLBI/IC broadcast, code written by a host
-//   semihosting.cpp, debug_access.cpp; and classes of their own: elf_loader, load_store,
+//   semihosting_port.cpp, debug_access.cpp; and classes of their own: elf_loader, load_store,
 //   stage1_walk, stage2_map, access_groups; a64_encoding.h / unicorn_calls.h (shared helpers).
 //
 // How the engine is driven (measured on Debian's Unicorn 2.0.1, docs/firmware.md "Inside"):
