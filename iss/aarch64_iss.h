@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "iss/elf_loader.h"
+#include "iss/semihosting.h"
 #include "iss/stage1_walk.h"
 #include "models/access_context.h"
 #include "models/cpu_controls.h"
@@ -468,7 +469,8 @@ private:
     uint64_t trace_hook_ = 0;
     uint64_t traced_index_ = ~uint64_t(0);
     static void on_traced_instruction(uc_struct* uc, uint64_t address, uint32_t size, void* self);
-    std::string stdout_line_; // semihosting output, flushed per line into the log
+    semihosting semihosting_; // its operations; the partial stdout line (iss/semihosting_port.cpp)
+    struct semihosting_port;  // this CPU's memory, log and time as semihosting's host
 };
 
 } // namespace pmusim
