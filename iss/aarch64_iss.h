@@ -256,6 +256,11 @@ private:
     void drop_translations_of_physical(uint64_t begin, uint64_t end);
     void take_stage1_fault(uint64_t pc, uint64_t va, bool fetch, bool write, const walk_result& w);
     void engine_stage2(bool on);
+    // The engine's HCR_EL2 (window_access.cpp); DC while the ISS runs EL2/EL3 code, so that EL1&0's
+    // stage 1 does not translate it (follow_el_translation, at every EL change).
+    uint64_t engine_hcr(bool stage2) const;
+    void follow_el_translation();
+    bool engine_hcr_dc_ = false;
     struct free_deleter {
         void operator()(void* p) const { std::free(p); }
     };

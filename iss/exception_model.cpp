@@ -69,6 +69,7 @@ void aarch64_iss::save_stack_pointers() {
 // current EL, and the stack pointers of that state. The engine always runs at EL1: its SP_EL1
 // slot holds SP_ELx of the ISS's EL.
 void aarch64_iss::load_pstate(uint64_t value) {
+    follow_el_translation(); // EL2/EL3 run untranslated (window_access.cpp)
     uint64_t ps = 0;
     uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
     if (!(value >> 32)) ps = (value & pstate_nzcv_daif) | (value & 1);

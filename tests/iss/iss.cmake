@@ -7,6 +7,7 @@ if(NOT AARCH64_GCC OR NOT AARCH64_LD)
 endif()
 set(ISS_ELF_DIR ${CMAKE_BINARY_DIR}/tests/iss)
 set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmask wait_traps copied_code el0_traps semihost_write exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop mmu_window mpidr_cpu0 mpidr_cpu5 el0_exit_stop el1_traps)
+list(APPEND ISS_PROGRAMS el_regime)
 set(ISS_ELFS)
 foreach(prog ${ISS_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/tests/iss/${prog}.S)
@@ -98,3 +99,10 @@ add_test(NAME "iss: with the MMU on each window access of a run-time block runs 
 set_tests_properties("iss: with the MMU on each window access of a run-time block runs once (access log)" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 iss_test("MPIDR_EL1 of cpu0 at EL1 is 0x81000000 (DynamIQ layout)" 0 firmware -q --el 1 --cpu cpu0 ${ISS_ELF_DIR}/mpidr_cpu0.elf)
 iss_test("MPIDR_EL1 of cpu5 at EL1 is 0x81010100 (cluster 1 core 1)" 0 firmware -q --el 1 --cpu cpu5 ${ISS_ELF_DIR}/mpidr_cpu5.elf)
+# EL2 and EL3 untranslated while EL1's MMU is on (issue 28; tests/iss/el_regime.S), both modes, and
+# the two modes' access logs equal.
+iss_test("SMC HVC and an IRQ to EL3 from EL1 with its MMU on run EL3 and EL2 untranslated" 0 firmware -q ${ISS_ELF_DIR}/el_regime.elf)
+iss_test("EL2 and EL3 untranslated under EL1's MMU in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/el_regime.elf)
+add_test(NAME "iss: fast and reference access logs agree with EL1's MMU on across EL2 and EL3"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/el_regime.elf)
+set_tests_properties("iss: fast and reference access logs agree with EL1's MMU on across EL2 and EL3" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
