@@ -275,7 +275,8 @@ def build(sources):
         if op1 != 3:
             add(text, word, undef, "undef", probe=None, readback=False, ids_esr=0)
         elif name in SYS_OP1_3_TRAP:
-            add(text, word, esr_sys(*enc, rt, False), "op1=3", probe=enc, readback=False, ids_esr=0, sys=True)
+            add(text, word, esr_sys(*enc, rt, False), "op1=3", probe=enc, readback=False, ids_esr=0, sys=True,
+                absent_undef=True)
         else:
             add(text, word, 0, "absent-undef", probe=enc, readback=False, ids_esr=0, sys=True)
     # MSR (immediate) PSTATE fields (C6.2.229: 1101 0101 0000 0 op1 0100 CRm op2 11111): SPSel,
