@@ -272,6 +272,7 @@ private:
     void semihosting_call(uint64_t pc);
     void take_undefined(uint64_t pc);
     bool el0_system_trap(uint32_t word, uint64_t at);
+    bool el0_sys_present(const sysreg_encoding& enc) const;
 
     struct gate_result {
         access_outcome outcome = access_outcome::ok;
