@@ -113,3 +113,23 @@ iss_test("EL0 CTR_EL0 traps under UCT TID2 TGE in the reference mode" 0 firmware
 add_test(NAME "iss: fast and reference access logs agree on EL0 CTR_EL0 traps"
   COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/el0_ctr_tid2.elf)
 set_tests_properties("iss: fast and reference access logs agree on EL0 CTR_EL0 traps" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
+# Issue 28: every EL0 access to an EL1-only register or instruction, generated from Linux's own
+# register list (tests/iss/gen_el0_every.py; docs/firmware.md "EL0 and EL1 in the engine, partly").
+add_custom_command(OUTPUT ${ISS_ELF_DIR}/el0_every.elf
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${ISS_ELF_DIR}
+  COMMAND ${AARCH64_GCC} -c ${CMAKE_SOURCE_DIR}/tests/iss/el0_every.S -o ${ISS_ELF_DIR}/el0_every.o
+  COMMAND ${AARCH64_LD} -N -Ttext=0x80000000 -e _start --build-id=none --no-warn-rwx-segments
+          ${ISS_ELF_DIR}/el0_every.o -o ${ISS_ELF_DIR}/el0_every.elf
+  DEPENDS ${CMAKE_SOURCE_DIR}/tests/iss/el0_every.S ${CMAKE_SOURCE_DIR}/tests/iss/el0_every_body.inc
+          ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
+  COMMENT "Assembling ISS test program el0_every.elf")
+add_custom_target(iss_el0_every ALL DEPENDS ${ISS_ELF_DIR}/el0_every.elf)
+iss_test("EL0 traps on every register and instruction of Linux's list as the Arm ARM says" 0 firmware -q ${ISS_ELF_DIR}/el0_every.elf)
+iss_test("EL0 traps on every register and instruction of Linux's list in the reference mode" 0 firmware -q --reference --time-limit 10ms ${ISS_ELF_DIR}/el0_every.elf)
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME "iss: el0_every.S is what gen_el0_every.py makes of linux-source 6.1 and 6.12"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/iss/gen_el0_every.py --check ${CMAKE_SOURCE_DIR}/tests/iss/el0_every.S)
+  set_tests_properties("iss: el0_every.S is what gen_el0_every.py makes of linux-source 6.1 and 6.12"
+    PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77)
+endif()
