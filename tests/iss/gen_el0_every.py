@@ -333,16 +333,29 @@ def render(entries, skipped, source_names):
         w("p%d: .inst 0x%08x" % (i, word))
         w("    ret")
     w("")
-    w("    .balign 8")
-    w("entries:    // EL0 instruction, ESR when the CPU has it (0: ESR UNDEFINED when it lacks it), ESR with FEAT_IDST,")
-    w("            // EL1 routine (0: none), flags: bit 0 read back after, bit 1 UNDEFINED when it lacks it,")
-    w("            // bits [15:8] counter limit kind (1 PMCR_EL0.N, 2 AMCGCR_EL0.CG0NC, 3 CG1NC), [23:16] index; name")
+    w("    .balign 64")
+    w("entries:    // 8 quads each: EL0 instruction, ESR when the CPU has it (0: not run unless it lacks it), ESR with")
+    w("            // FEAT_IDST, EL1 routine (0: none), flags (bit 0 read back after, bit 1 UNDEFINED when it lacks it,")
+    w("            // [15:8] counter limit kind: 1 PMCR_EL0.N, 2 AMCGCR_EL0.CG0NC, 3 CG1NC, [23:16] index), name, 0, 0")
+    dynamic = []
     for i, e in enumerate(entries):
         flags = (1 if e.get("readback") else 0) | (2 if e["kind"] == "absent-undef" or e.get("absent_undef") else 0)
         flags |= LIMIT_KIND[e.get("limit")] << 8 | (e.get("index", 0) << 16)
         probe = "p%d" % i if e.get("probe") is not None else "0"
-        w("    .quad a%d, 0x%08x, 0x%08x, %s, 0x%x, n%d" % (i, e["esr"], e["ids_esr"], probe, flags, i))
+        if flags or e["ids_esr"] or e.get("probe") is not None:
+            dynamic.append(i)
+        w("    .quad a%d, 0x%08x, 0x%08x, %s, 0x%x, n%d, 0, 0" % (i, e["esr"], e["ids_esr"], probe, flags, i))
     w("entries_end:")
+    w("dynamic_entries:   // the entries whose outcome EL1 decides at run time (a probe, a limit, FEAT_IDST)")
+    for i in dynamic:
+        w("    .quad entries + %d" % (64 * i))
+    w("dynamic_entries_end:")
+    w("expected_esr:      // per access; the dynamic entries' filled in by EL1")
+    for i, e in enumerate(entries):
+        w("    .quad 0x%08x" % (0 if i in set(dynamic) else e["esr"]))
+    w("run_flags:         // per access: run at EL0")
+    for i in range(0, len(entries), 32):
+        w("    .byte " + ", ".join("0" if j in set(dynamic) else "1" for j in range(i, min(i + 32, len(entries)))))
     w("names:")
     for i, e in enumerate(entries):
         w("n%d: .asciz \"%s\"" % (i, e["name"]))
