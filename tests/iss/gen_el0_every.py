@@ -7,7 +7,8 @@ the architecture says"; docs/firmware.md "EL0 and EL1 in the engine, partly").
 The list: Debian's linux-source-6.1 and linux-source-6.12 (scripts/install-deps.sh), their
 arch/arm64/tools/sysreg ("Sysreg NAME op0 op1 CRn CRm op2") and arch/arm64/include/asm/sysreg.h
 (`#define SYS_x sys_reg(op0, op1, CRn, CRm, op2)`, OP_x / SYS_x `sys_insn(...)` for TLBI, AT, DC,
-IC and the other SYS instructions; indexed families expanded over their architectural range). The
+IC and the other SYS instructions; indexed families expanded over their architectural range), and
+the DSU cluster PMU registers of arch/arm64/include/asm/arm_dsu_pmu.h (IMPLEMENTATION DEFINED, op1 0). The
 union of both, one entry per encoding. AArch32 encodings and op0 = 0 (MSR immediate) forms of
 Linux's list are left out; the MSR immediate forms, ERET, HVC, SMC, DRPS, WFI and the few
 registers Linux never names (CurrentEL, SPSel, SP_EL0, DAIF) are added here from the Arm ARM.
@@ -39,7 +40,7 @@ import re
 import sys
 import tarfile
 
-WANT = ("arch/arm64/tools/sysreg", "arch/arm64/include/asm/sysreg.h")
+WANT = ("arch/arm64/tools/sysreg", "arch/arm64/include/asm/sysreg.h", "arch/arm64/include/asm/arm_dsu_pmu.h")
 
 
 def read_linux(tarball):
@@ -191,7 +192,7 @@ EXTRA_REGS = {"CurrentEL": (3, 0, 4, 2, 2), "SPSel": (3, 0, 4, 2, 0), "SP_EL0": 
 # Registers whose value changes without a write, or that each trap itself writes: no read-back.
 VOLATILE = re.compile(r"^(ESR_EL1|ELR_EL1|SPSR_EL1|FAR_EL1|SP_EL0|DAIF|NZCV|CurrentEL|SPSel|ISR_EL1|"
                       r"CNT.*CT.*|CNT.*TVAL.*|CNT._CTL.*|PMCCNTR.*|PMEVCNTR.*|PMXEVCNTR.*|PMICNTR.*|AMEVCNTR.*|"
-                      r"RNDR.*|ICC_.*|ICV_.*|DBGDTR.*|OSDTR.*|MDCCSR.*|ERX.*|DISR_EL1|PAR_EL1|TRBSR.*|PMBSR.*)$")
+                      r"RNDR.*|CLUSTERPM.*CNTR.*|CLUSTERPMOVS.*|ICC_.*|ICV_.*|DBGDTR.*|OSDTR.*|MDCCSR.*|ERX.*|DISR_EL1|PAR_EL1|TRBSR.*|PMBSR.*)$")
 NO_PROBE = re.compile(r"IAR|DBGDTR|OSDTRRX")  # a read at EL1 would change state
 
 
@@ -205,7 +206,11 @@ def build(sources):
     for src in sources:
         h = parse_sysreg_h(src["arch/arm64/include/asm/sysreg.h"])
         t = parse_tools_sysreg(src["arch/arm64/tools/sysreg"])
-        for name, (enc, n) in list(t.items()) + list(h.items()):
+        # The DSU's cluster PMU registers (IMPLEMENTATION DEFINED space, op1 = 0: EL1 only), as
+        # Linux's arm_dsu_pmu driver names them; pmusim's gate owns them.
+        d = {m.group(1): (tuple(int(x) for x in m.group(2).split(",")), None) for m in
+             re.finditer(r"^#define\s+(\w+)\s+sys_reg\(([\d, ]+)\)", src["arch/arm64/include/asm/arm_dsu_pmu.h"], re.M)}
+        for name, (enc, n) in list(t.items()) + list(h.items()) + list(d.items()):
             if enc[0] == 1:
                 insns.setdefault(enc, name)
             elif enc[0] in (2, 3):
@@ -381,7 +386,7 @@ def main():
             return 77 if a.check else 2
     sources = [read_linux(a.linux), read_linux(a.linux_later)]
     names = [os.path.basename(t).split(".tar")[0] for t in (a.linux, a.linux_later)]
-    text = render(*build(sources), [n + " arch/arm64/{tools/sysreg,include/asm/sysreg.h}" for n in names])
+    text = render(*build(sources), [n + " arch/arm64/{tools/sysreg,include/asm/sysreg.h,include/asm/arm_dsu_pmu.h}" for n in names])
     if a.check:
         with open(a.check) as f:
             if f.read() != text:
