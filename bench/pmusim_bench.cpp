@@ -17,7 +17,7 @@
 //   6  memory: one platform of 256 AMU CPUs, 64 DSU clusters and an 8x8 CMN-600 with traffic;
 //      peak RSS against the 1 GiB target
 //   7  firmware on the ISS (issue 21): a loop touching no peripheral against bare Unicorn on the
-//      same words; an MRS of AMEVCNTR00_EL0 from firmware against the C++ initiator's read, with
+//      same words and against Unicorn with an empty block hook (the floor of an exact count); an MRS of AMEVCNTR00_EL0 from firmware against the C++ initiator's read, with
 //      the engine's exit cost (MRS CurrentEL, answered by the ISS) reported separately
 //   8  CMN-600 flows (issue 33): 1 s of an 8x8 mesh at 2 GHz with flows from every requester, and the
 //      same flows request by request on a scaled run (identical counters, host-time ratio)
@@ -741,13 +741,31 @@ run_figures firmware_run(const std::vector<uint32_t>& words, bool access_log = f
     return r;
 }
 
-// The same loop on a bare Unicorn engine: no hooks, memory mapped, run until the loop's end.
-run_figures bare_unicorn_run(const std::vector<uint32_t>& words, size_t loop_end) {
+// The floor of an exact instruction count with Unicorn 2.1.1's API: one UC_HOOK_BLOCK hook, which
+// Unicorn calls directly from the translated code at every block's start (tcg-op.h
+// gen_uc_tracecode, add_inline_hook while it is the only block hook); an empty one, and one that only
+// adds the block's instructions to a counter (docs/performance.md scenario 7).
+enum class block_hook { none, empty, counting };
+
+void empty_block_hook(uc_engine*, uint64_t, uint32_t, void*) {}
+
+void counting_block_hook(uc_engine*, uint64_t, uint32_t size, void* counter) { *static_cast<uint64_t*>(counter) += size / 4; }
+
+// The same loop on a bare Unicorn engine: memory mapped, no hook but `hook`, run until the loop's end.
+// `instructions`: those from the loop counter's MOVZ to the loop's end, which the counting hook must count.
+run_figures bare_unicorn_run(const std::vector<uint32_t>& words, size_t loop_end, block_hook hook = block_hook::none,
+                             uint64_t instructions = 0) {
     run_figures r;
     uc_engine* uc = nullptr;
     if (uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &uc) != UC_ERR_OK) throw std::runtime_error("uc_open failed");
     uc_mem_map(uc, firmware_base, 16u << 20, UC_PROT_ALL);
     uc_mem_write(uc, firmware_base, words.data(), 4 * words.size());
+    uint64_t counted = 0;
+    uc_hook h;
+    if (hook == block_hook::empty)
+        uc_hook_add(uc, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&empty_block_hook), nullptr, 1, 0);
+    if (hook == block_hook::counting)
+        uc_hook_add(uc, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&counting_block_hook), &counted, 1, 0);
     // Process CPU time, as the ISS runs are timed (wall time would charge this run for other jobs).
     const double start = cpu_seconds();
     // From the loop counter's MOVZ: Unicorn's CPU has no AMU (the MSR before it is UNDEFINED there).
@@ -755,6 +773,12 @@ run_figures bare_unicorn_run(const std::vector<uint32_t>& words, size_t loop_end
     r.host_seconds = cpu_seconds() - start;
     r.ok = e == UC_ERR_OK;
     if (!r.ok) std::snprintf(r.error, sizeof r.error, "Unicorn: %s", uc_strerror(e));
+    if (r.ok && hook == block_hook::counting && counted != instructions) {
+        r.ok = false;
+        std::snprintf(r.error, sizeof r.error, "the counting block hook counted %llu instructions, not %llu",
+                      (unsigned long long)counted, (unsigned long long)instructions);
+    }
+    r.work = counted;
     uc_close(uc);
     return r;
 }
@@ -820,7 +844,7 @@ void scenario_firmware(bool quick) {
     const uint32_t loop_iterations = quick ? 20'000'000 : 200'000'000; // 2 instructions each
     const uint32_t mrs_iterations = quick ? 100'000 : 1'000'000;
     const unsigned rounds = quick ? 1 : 3;
-    double bare_s = 0, iss_s = 0, bare_load_s = 0, iss_load_s = 0, bare_two_s = 0, iss_two_s = 0, amu_s = 0, amu_logged_s = 0, exit_s = 0, cpp_s = 0;
+    double bare_s = 0, empty_hook_s = 0, counting_hook_s = 0, iss_s = 0, bare_load_s = 0, iss_load_s = 0, bare_two_s = 0, iss_two_s = 0, amu_s = 0, amu_logged_s = 0, exit_s = 0, cpp_s = 0;
     auto best = [&](double& best_s, const run_figures& r, const char* what) {
         if (!r.ok) throw std::runtime_error(fmt::format("{}: {}", what, r.error));
         if (best_s == 0 || r.host_seconds < best_s) best_s = r.host_seconds;
@@ -836,6 +860,11 @@ void scenario_firmware(bool quick) {
         const auto local = firmware_loop(mrs_iterations, {a64::mrs_x1_currentel}, &unused);
         for (unsigned round = 0; round < rounds; ++round) {
             best(bare_s, in_child([&] { return bare_unicorn_run(plain, plain_end); }), "bare Unicorn");
+            best(empty_hook_s, in_child([&] { return bare_unicorn_run(plain, plain_end, block_hook::empty); }),
+                 "Unicorn with an empty block hook");
+            best(counting_hook_s, in_child([&] {
+                     return bare_unicorn_run(plain, plain_end, block_hook::counting, 2 + 2 * uint64_t(loop_iterations));
+                 }), "Unicorn with a counting block hook");
             best(iss_s, in_child([&] { return firmware_run(plain); }), "ISS loop");
             best(bare_load_s, in_child([&] { return bare_unicorn_run(load, load_end); }), "bare Unicorn, loads");
             best(iss_load_s, in_child([&] { return firmware_run(load); }), "ISS loop with loads");
@@ -856,6 +885,11 @@ void scenario_firmware(bool quick) {
                              "ISS {:.3f} host s ({}/host s): {:.2f}x bare Unicorn (target, issue 28: within 1.5x)\n",
                              instructions, bare_s, human(instructions / bare_s), iss_s, human(instructions / iss_s),
                              iss_s / bare_s);
+    std::cout << fmt::format("  the floor of an exact instruction count with Unicorn 2.1.1's API (one UC_HOOK_BLOCK hook, called "
+                             "from the translated code at every block), the same loop: Unicorn with an empty block hook {:.3f} "
+                             "host s = {:.2f}x bare Unicorn; with a block hook that only counts the instructions {:.3f} host s "
+                             "= {:.2f}x; ISS {:.2f}x the empty-hook floor\n",
+                             empty_hook_s, empty_hook_s / bare_s, counting_hook_s, counting_hook_s / bare_s, iss_s / empty_hook_s);
     const double load_instructions = 3.0 * (loop_iterations / 2);
     std::cout << fmt::format("  the loop with a load from plain memory (LDR X1 literal, SUBS, B.NE), {} instructions: bare "
                              "Unicorn {:.3f} host s, ISS {:.3f} host s: {:.2f}x (target: within 2x)\n",

@@ -15,7 +15,7 @@
 //   el1_register_traps.cpp     HCR_EL2.TVM/TRVM/TID1-3/TACR traps of EL1 registers the engine holds
 //   window_access.cpp          loads/stores outside plain memory, stage 1 faults, the MMIO slow path
 //   maintenance_broadcast.cpp  the platform's CPUs, TLBI/IC broadcast, code written by a host
-//   semihosting.cpp, debug_access.cpp; and classes of their own: elf_loader, load_store,
+//   semihosting_port.cpp, debug_access.cpp; and classes of their own: elf_loader, load_store,
 //   stage1_walk, stage2_map, access_groups; a64_encoding.h / unicorn_calls.h (shared helpers).
 //
 // How the engine is driven (measured on Debian's Unicorn 2.0.1, docs/firmware.md "Inside"):
@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "iss/elf_loader.h"
+#include "iss/semihosting.h"
 #include "iss/stage1_walk.h"
 #include "models/access_context.h"
 #include "models/cpu_controls.h"
@@ -68,6 +69,7 @@ class run_recorder;
 struct access_record;
 class interrupt_line;
 class core_model;
+class exception_routing;
 
 // Where and how a CPU starts without an ELF (a loader outside the CPU placed the image): Linux's
 // arm64 boot protocol is entry = the Image's first instruction, EL2 or EL1 Non-secure, x0 = the
@@ -301,6 +303,8 @@ private:
     uint64_t reported_unmodelled_[2] = {}; // SCR_EL3, HCR_EL2
     // The EL a pending IRQ is taken to now, or 0 when it is not taken (masked, or routed below).
     unsigned irq_target() const;
+    // The exception model's decisions (iss/exception_routing.h) over the current EL, SCR_EL3, HCR_EL2.
+    exception_routing routing() const;
     bool try_take_irq();
     // An IRQ line was high when the engine started: every block start checks whether the
     // instructions before it unmasked it (MSR DAIFClr/DAIF end Unicorn's blocks, as ISB does).
@@ -318,6 +322,8 @@ private:
 
     // Engine callbacks (C linkage-compatible statics, user data = this).
     static void on_block(uc_struct* uc, uint64_t address, uint32_t size, void* self);
+    [[gnu::noinline]] void block_checked(uint64_t address, uint32_t size); // on_block's rare path
+    void set_fast_limit();
     static void on_interrupt(uc_struct* uc, uint32_t intno, void* self);
     static bool on_unmapped(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
     static uint64_t on_mmio_read(uc_struct* uc, uint64_t offset, unsigned size, void* self);
@@ -414,6 +420,7 @@ private:
     uint64_t budget_ = 0, counted_ = 0, block_start_ = 0, before_block_ = 0;
     uint64_t retired_in_run() const;
     bool block_checks_ = true; // on_block's rare checks: first block scan, IRQ unmasking, breakpoints
+    uint64_t fast_limit_ = 0;  // on_block counts a block ending within it without a test more (set_fast_limit)
     // SMP quanta (iss/time_pacing.cpp, docs/firmware.md "SMP: runs in quanta"): a run whose limit
     // is the quantum's end, not an event, ends at the first block boundary at or after
     // soft_budget_ instructions (~0: none); the CPU then waits for that boundary only
@@ -471,7 +478,8 @@ private:
     uint64_t trace_hook_ = 0;
     uint64_t traced_index_ = ~uint64_t(0);
     static void on_traced_instruction(uc_struct* uc, uint64_t address, uint32_t size, void* self);
-    std::string stdout_line_; // semihosting output, flushed per line into the log
+    semihosting semihosting_; // its operations; the partial stdout line (iss/semihosting_port.cpp)
+    struct semihosting_port;  // this CPU's memory, log and time as semihosting's host
 };
 
 } // namespace pmusim

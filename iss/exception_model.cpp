@@ -3,6 +3,7 @@
 // instruction traps (docs/firmware.md "Exceptions the ISS delivers"). Members of aarch64_iss.
 #include "iss/aarch64_iss.h"
 #include "iss/a64_encoding.h"
+#include "iss/exception_routing.h"
 #include "iss/unicorn_calls.h"
 
 #include <algorithm>
@@ -28,22 +29,24 @@ uint64_t aarch64_iss::scr() const { return platform_.controls().value(cpu_, cont
 
 uint64_t aarch64_iss::hcr() const { return platform_.controls().value(cpu_, control::hcr_el2); }
 
-bool aarch64_iss::secure_state() const { return el_ == 3 || !(scr() & 1); }
-
-bool aarch64_iss::guest() const {
-    // EL0/EL1 under a hypervisor: EL2 enabled, stage 2 on (HCR_EL2.VM) and not the host (TGE).
-    uint64_t h = hcr();
-    return el_ <= 1 && cpu_controls::el2_enabled_by(scr(), secure_state()) && ((h >> hcr_vm) & 1) &&
-           !((h >> ctl::hcr_tge) & 1);
+// The decisions (iss/exception_routing.h) over the state as it is now; SCTLR_EL1 is read from the
+// engine only where it matters (EL0's WFI/WFE).
+exception_routing aarch64_iss::routing() const {
+    exception_state s;
+    s.el = el_;
+    s.scr_el3 = scr();
+    s.hcr_el2 = hcr();
+    return exception_routing(s);
 }
 
-unsigned aarch64_iss::route_from_el0() const {
-    return ((hcr() >> ctl::hcr_tge) & 1) && cpu_controls::el2_enabled_by(scr(), secure_state()) ? 2 : 1;
-}
+bool aarch64_iss::secure_state() const { return routing().secure(); }
+
+bool aarch64_iss::guest() const { return routing().guest(); }
+
+unsigned aarch64_iss::route_from_el0() const { return routing().route_from_el0(); }
 
 void aarch64_iss::take_undefined(uint64_t pc) {
-    unsigned target = el_ == 0 ? route_from_el0() : el_;
-    take_exception(target, false, esr::syndrome(ec_unknown), pc, std::nullopt);
+    take_exception(routing().same_or_el1(), false, exception_routing::esr_undefined(), pc, std::nullopt);
 }
 
 void aarch64_iss::save_stack_pointers() {
@@ -101,10 +104,9 @@ void aarch64_iss::update_security() {
 void aarch64_iss::take_exception(unsigned target, bool irq, uint64_t esr, uint64_t elr, std::optional<uint64_t> far) {
     uint64_t ps = 0;
     uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
-    uint64_t spsel = el_ == 0 ? 0 : (ps & 1);
-    uint64_t spsr = (ps & pstate_nzcv_daif) | (uint64_t(el_) << 2) | spsel;
-    uint64_t offset = target > el_ ? vector_lower_a64 : spsel ? vector_current_spx : vector_current_sp0;
-    if (irq) offset += vector_irq;
+    const uint64_t spsr = exception_routing::spsr_on_entry(ps, el_);
+    const uint64_t offset = exception_routing::vector_offset(el_, ps & 1, target, irq ? exception_routing::kind::irq
+                                                                                     : exception_routing::kind::synchronous);
     save_stack_pointers();
     unsigned from = el_;
     el_ = target;
@@ -191,11 +193,8 @@ void aarch64_iss::handle_special(uint64_t pc) {
     }
     if (w == insn_wfi || w == insn_wfe) {
         if (unsigned target = wait_trap_target(w == insn_wfe)) {
-            // EC 0x01 "Trapped WFI or WFE"; ISS: CV [24] = 1, COND [23:20] = 0b1110 (taken from AArch64),
-            // TI [1:0] = 0 WFI, 1 WFE (Arm ARM D24.2.47 ESR_ELx, ISS encoding for an exception from a
-            // WFI or WFE instruction; QEMU's syn_wfx(1, 0xe, ti, false)). Preferred return: the WFx.
-            const uint64_t iss = (uint64_t(1) << 24) | (uint64_t(0xe) << 20) | (w == insn_wfe ? 1 : 0);
-            take_exception(target, false, esr::syndrome(ec_wfx, iss), pc, std::nullopt);
+            // EC 0x01 "Trapped WFI or WFE" (exception_routing::esr_wfx). Preferred return: the WFx.
+            take_exception(target, false, exception_routing::esr_wfx(w == insn_wfe), pc, std::nullopt);
             return;
         }
         if (w == insn_wfe) { // no event register is modelled: WFE completes at once, as a NOP
@@ -210,43 +209,32 @@ void aarch64_iss::handle_special(uint64_t pc) {
     wait_for_interrupt();
 }
 
-// The EL a WFI/WFE traps to, or 0 (Arm ARM D1.6.x "Wait for Interrupt", the trap controls' pages):
-// SCTLR_EL1.nTWI/nTWE = 0 traps EL0's to EL1 (to EL2 when HCR_EL2.TGE routes EL0's exceptions);
-// HCR_EL2.TWI/TWE traps EL0's and EL1's to EL2 where EL2 is enabled; SCR_EL3.TWI/TWE traps all below
-// EL3 to EL3; in that priority. A WFI that would not wait (an interrupt is pending, the wake-up
-// condition) completes instead: the traps apply only when the instruction would wait.
+// The EL a WFI/WFE traps to, or 0 (exception_routing::wfx_trap_target). A WFI that would not wait
+// (an interrupt is pending, the wake-up condition) completes instead: the traps apply only when
+// the instruction would wait.
 unsigned aarch64_iss::wait_trap_target(bool wfe) const {
     if (!wfe && irq_pending()) return 0;
-    const uint64_t s = scr(), h = hcr();
+    exception_state s = routing().state();
     if (el_ == 0) {
         uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}; // SCTLR_EL1: nTWI [16], nTWE [18]
         uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &sctlr);
-        if (!((sctlr.val >> (wfe ? 18 : 16)) & 1)) return route_from_el0();
+        s.sctlr_el1 = sctlr.val;
     }
-    if (el_ <= 1 && cpu_controls::el2_enabled_by(s, secure_state()) && ((h >> (wfe ? ctl::hcr_twe : ctl::hcr_twi)) & 1))
-        return 2;
-    if (el_ <= 2 && ((s >> (wfe ? ctl::scr_twe : ctl::scr_twi)) & 1)) return 3;
-    return 0;
+    return exception_routing(s).wfx_trap_target(wfe);
 }
 
-// Routing and masking of a physical IRQ (Arm ARM D1.3.6 "Asynchronous exception routing",
-// D1.3.6.1 masking): SCR_EL3.IRQ routes to EL3; HCR_EL2.IMO or TGE route EL0/EL1's to EL2 where EL2
-// is enabled; an IRQ to a lower EL than the current one is not taken; PSTATE.I masks one taken to
-// the current EL, never one taken to a higher EL.
+// Routing and masking of a physical IRQ (exception_routing::irq_route, irq_target). PSTATE is read
+// from the engine only when PSTATE.I can mask it (routed to the current EL, or to EL1).
 unsigned aarch64_iss::irq_target() const {
-    uint64_t s = scr(), h = hcr();
-    unsigned target = 1;
-    if ((s >> scr_irq) & 1) target = 3;
-    else if (el_ <= 1 && cpu_controls::el2_enabled_by(s, secure_state()) &&
-             (((h >> hcr_imo) & 1) || ((h >> ctl::hcr_tge) & 1)))
-        target = 2;
-    if (target < el_) return 0;
-    if (target == el_) {
+    const exception_routing r = routing();
+    const unsigned route = r.irq_route();
+    bool masked = false;
+    if (route == el_ || route == 1) {
         uint64_t ps = 0;
         uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
-        if (ps & pstate_i) return 0;
+        masked = ps & pstate_i;
     }
-    return target;
+    return r.irq_target(masked);
 }
 
 namespace {
@@ -358,37 +346,35 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
         semihosting_call(at);
         return;
     }
-    uint32_t imm16 = (w >> 5) & 0xffff;
-    uint64_t s = scr(), h = hcr();
+    const uint16_t imm16 = uint16_t((w >> 5) & 0xffff);
+    const exception_routing r = routing();
     if ((w & mask_exception_gen) == insn_svc) {
         retire(executed);
-        unsigned target = el_ == 0 ? route_from_el0() : el_;
-        take_exception(target, false, esr::syndrome(ec_svc64, imm16), at + 4, std::nullopt);
+        take_exception(r.same_or_el1(), false, exception_routing::esr_svc(imm16), at + 4, std::nullopt);
         return;
     }
     if ((w & mask_exception_gen) == insn_hvc) {
         if (el_ >= 1 && host_call(at, true, imm16, executed)) return;
-        // HVC is UNDEFINED at EL0, with SCR_EL3.HCE = 0, or where EL2 is disabled (Arm ARM C6.2.105).
-        if (el_ == 0 || !((s >> scr_hce) & 1) || (el_ < 3 && !cpu_controls::el2_enabled_by(s, secure_state()))) {
+        if (r.hvc_undefined()) {
             take_undefined(at);
             return;
         }
         retire(executed);
-        take_exception(std::max(2u, el_), false, esr::syndrome(ec_hvc64, imm16), at + 4, std::nullopt);
+        take_exception(r.hvc_target(), false, exception_routing::esr_hvc(imm16), at + 4, std::nullopt);
         return;
     }
     if ((w & mask_exception_gen) == insn_smc) {
-        // SMC: UNDEFINED at EL0; HCR_EL2.TSC traps it from EL1 to EL2 (preferred return: the SMC);
-        // SCR_EL3.SMD disables it below EL3 (Arm ARM C6.2.263).
-        if (el_ == 0) { take_undefined(at); return; }
-        if (el_ == 1 && ((h >> hcr_tsc) & 1) && cpu_controls::el2_enabled_by(s, secure_state())) {
-            take_exception(2, false, esr::syndrome(ec_smc64, imm16), at, std::nullopt);
+        // The route (exception_routing::smc); a host call may serve an SMC that is not trapped to EL2.
+        const auto route = r.smc();
+        if (route == exception_routing::smc_route::undefined) { take_undefined(at); return; }
+        if (route == exception_routing::smc_route::trap_to_el2) { // preferred return: the SMC
+            take_exception(2, false, exception_routing::esr_smc(imm16), at, std::nullopt);
             return;
         }
         if (host_call(at, false, imm16, executed)) return;
-        if (el_ < 3 && ((s >> scr_smd) & 1)) { take_undefined(at); return; }
+        if (route == exception_routing::smc_route::disabled) { take_undefined(at); return; }
         retire(executed);
-        take_exception(3, false, esr::syndrome(ec_smc64, imm16), at + 4, std::nullopt);
+        take_exception(3, false, exception_routing::esr_smc(imm16), at + 4, std::nullopt);
         return;
     }
     if (el_ == 0 && el0_system_trap(w, at)) return;
@@ -411,7 +397,7 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
     uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &pstate);
     log_note(fmt::format("instruction {:#010x} at {:#x} is UNDEFINED (engine exception {}, CPACR_EL1 {:#x}, MDSCR_EL1 {:#x}, "
                          "PSTATE {:#x})", w, at, intno, cpacr.val, mdscr.val, pstate));
-    unsigned target = el_ == 0 ? route_from_el0() : el_;
+    const unsigned target = r.same_or_el1();
     uint64_t vbar = 0;
     if (target == 1) uc_reg_read(uc_, UC_ARM64_REG_VBAR_EL1, &vbar);
     else vbar = vbar_[target];

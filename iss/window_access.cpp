@@ -216,10 +216,11 @@ void aarch64_iss::engine_stage2(bool on) {
 // EL2 and EL3 have translation regimes of their own, separate from EL1&0's (Arm ARM D8.1
 // "Translation regimes"); the ISS runs them untranslated (SCTLR_EL2/EL3 stored, not applied). The
 // engine runs their code at its EL1, where EL1&0's stage 1 (SCTLR_EL1.M, TTBR0/1_EL1) would apply:
-// so while the ISS is at EL2 or EL3 the engine's HCR_EL2.DC is 1, with which "the PE behaves as if
-// the value of SCTLR_EL1.M is 0 for all purposes other than returning the value of a direct read"
-// (Arm ARM, HCR_EL2.DC; Unicorn 2.1.1 helper.c regime_translation_disabled: HCR.DC and a stage 1 of
-// two stages). EL1's SCTLR_EL1, TCR and TTBRs stay as EL1 left them: MRS SCTLR_EL1 at EL3 reads
+// so while the ISS is at EL2 or EL3 the engine's HCR_EL2.DC [12] is 1, with which "the PE behaves as
+// if the value of the SCTLR_EL1.M field is 0 for all purposes other than returning the value of a
+// direct read of SCTLR_EL1" (Arm ARM DDI 0487, HCR_EL2, DC; Unicorn 2.1.1 helper.c
+// regime_translation_disabled: HCR.DC and a stage 1 of two stages; stage 2 stays on, as DC also
+// makes VM behave as 1). EL1's SCTLR_EL1, TCR and TTBRs stay as EL1 left them: MRS SCTLR_EL1 at EL3 reads
 // EL1's value, and an MSR that turns EL1's MMU on from EL3 leaves EL3 untranslated. Called at every
 // EL change (load_pstate); it costs a compare when the EL stays on its side. The engine's TLB holds
 // the EL1&0 entries of one setting: flushed when the switch changes the translation (EL1's MMU on);

@@ -7,7 +7,7 @@ if(NOT AARCH64_GCC OR NOT AARCH64_LD)
 endif()
 set(ISS_ELF_DIR ${CMAKE_BINARY_DIR}/tests/iss)
 set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmask wait_traps copied_code el0_traps semihost_write exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop mmu_window mpidr_cpu0 mpidr_cpu5 el0_exit_stop el1_traps)
-list(APPEND ISS_PROGRAMS el_regime)
+list(APPEND ISS_PROGRAMS el_regime el0_ctr_tid2)
 set(ISS_ELFS)
 foreach(prog ${ISS_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/tests/iss/${prog}.S)
@@ -106,6 +106,13 @@ iss_test("EL2 and EL3 untranslated under EL1's MMU in the reference mode" 0 firm
 add_test(NAME "iss: fast and reference access logs agree with EL1's MMU on across EL2 and EL3"
   COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/el_regime.elf)
 set_tests_properties("iss: fast and reference access logs agree with EL1's MMU on across EL2 and EL3" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
+# HCR_EL2.TID2 traps an EL0 read of CTR_EL0 to EL2 after SCTLR_EL1.UCT's trap, with TGE or not
+# (tests/iss/el0_ctr_tid2.S), both modes, and the two modes' access logs equal.
+iss_test("an EL0 read of CTR_EL0 traps to EL1 on UCT, to EL2 on TID2 and TGE, in that order" 0 firmware -q ${ISS_ELF_DIR}/el0_ctr_tid2.elf)
+iss_test("EL0 CTR_EL0 traps under UCT TID2 TGE in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/el0_ctr_tid2.elf)
+add_test(NAME "iss: fast and reference access logs agree on EL0 CTR_EL0 traps"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/el0_ctr_tid2.elf)
+set_tests_properties("iss: fast and reference access logs agree on EL0 CTR_EL0 traps" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 # Issue 28: every EL0 access to an EL1-only register or instruction, generated from Linux's own
 # register list (tests/iss/gen_el0_every.py; docs/firmware.md "EL0 and EL1 in the engine, partly").
 add_custom_command(OUTPUT ${ISS_ELF_DIR}/el0_every.elf
