@@ -322,6 +322,8 @@ private:
 
     // Engine callbacks (C linkage-compatible statics, user data = this).
     static void on_block(uc_struct* uc, uint64_t address, uint32_t size, void* self);
+    [[gnu::noinline]] void block_checked(uint64_t address, uint32_t size); // on_block's rare path
+    void set_fast_limit();
     static void on_interrupt(uc_struct* uc, uint32_t intno, void* self);
     static bool on_unmapped(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
     static uint64_t on_mmio_read(uc_struct* uc, uint64_t offset, unsigned size, void* self);
@@ -418,6 +420,7 @@ private:
     uint64_t budget_ = 0, counted_ = 0, block_start_ = 0, before_block_ = 0;
     uint64_t retired_in_run() const;
     bool block_checks_ = true; // on_block's rare checks: first block scan, IRQ unmasking, breakpoints
+    uint64_t fast_limit_ = 0;  // on_block counts a block ending within it without a test more (set_fast_limit)
     // SMP quanta (iss/time_pacing.cpp, docs/firmware.md "SMP: runs in quanta"): a run whose limit
     // is the quantum's end, not an event, ends at the first block boundary at or after
     // soft_budget_ instructions (~0: none); the CPU then waits for that boundary only

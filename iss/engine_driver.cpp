@@ -33,42 +33,68 @@ constexpr unsigned sctlr_ntwi = 16;
 } // namespace
 
 void aarch64_iss::on_block(uc_struct*, uint64_t address, uint32_t size, void* self_ptr) {
-    // Called for every translation block the engine runs (Unicorn 2.1.1 calls a single block hook
-    // directly from the translated code, tcg-op.h gen_uc_tracecode): the checks that are rarely
-    // needed sit behind one flag, set per run (run_engine).
+    // Called for every translation block the engine runs, directly from the translated code
+    // (Unicorn 2.1.1 calls a single block hook so, tcg-op.h gen_uc_tracecode): in a loop it is what
+    // the ISS pays above bare Unicorn (docs/performance.md scenario 7), so its common path is one
+    // test, the block ending within fast_limit_ (the budget and the soft budget; 0 while the rare
+    // checks are on), and four stores; everything else is block_checked's, out of line.
     auto* self = static_cast<aarch64_iss*>(self_ptr);
+    const uint64_t before = self->counted_, after = before + size / 4;
+    if (__builtin_expect(after > self->fast_limit_, 0)) return self->block_checked(address, size);
+    self->before_block_ = before;
+    self->block_start_ = address;
+    self->access_from_ = address;
+    self->counted_ = after;
+}
+
+// The limit of on_block's common path for the run about to start.
+void aarch64_iss::set_fast_limit() { fast_limit_ = block_checks_ ? 0 : std::min(budget_, soft_budget_); }
+
+// A block past fast_limit_: the rare checks, the budget, then counted as on_block counts.
+void aarch64_iss::block_checked(uint64_t address, uint32_t size) {
     const uint64_t n = size / 4;
-    if (__builtin_expect(self->block_checks_, 0)) {
-        ++self->block_serial_; // breakpoints (debug_access.cpp)
-        // Every block Unicorn translates gets the edge hook's scan before it runs, except the first
-        // one this engine ever runs (Unicorn has no previous block then): scanned here.
-        if (!self->engine_warm_ && self->counted_ == 0 && self->scan_block(address, size)) return;
-        if (self->irq_watch_ && self->counted_ > 0 && self->irq_target()) {
+    if (block_checks_) {
+        ++block_serial_; // breakpoints (debug_access.cpp)
+        // Every block Unicorn translates gets the edge hook's scan before it runs, except those it
+        // translates before its first block has returned to its loop (cpu-exec.c cpu_loop_exec_tb
+        // sets uc->last_tb then; tb_find calls the edge hook only with one): the first block of a
+        // run is scanned here until then.
+        if (!engine_warm_ && counted_ == 0 && scan_block(address, size)) return;
+        if (!engine_warm_ && counted_ > 0) {
+            // A block of this run has ended and this one begins: the one before returned to
+            // Unicorn's loop (a block's jumps are patched to lead straight to the next only by
+            // tb_find, after it returned once), so the edge hook scans every block from here on.
+            // The rest of the run needs no check the flag would call for: the common path again.
+            engine_warm_ = true;
+            block_checks_ = irq_watch_ || !breakpoints_.empty();
+            set_fast_limit();
+        }
+        if (irq_watch_ && counted_ > 0 && irq_target()) {
             // A pending IRQ became unmasked in the block before: taken at this instruction boundary.
-            self->stop_.kind = stop_kind::irq;
-            self->block_start_ = address;
-            uc_emu_stop(self->uc_);
+            stop_.kind = stop_kind::irq;
+            block_start_ = address;
+            uc_emu_stop(uc_);
             return;
         }
     }
-    if (__builtin_expect(self->counted_ >= self->soft_budget_, 0)) {
+    if (counted_ >= soft_budget_) {
         // SMP: the quantum's end is passed; stop at this block boundary, no partial block to translate.
-        self->stop_.kind = stop_kind::budget;
-        self->soft_stopped_ = true;
-        self->block_start_ = address;
-        uc_emu_stop(self->uc_);
+        stop_.kind = stop_kind::budget;
+        soft_stopped_ = true;
+        block_start_ = address;
+        uc_emu_stop(uc_);
         return;
     }
-    if (__builtin_expect(self->counted_ + n > self->budget_, 0)) {
-        self->stop_.kind = stop_kind::budget;
-        self->block_start_ = address;
-        uc_emu_stop(self->uc_);
+    if (counted_ + n > budget_) {
+        stop_.kind = stop_kind::budget;
+        block_start_ = address;
+        uc_emu_stop(uc_);
         return;
     }
-    self->before_block_ = self->counted_;
-    self->block_start_ = address;
-    self->access_from_ = address;
-    self->counted_ += n;
+    before_block_ = counted_;
+    block_start_ = address;
+    access_from_ = address;
+    counted_ += n;
 }
 
 bool aarch64_iss::iss_instruction(uint32_t w) const {
@@ -192,6 +218,7 @@ uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
     const uint64_t budget = budget_, soft_budget = soft_budget_;
     budget_ = soft_budget_ = ~uint64_t(0); // the block hook does not stop this run: the until address does
     block_checks_ = !breakpoints_.empty() || !engine_warm_;
+    set_fast_limit();
     ++engine_runs_;
     // Unicorn's exit is an imitated WFI (unicorn 2.1.1 qemu/target/arm/translate-a64.c
     // aarch64_tr_translate_insn: uc_addr_is_exit -> DISAS_WFI -> helper_wfi), and helper_wfi honours
@@ -319,6 +346,7 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     block_start_ = pc;
     irq_watch_ = irq_pending();
     block_checks_ = irq_watch_ || !breakpoints_.empty() || !engine_warm_;
+    set_fast_limit();
     ++engine_runs_;
     // Only the CPU resuming from a breakpoint it halted at runs that breakpoint's instruction; a
     // run that starts on a breakpoint for any other reason (after an instruction the ISS executed,
@@ -330,7 +358,9 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     last_error_ = uc_emu_start(uc_, pc, no_until_, 0, 0);
     irq_watch_ = false;
     if (hook_error_) std::rethrow_exception(std::exchange(hook_error_, nullptr));
-    engine_warm_ = engine_warm_ || counted_ > 0;
+    // A run that counted a block and ended through Unicorn's loop leaves it a previous block; one
+    // that ended with an exception inside its first block (a longjmp out of it) may not.
+    engine_warm_ = engine_warm_ || (counted_ > 0 && stop_.kind != stop_kind::exception && stop_.kind != stop_kind::memory);
     if (stop_.kind == stop_kind::memory) set_pc(faulting_access());
     if (missed_sysreg_) {
         missed_sysreg_ = false;

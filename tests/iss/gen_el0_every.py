@@ -7,7 +7,8 @@ the architecture says"; docs/firmware.md "EL0 and EL1 in the engine, partly").
 The list: Debian's linux-source-6.1 and linux-source-6.12 (scripts/install-deps.sh), their
 arch/arm64/tools/sysreg ("Sysreg NAME op0 op1 CRn CRm op2") and arch/arm64/include/asm/sysreg.h
 (`#define SYS_x sys_reg(op0, op1, CRn, CRm, op2)`, OP_x / SYS_x `sys_insn(...)` for TLBI, AT, DC,
-IC and the other SYS instructions; indexed families expanded over their architectural range). The
+IC and the other SYS instructions; indexed families expanded over their architectural range), and
+the DSU cluster PMU registers of arch/arm64/include/asm/arm_dsu_pmu.h (IMPLEMENTATION DEFINED, op1 0). The
 union of both, one entry per encoding. AArch32 encodings and op0 = 0 (MSR immediate) forms of
 Linux's list are left out; the MSR immediate forms, ERET, HVC, SMC, DRPS, WFI and the few
 registers Linux never names (CurrentEL, SPSel, SP_EL0, DAIF) are added here from the Arm ARM.
@@ -39,7 +40,7 @@ import re
 import sys
 import tarfile
 
-WANT = ("arch/arm64/tools/sysreg", "arch/arm64/include/asm/sysreg.h")
+WANT = ("arch/arm64/tools/sysreg", "arch/arm64/include/asm/sysreg.h", "arch/arm64/include/asm/arm_dsu_pmu.h")
 
 
 def read_linux(tarball):
@@ -191,7 +192,7 @@ EXTRA_REGS = {"CurrentEL": (3, 0, 4, 2, 2), "SPSel": (3, 0, 4, 2, 0), "SP_EL0": 
 # Registers whose value changes without a write, or that each trap itself writes: no read-back.
 VOLATILE = re.compile(r"^(ESR_EL1|ELR_EL1|SPSR_EL1|FAR_EL1|SP_EL0|DAIF|NZCV|CurrentEL|SPSel|ISR_EL1|"
                       r"CNT.*CT.*|CNT.*TVAL.*|CNT._CTL.*|PMCCNTR.*|PMEVCNTR.*|PMXEVCNTR.*|PMICNTR.*|AMEVCNTR.*|"
-                      r"RNDR.*|ICC_.*|ICV_.*|DBGDTR.*|OSDTR.*|MDCCSR.*|ERX.*|DISR_EL1|PAR_EL1|TRBSR.*|PMBSR.*)$")
+                      r"RNDR.*|CLUSTERPM.*CNTR.*|CLUSTERPMOVS.*|ICC_.*|ICV_.*|DBGDTR.*|OSDTR.*|MDCCSR.*|ERX.*|DISR_EL1|PAR_EL1|TRBSR.*|PMBSR.*)$")
 NO_PROBE = re.compile(r"IAR|DBGDTR|OSDTRRX")  # a read at EL1 would change state
 
 
@@ -205,7 +206,11 @@ def build(sources):
     for src in sources:
         h = parse_sysreg_h(src["arch/arm64/include/asm/sysreg.h"])
         t = parse_tools_sysreg(src["arch/arm64/tools/sysreg"])
-        for name, (enc, n) in list(t.items()) + list(h.items()):
+        # The DSU's cluster PMU registers (IMPLEMENTATION DEFINED space, op1 = 0: EL1 only), as
+        # Linux's arm_dsu_pmu driver names them; pmusim's gate owns them.
+        d = {m.group(1): (tuple(int(x) for x in m.group(2).split(",")), None) for m in
+             re.finditer(r"^#define\s+(\w+)\s+sys_reg\(([\d, ]+)\)", src["arch/arm64/include/asm/arm_dsu_pmu.h"], re.M)}
+        for name, (enc, n) in list(t.items()) + list(h.items()) + list(d.items()):
             if enc[0] == 1:
                 insns.setdefault(enc, name)
             elif enc[0] in (2, 3):
@@ -333,16 +338,29 @@ def render(entries, skipped, source_names):
         w("p%d: .inst 0x%08x" % (i, word))
         w("    ret")
     w("")
-    w("    .balign 8")
-    w("entries:    // EL0 instruction, ESR when the CPU has it (0: ESR UNDEFINED when it lacks it), ESR with FEAT_IDST,")
-    w("            // EL1 routine (0: none), flags: bit 0 read back after, bit 1 UNDEFINED when it lacks it,")
-    w("            // bits [15:8] counter limit kind (1 PMCR_EL0.N, 2 AMCGCR_EL0.CG0NC, 3 CG1NC), [23:16] index; name")
+    w("    .balign 64")
+    w("entries:    // 8 quads each: EL0 instruction, ESR when the CPU has it (0: not run unless it lacks it), ESR with")
+    w("            // FEAT_IDST, EL1 routine (0: none), flags (bit 0 read back after, bit 1 UNDEFINED when it lacks it,")
+    w("            // [15:8] counter limit kind: 1 PMCR_EL0.N, 2 AMCGCR_EL0.CG0NC, 3 CG1NC, [23:16] index), name, 0, 0")
+    dynamic = []
     for i, e in enumerate(entries):
         flags = (1 if e.get("readback") else 0) | (2 if e["kind"] == "absent-undef" or e.get("absent_undef") else 0)
         flags |= LIMIT_KIND[e.get("limit")] << 8 | (e.get("index", 0) << 16)
         probe = "p%d" % i if e.get("probe") is not None else "0"
-        w("    .quad a%d, 0x%08x, 0x%08x, %s, 0x%x, n%d" % (i, e["esr"], e["ids_esr"], probe, flags, i))
+        if flags or e["ids_esr"] or e.get("probe") is not None:
+            dynamic.append(i)
+        w("    .quad a%d, 0x%08x, 0x%08x, %s, 0x%x, n%d, 0, 0" % (i, e["esr"], e["ids_esr"], probe, flags, i))
     w("entries_end:")
+    w("dynamic_entries:   // the entries whose outcome EL1 decides at run time (a probe, a limit, FEAT_IDST)")
+    for i in dynamic:
+        w("    .quad entries + %d" % (64 * i))
+    w("dynamic_entries_end:")
+    w("expected_esr:      // per access; the dynamic entries' filled in by EL1")
+    for i, e in enumerate(entries):
+        w("    .quad 0x%08x" % (0 if i in set(dynamic) else e["esr"]))
+    w("run_flags:         // per access: run at EL0")
+    for i in range(0, len(entries), 32):
+        w("    .byte " + ", ".join("0" if j in set(dynamic) else "1" for j in range(i, min(i + 32, len(entries)))))
     w("names:")
     for i, e in enumerate(entries):
         w("n%d: .asciz \"%s\"" % (i, e["name"]))
@@ -368,7 +386,7 @@ def main():
             return 77 if a.check else 2
     sources = [read_linux(a.linux), read_linux(a.linux_later)]
     names = [os.path.basename(t).split(".tar")[0] for t in (a.linux, a.linux_later)]
-    text = render(*build(sources), [n + " arch/arm64/{tools/sysreg,include/asm/sysreg.h}" for n in names])
+    text = render(*build(sources), [n + " arch/arm64/{tools/sysreg,include/asm/sysreg.h,include/asm/arm_dsu_pmu.h}" for n in names])
     if a.check:
         with open(a.check) as f:
             if f.read() != text:
