@@ -203,7 +203,12 @@ void aarch64_iss::begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_
         if (scr) {
             uint64_t v = scr->value;
             v = secure ? (v & ~uint64_t(1)) : (v | 1);
-            scr->value = v | (uint64_t(1) << ctl::scr_rw); // and AArch64 below EL3
+            v |= uint64_t(1) << ctl::scr_rw; // and AArch64 below EL3
+            // Entering EL2, EL3 firmware enables HVC (TF-A lib/el3_runtime/aarch64/context_mgmt.c
+            // sets SCR_EL3.HCE when the next EL is EL2): a kernel started at EL2 calls its hyp
+            // stub with HVC, UNDEFINED while HCE = 0 (Arm ARM, HVC).
+            if (el_ == 2) v |= uint64_t(1) << ctl::scr_hce;
+            scr->value = v;
         }
         if (el_ < 2)
             if (auto* hcr = r.find("HCR_EL2")) hcr->value |= uint64_t(1) << ctl::hcr_rw; // EL1 is AArch64

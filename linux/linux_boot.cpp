@@ -30,11 +30,17 @@ uint64_t dram_size(const platform& p) {
 
 } // namespace
 
-std::string default_bootargs(const platform& p, const std::optional<std::string>& append) {
+std::string default_bootargs(const platform& p, const std::optional<std::string>& append, unsigned el) {
     const linux_devices dev = describe_linux_devices(p.config());
     // earlycon: Linux Documentation/admin-guide/kernel-parameters.txt "pl011,<addr>"; ttyAMA0 is
     // the first PL011 (drivers/tty/serial/amba-pl011.c).
     std::string args = fmt::format("console=ttyAMA0 earlycon=pl011,0x{:x} rdinit=/init", dev.uart_base);
+    // Started at EL2, the kernel keeps EL2 for KVM, whose nVHE hypervisor turns on EL2's own MMU
+    // (arch/arm64/kvm/hyp/nvhe/hyp-init.S); the ISS runs EL2 untranslated (docs/firmware.md "What
+    // the ISS leaves out"), so KVM is switched off (kernel-parameters.txt "kvm-arm.mode=none: Forcefully
+    // disable KVM"; arch/arm64/kvm/arm.c prints "KVM disabled from command line"). The hyp stub,
+    // which runs with EL2's MMU off, still serves the kernel's HVCs.
+    if (el == 2 && !(append && append->find("kvm-arm.mode=") != std::string::npos)) args += " kvm-arm.mode=none";
     if (append && !append->empty()) args += " " + *append;
     return args;
 }
@@ -57,7 +63,7 @@ linux_boot_image prepare_linux_boot(platform& p, const linux_boot_options& o) {
         check_dtb(dtb, o.dtb);
         if (o.append) bootargs = *o.append; // the user's tree keeps its own bootargs unless --append
     } else {
-        bootargs = default_bootargs(p, o.append);
+        bootargs = default_bootargs(p, o.append, o.el);
         dtb = compile_dts(linux_dts(p.config(), describe_linux_devices(p.config()), *bootargs));
     }
     // Linux keeps COMMAND_LINE_SIZE - 1 bytes of /chosen's bootargs and drops the rest without a

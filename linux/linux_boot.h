@@ -18,6 +18,7 @@ struct linux_boot_options {
     std::string dtb;                 // --dtb: the user's blob instead of the generated one
     std::string dtb_out;             // --dtb-out: write the blob booted with
     std::optional<std::string> append; // --append: kernel command line arguments
+    unsigned el = 1;                 // --el: the EL the kernel starts at (1 or 2)
 };
 
 struct linux_boot_image {
@@ -27,8 +28,9 @@ struct linux_boot_image {
 };
 
 // The kernel command line of the generated tree: the console on the PL011 (and its early console),
-// the initramfs's /init, then --append.
-std::string default_bootargs(const platform& p, const std::optional<std::string>& append);
+// the initramfs's /init, at EL2 `kvm-arm.mode=none` (unless --append names a kvm-arm.mode), then
+// --append.
+std::string default_bootargs(const platform& p, const std::optional<std::string>& append, unsigned el = 1);
 
 // Reads, checks, places everything in the platform's memory; writes --dtb-out.
 linux_boot_image prepare_linux_boot(platform& p, const linux_boot_options& o);

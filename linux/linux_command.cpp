@@ -54,6 +54,7 @@ bool linux_command::selected() const { return cmd_->parsed(); }
 int linux_command::run() {
     register_all_units();
     if (cmd_->count("--append")) boot_.append = append_;
+    boot_.el = el_;
     const fs_t limit = values::parse_duration_fs(time_limit_, "--time-limit", 0);
     refuse_inputs_as_outputs({log_json_, vcd_, boot_.dtb_out}, {boot_.kernel, boot_.initrd, boot_.dtb, platform_});
     std::vector<param_override> overrides = parse_override_arguments(overrides_);

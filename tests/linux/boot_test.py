@@ -165,6 +165,16 @@ def check_boot(run, cpus):
     check_amu_fie(run, cpus)
 
 
+def check_entry_el(run, el):
+    # The EL every CPU entered the kernel at: hyp_mode_check prints it (linux-6.1:arch/arm64/kernel/smp.c:424,429).
+    # Entered at EL2, the hyp stub serves the kernel's HVCs (the one that installs its vectors is
+    # the first: the ISS logs EL1 -> EL2), and KVM is off: pmusim linux adds kvm-arm.mode=none
+    # (linux-6.1:arch/arm64/kvm/arm.c:2252 prints "KVM disabled from command line").
+    run.check(f"CPU: All CPU(s) started at EL{el}" in run.console, f"no 'CPU: All CPU(s) started at EL{el}' line")
+    if el == 2:
+        run.check("kvm [1]: KVM disabled from command line" in run.console, "KVM was not disabled at EL2")
+
+
 def check_pmus(run, cpus):
     for pmu, events in (("arm_dsu_0", ["cycles", "bus_access", "l3d_cache"]),
                         ("arm_cmn_0", ["dtc_cycles", "hnf_cache_miss", "hnf_slc_sf_cache_access"])):
@@ -465,6 +475,7 @@ def main():
     ap.add_argument("--cpus", type=int, default=4)
     ap.add_argument("--time-limit", default="20s")
     ap.add_argument("-C", dest="overrides", action="append", default=[], help="a platform override for pmusim (K=V)")
+    ap.add_argument("--el", type=int, choices=(1, 2), default=1, help="the EL the kernel starts at (pmusim linux --el)")
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
     cpio = os.path.join(a.work, a.name + ".cpio")
@@ -488,6 +499,8 @@ def main():
         cmd += ["--append", f"maxcpus={a.cpus}"]
     for o in a.overrides:
         cmd += ["-C", o]
+    if a.el != 1:
+        cmd += ["--el", str(a.el)]
     # The console (the PL011's output) is pmusim's stdout; its own log lines go to stderr, kept apart:
     # mixed, a log line lands inside a console line that the guest writes in pieces (perf stat's
     # CSV fields are separate writes to stderr).
@@ -504,6 +517,7 @@ def main():
     run.check(r.returncode == 0, f"pmusim linux exited {r.returncode} (0: PSCI SYSTEM_OFF)")
     run.check("pmusim-init: test exit 0" in r.stdout, "the guest test script did not exit 0")
     CHECKS[a.name](run, a.cpus)
+    check_entry_el(run, a.el)
     if run.errors:
         print(r.stdout[-6000:])
         print(r.stderr[-3000:])

@@ -105,11 +105,13 @@ foreach(t boot perf)
 endforeach()
 # Enabled in every build: the boot on one CPU (maxcpus=1; boot_test.py --cpus 1), which reaches /init,
 # runs the guest script and powers off in about 1 G instructions (docs/linux.md "How far it boots").
+# It starts the kernel at EL2 (`--el 2`, as a hypervisor-capable loader does: the hyp stub, EL2
+# untranslated while EL1's MMU is on); every other Linux test starts at EL1.
 # The other four-CPU tests above stay opt-in (the two below cover them in two boots).
-linux_test("Debian's kernel boots to /init on 1 CPU, detects the AMU and powers off"
+linux_test("Debian's kernel started at EL2 boots to /init on 1 CPU, detects the AMU and powers off"
   ${Python3_EXECUTABLE} ${LINUX_SRC}/boot_test.py boot --pmusim $<TARGET_FILE:pmusim>
-  --kit ${LINUX_KIT_DIR} --src ${LINUX_SRC} --work ${LINUX_TEST_DIR}/boot1 --cpus 1)
-set_tests_properties("linux: Debian's kernel boots to /init on 1 CPU, detects the AMU and powers off"
+  --kit ${LINUX_KIT_DIR} --src ${LINUX_SRC} --work ${LINUX_TEST_DIR}/boot1 --cpus 1 --el 2)
+set_tests_properties("linux: Debian's kernel started at EL2 boots to /init on 1 CPU, detects the AMU and powers off"
   PROPERTIES FIXTURES_REQUIRED linux_kit TIMEOUT 240)
 # Enabled in every build (one boot, 1 CPU, about 25 s with its initramfs): Debian's own drivers
 # register arm_dsu_0 and arm_cmn_0, and Debian's own perf stat counts on them exactly: perf's
