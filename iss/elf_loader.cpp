@@ -20,6 +20,15 @@ constexpr uint16_t et_exec = 2, em_aarch64 = 183;
 constexpr uint32_t pt_load = 1, pf_x = 1;
 constexpr size_t ehdr_size = 64, phdr_size = 56;
 
+memory* region_at(const memory_regions& regions, uint64_t address, uint64_t& base) {
+    for (const auto& [b, m] : regions)
+        if (address >= b && address - b < m->size()) {
+            base = b;
+            return m;
+        }
+    return nullptr;
+}
+
 template <class T> T get(const std::vector<uint8_t>& b, size_t off) {
     T v;
     std::memcpy(&v, b.data() + off, sizeof v); // little-endian host (checked by the build's targets: x86-64, arm64)
@@ -28,7 +37,7 @@ template <class T> T get(const std::vector<uint8_t>& b, size_t off) {
 
 } // namespace
 
-elf_image load_elf(const std::string& path, const std::vector<uint8_t>& b, platform& p) {
+elf_image load_elf(const std::string& path, const std::vector<uint8_t>& b, const memory_regions& regions) {
     auto bad = [&](const std::string& why) { return input_error(path, 0, why); };
     if (b.size() < ehdr_size || std::memcmp(b.data(), "\x7f" "ELF", 4) != 0)
         throw bad(fmt::format("not an ELF file ({} bytes, expected the \\x7fELF header of 64 bytes)", b.size()));
@@ -67,15 +76,13 @@ elf_image load_elf(const std::string& path, const std::vector<uint8_t>& b, platf
                                   i, s.file_size, offset, b.size()));
         if (s.address + s.memory_size < s.address)
             throw bad(fmt::format("segment {} at {:#x} wraps around the address space", i, s.address));
-        memory* m = p.memory_at(s.address);
         uint64_t base = 0;
-        for (const auto& [mb, mm] : p.memories())
-            if (mm == m) base = mb;
+        memory* m = region_at(regions, s.address, base);
         if (!m || s.memory_size > m->size() - (s.address - base))
             throw bad(fmt::format("segment {} [{:#x}, {:#x}) is outside the platform's memory (regions: {}); link it inside a memory region",
                                   i, s.address, s.address + s.memory_size, [&] {
                                       std::string r;
-                                      for (const auto& [mb, mm] : p.memories())
+                                      for (const auto& [mb, mm] : regions)
                                           r += fmt::format("{}[{:#x}, {:#x})", r.empty() ? "" : ", ", mb, mb + mm->size());
                                       return r.empty() ? std::string("none") : r;
                                   }()));
@@ -92,10 +99,8 @@ elf_image load_elf(const std::string& path, const std::vector<uint8_t>& b, platf
     if (!entry_ok) throw bad(fmt::format("entry point {:#x} is not inside an executable loadable segment", img.entry));
     // Every check passed: copy.
     for (const auto& [s, offset] : loads) {
-        memory* m = p.memory_at(s.address);
         uint64_t base = 0;
-        for (const auto& [mb, mm] : p.memories())
-            if (mm == m) base = mb;
+        memory* m = region_at(regions, s.address, base);
         uint8_t* dst = m->data() + (s.address - base);
         std::memcpy(dst, b.data() + offset, s.file_size);
         std::memset(dst + s.file_size, 0, s.memory_size - s.file_size);
@@ -105,12 +110,12 @@ elf_image load_elf(const std::string& path, const std::vector<uint8_t>& b, platf
     return img;
 }
 
-elf_image load_elf_file(const std::string& path, platform& p) {
+elf_image load_elf_file(const std::string& path, const memory_regions& regions) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw input_error(path, 0, "cannot read the ELF file: no such file");
     if (!std::filesystem::is_regular_file(path, ec)) throw input_error(path, 0, "cannot read the ELF file (not a regular file)");
     uint64_t limit = 0;
-    for (const auto& [_, m] : p.memories()) limit += m->size();
+    for (const auto& [_, m] : regions) limit += m->size();
     uint64_t size = std::filesystem::file_size(path, ec);
     if (ec) throw input_error(path, 0, "cannot read the ELF file");
     // A larger file cannot fit its segments into memory; bounded so a huge file is not read whole.
@@ -119,7 +124,13 @@ elf_image load_elf_file(const std::string& path, platform& p) {
     std::ifstream in(path, std::ios::binary);
     std::vector<uint8_t> bytes(size);
     if (!in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size))) throw input_error(path, 0, "cannot read the ELF file");
-    return load_elf(path, bytes, p);
+    return load_elf(path, bytes, regions);
 }
+
+elf_image load_elf(const std::string& path, const std::vector<uint8_t>& bytes, platform& p) {
+    return load_elf(path, bytes, p.memories());
+}
+
+elf_image load_elf_file(const std::string& path, platform& p) { return load_elf_file(path, p.memories()); }
 
 } // namespace pmusim

@@ -7,11 +7,15 @@
 // inside an executable segment. Any violation is an input_error naming the file.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pmusim {
 
 class platform;
+class memory;
+// Plain-memory regions as (base address, memory), as platform::memories() gives them.
+using memory_regions = std::vector<std::pair<uint64_t, memory*>>;
 
 struct elf_segment {
     uint64_t address = 0;   // p_paddr == p_vaddr (no MMU): physical
@@ -27,11 +31,14 @@ struct elf_image {
     uint64_t highest_end = 0; // end of the highest loaded segment
 };
 
-// Parses `bytes` (the file's contents) and copies the segments into `p`'s memories.
+// Parses `bytes` (the file's contents) and copies the segments into the memory regions.
 // Throws input_error(path, 0, reason) on bad input; nothing is written to memory unless
 // every check passes.
+elf_image load_elf(const std::string& path, const std::vector<uint8_t>& bytes, const memory_regions& regions);
+// Reads the file (bounded by the regions' total size) and loads it.
+elf_image load_elf_file(const std::string& path, const memory_regions& regions);
+// The same into a platform's plain memory.
 elf_image load_elf(const std::string& path, const std::vector<uint8_t>& bytes, platform& p);
-// Reads the file (bounded by the largest memory region) and loads it.
 elf_image load_elf_file(const std::string& path, platform& p);
 
 } // namespace pmusim
