@@ -250,10 +250,8 @@ void aarch64_iss::thread() {
         } catch (const std::exception& e) {
             finish(firmware_result::state::error, 3, 0, std::string("model error: ") + e.what());
         }
-        if (!stdout_line_.empty()) {
-            rec_.program_output(fmt::format("cpu{}: {}", cpu_, stdout_line_));
-            stdout_line_.clear();
-        }
+        if (const std::string line = semihosting_.take_partial_line(); !line.empty())
+            rec_.program_output(fmt::format("cpu{}: {}", cpu_, line));
     }
 }
 

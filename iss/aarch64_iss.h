@@ -15,7 +15,7 @@
 //   el1_register_traps.cpp     HCR_EL2.TVM/TRVM/TID1-3/TACR traps of EL1 registers the engine holds
 //   window_access.cpp          loads/stores outside plain memory, stage 1 faults, the MMIO slow path
 //   maintenance_broadcast.cpp  the platform's CPUs, TLBI/IC broadcast, code written by a host
-//   semihosting.cpp, debug_access.cpp; and classes of their own: elf_loader, load_store,
+//   semihosting_port.cpp, debug_access.cpp; and classes of their own: elf_loader, load_store,
 //   stage1_walk, stage2_map, access_groups; a64_encoding.h / unicorn_calls.h (shared helpers).
 //
 // How the engine is driven (measured on Debian's Unicorn 2.0.1, docs/firmware.md "Inside"):
@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "iss/elf_loader.h"
+#include "iss/semihosting.h"
 #include "iss/stage1_walk.h"
 #include "models/access_context.h"
 #include "models/cpu_controls.h"
@@ -68,6 +69,7 @@ class run_recorder;
 struct access_record;
 class interrupt_line;
 class core_model;
+class exception_routing;
 
 // Where and how a CPU starts without an ELF (a loader outside the CPU placed the image): Linux's
 // arm64 boot protocol is entry = the Image's first instruction, EL2 or EL1 Non-secure, x0 = the
@@ -256,6 +258,11 @@ private:
     void drop_translations_of_physical(uint64_t begin, uint64_t end);
     void take_stage1_fault(uint64_t pc, uint64_t va, bool fetch, bool write, const walk_result& w);
     void engine_stage2(bool on);
+    // The engine's HCR_EL2 (window_access.cpp); DC while the ISS runs EL2/EL3 code, so that EL1&0's
+    // stage 1 does not translate it (follow_el_translation, at every EL change).
+    uint64_t engine_hcr(bool stage2) const;
+    void follow_el_translation();
+    bool engine_hcr_dc_ = false;
     struct free_deleter {
         void operator()(void* p) const { std::free(p); }
     };
@@ -265,6 +272,7 @@ private:
     void semihosting_call(uint64_t pc);
     void take_undefined(uint64_t pc);
     bool el0_system_trap(uint32_t word, uint64_t at);
+    bool el0_sys_present(const sysreg_encoding& enc) const;
 
     struct gate_result {
         access_outcome outcome = access_outcome::ok;
@@ -295,6 +303,8 @@ private:
     uint64_t reported_unmodelled_[2] = {}; // SCR_EL3, HCR_EL2
     // The EL a pending IRQ is taken to now, or 0 when it is not taken (masked, or routed below).
     unsigned irq_target() const;
+    // The exception model's decisions (iss/exception_routing.h) over the current EL, SCR_EL3, HCR_EL2.
+    exception_routing routing() const;
     bool try_take_irq();
     // An IRQ line was high when the engine started: every block start checks whether the
     // instructions before it unmasked it (MSR DAIFClr/DAIF end Unicorn's blocks, as ISB does).
@@ -468,7 +478,8 @@ private:
     uint64_t trace_hook_ = 0;
     uint64_t traced_index_ = ~uint64_t(0);
     static void on_traced_instruction(uc_struct* uc, uint64_t address, uint32_t size, void* self);
-    std::string stdout_line_; // semihosting output, flushed per line into the log
+    semihosting semihosting_; // its operations; the partial stdout line (iss/semihosting_port.cpp)
+    struct semihosting_port;  // this CPU's memory, log and time as semihosting's host
 };
 
 } // namespace pmusim

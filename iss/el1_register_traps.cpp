@@ -30,6 +30,7 @@ namespace {
 enum class trap_group { none, tvm, tid1, tid2, tid3, tacr };
 
 constexpr uint32_t key_csselr_el1 = key(3, 2, 0, 0, 0);
+constexpr uint32_t key_ctr_el0 = key(3, 3, 0, 0, 1);
 
 trap_group group_of(const sysreg_encoding& e) {
     if (e.op0 != 3) return trap_group::none;
@@ -49,7 +50,7 @@ trap_group group_of(const sysreg_encoding& e) {
     case key(3, 0, 0, 0, 6): // REVIDR_EL1
     case key(3, 1, 0, 0, 7): // AIDR_EL1
         return trap_group::tid1;
-    case key(3, 3, 0, 0, 1): // CTR_EL0
+    case key_ctr_el0:
     case key(3, 1, 0, 0, 0): // CCSIDR_EL1
     case key(3, 1, 0, 0, 2): // CCSIDR2_EL1
     case key(3, 1, 0, 0, 1): // CLIDR_EL1
@@ -88,7 +89,9 @@ bool writable(trap_group g, const sysreg_encoding& e) {
 } // namespace
 
 bool aarch64_iss::el1_trap_candidate(const sysreg_encoding& enc) const {
-    if (el_ == 0) return false; // translated code is per EL: EL0's never holds a trapped access
+    // Translated code is per EL: EL0's holds no access these bits trap but a read of CTR_EL0, which
+    // TID2 traps at EL0 too (engine_register_access).
+    if (el_ == 0) return enc.key() == key_ctr_el0 && ((hcr() >> ctl::hcr_tid2) & 1);
     const trap_group g = group_of(enc);
     return g != trap_group::none && (hcr() & group_bits(g));
 }
@@ -117,16 +120,27 @@ void aarch64_iss::engine_register_access(uint64_t pc, const sysreg_encoding& enc
     const trap_group g = group_of(enc);
     if (el_ == 0) {
         // The engine refused it at its EL0, or it was an engine exit: EL1 registers are UNDEFINED at
-        // EL0; CTR_EL0 is readable when SCTLR_EL1.UCT [15] = 1, else traps to EL1 (el0_system_trap).
-        uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0};
-        uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &sctlr);
-        const bool ctr_readable = enc.key() == key(3, 3, 0, 0, 1) && is_read && ((sctlr.val >> 15) & 1);
-        if (!ctr_readable) {
+        // EL0 (el0_system_trap decides). A read of CTR_EL0 (Arm ARM DDI 0487 D24.2.42, "Accessing
+        // CTR_EL0", at EL0; E2H is not modelled, so EL0 is never in a host): SCTLR_EL1.UCT [15] = 0
+        // traps it to EL1, or to EL2 where EL2 is enabled and HCR_EL2.TGE = 1; else, where EL2 is
+        // enabled, HCR_EL2.TID2 traps it to EL2, whatever TGE; both with EC 0x18.
+        if (enc.key() != key_ctr_el0 || !is_read) {
             if (!el0_system_trap(0xd5000000u | (is_read ? 1u << 21 : 0) | (uint32_t(enc.op0 & 1) << 19) |
                                      (uint32_t(enc.op1) << 16) | (uint32_t(enc.crn) << 12) | (uint32_t(enc.crm) << 8) |
                                      (uint32_t(enc.op2) << 5) | rt,
                                  pc))
                 take_undefined(pc);
+            return;
+        }
+        uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0};
+        uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &sctlr);
+        const uint64_t syndrome = sysreg_trap_syndrome(enc, false, rt);
+        if (!((sctlr.val >> 15) & 1)) {
+            take_exception(route_from_el0(), false, syndrome, pc, std::nullopt);
+            return;
+        }
+        if (cpu_controls::el2_enabled_by(scr(), secure_state()) && ((hcr() >> ctl::hcr_tid2) & 1)) {
+            take_exception(2, false, syndrome, pc, std::nullopt);
             return;
         }
     }

@@ -3,6 +3,7 @@
 // instruction traps (docs/firmware.md "Exceptions the ISS delivers"). Members of aarch64_iss.
 #include "iss/aarch64_iss.h"
 #include "iss/a64_encoding.h"
+#include "iss/exception_routing.h"
 #include "iss/unicorn_calls.h"
 
 #include <algorithm>
@@ -28,22 +29,24 @@ uint64_t aarch64_iss::scr() const { return platform_.controls().value(cpu_, cont
 
 uint64_t aarch64_iss::hcr() const { return platform_.controls().value(cpu_, control::hcr_el2); }
 
-bool aarch64_iss::secure_state() const { return el_ == 3 || !(scr() & 1); }
-
-bool aarch64_iss::guest() const {
-    // EL0/EL1 under a hypervisor: EL2 enabled, stage 2 on (HCR_EL2.VM) and not the host (TGE).
-    uint64_t h = hcr();
-    return el_ <= 1 && cpu_controls::el2_enabled_by(scr(), secure_state()) && ((h >> hcr_vm) & 1) &&
-           !((h >> ctl::hcr_tge) & 1);
+// The decisions (iss/exception_routing.h) over the state as it is now; SCTLR_EL1 is read from the
+// engine only where it matters (EL0's WFI/WFE).
+exception_routing aarch64_iss::routing() const {
+    exception_state s;
+    s.el = el_;
+    s.scr_el3 = scr();
+    s.hcr_el2 = hcr();
+    return exception_routing(s);
 }
 
-unsigned aarch64_iss::route_from_el0() const {
-    return ((hcr() >> ctl::hcr_tge) & 1) && cpu_controls::el2_enabled_by(scr(), secure_state()) ? 2 : 1;
-}
+bool aarch64_iss::secure_state() const { return routing().secure(); }
+
+bool aarch64_iss::guest() const { return routing().guest(); }
+
+unsigned aarch64_iss::route_from_el0() const { return routing().route_from_el0(); }
 
 void aarch64_iss::take_undefined(uint64_t pc) {
-    unsigned target = el_ == 0 ? route_from_el0() : el_;
-    take_exception(target, false, esr::syndrome(ec_unknown), pc, std::nullopt);
+    take_exception(routing().same_or_el1(), false, exception_routing::esr_undefined(), pc, std::nullopt);
 }
 
 void aarch64_iss::save_stack_pointers() {
@@ -69,6 +72,7 @@ void aarch64_iss::save_stack_pointers() {
 // current EL, and the stack pointers of that state. The engine always runs at EL1: its SP_EL1
 // slot holds SP_ELx of the ISS's EL.
 void aarch64_iss::load_pstate(uint64_t value) {
+    follow_el_translation(); // EL2/EL3 run untranslated (window_access.cpp)
     uint64_t ps = 0;
     uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
     if (!(value >> 32)) ps = (value & pstate_nzcv_daif) | (value & 1);
@@ -100,10 +104,9 @@ void aarch64_iss::update_security() {
 void aarch64_iss::take_exception(unsigned target, bool irq, uint64_t esr, uint64_t elr, std::optional<uint64_t> far) {
     uint64_t ps = 0;
     uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
-    uint64_t spsel = el_ == 0 ? 0 : (ps & 1);
-    uint64_t spsr = (ps & pstate_nzcv_daif) | (uint64_t(el_) << 2) | spsel;
-    uint64_t offset = target > el_ ? vector_lower_a64 : spsel ? vector_current_spx : vector_current_sp0;
-    if (irq) offset += vector_irq;
+    const uint64_t spsr = exception_routing::spsr_on_entry(ps, el_);
+    const uint64_t offset = exception_routing::vector_offset(el_, ps & 1, target, irq ? exception_routing::kind::irq
+                                                                                     : exception_routing::kind::synchronous);
     save_stack_pointers();
     unsigned from = el_;
     el_ = target;
@@ -190,11 +193,8 @@ void aarch64_iss::handle_special(uint64_t pc) {
     }
     if (w == insn_wfi || w == insn_wfe) {
         if (unsigned target = wait_trap_target(w == insn_wfe)) {
-            // EC 0x01 "Trapped WFI or WFE"; ISS: CV [24] = 1, COND [23:20] = 0b1110 (taken from AArch64),
-            // TI [1:0] = 0 WFI, 1 WFE (Arm ARM D24.2.47 ESR_ELx, ISS encoding for an exception from a
-            // WFI or WFE instruction; QEMU's syn_wfx(1, 0xe, ti, false)). Preferred return: the WFx.
-            const uint64_t iss = (uint64_t(1) << 24) | (uint64_t(0xe) << 20) | (w == insn_wfe ? 1 : 0);
-            take_exception(target, false, esr::syndrome(ec_wfx, iss), pc, std::nullopt);
+            // EC 0x01 "Trapped WFI or WFE" (exception_routing::esr_wfx). Preferred return: the WFx.
+            take_exception(target, false, exception_routing::esr_wfx(w == insn_wfe), pc, std::nullopt);
             return;
         }
         if (w == insn_wfe) { // no event register is modelled: WFE completes at once, as a NOP
@@ -209,43 +209,69 @@ void aarch64_iss::handle_special(uint64_t pc) {
     wait_for_interrupt();
 }
 
-// The EL a WFI/WFE traps to, or 0 (Arm ARM D1.6.x "Wait for Interrupt", the trap controls' pages):
-// SCTLR_EL1.nTWI/nTWE = 0 traps EL0's to EL1 (to EL2 when HCR_EL2.TGE routes EL0's exceptions);
-// HCR_EL2.TWI/TWE traps EL0's and EL1's to EL2 where EL2 is enabled; SCR_EL3.TWI/TWE traps all below
-// EL3 to EL3; in that priority. A WFI that would not wait (an interrupt is pending, the wake-up
-// condition) completes instead: the traps apply only when the instruction would wait.
+// The EL a WFI/WFE traps to, or 0 (exception_routing::wfx_trap_target). A WFI that would not wait
+// (an interrupt is pending, the wake-up condition) completes instead: the traps apply only when
+// the instruction would wait.
 unsigned aarch64_iss::wait_trap_target(bool wfe) const {
     if (!wfe && irq_pending()) return 0;
-    const uint64_t s = scr(), h = hcr();
+    exception_state s = routing().state();
     if (el_ == 0) {
         uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}; // SCTLR_EL1: nTWI [16], nTWE [18]
         uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &sctlr);
-        if (!((sctlr.val >> (wfe ? 18 : 16)) & 1)) return route_from_el0();
+        s.sctlr_el1 = sctlr.val;
     }
-    if (el_ <= 1 && cpu_controls::el2_enabled_by(s, secure_state()) && ((h >> (wfe ? ctl::hcr_twe : ctl::hcr_twi)) & 1))
-        return 2;
-    if (el_ <= 2 && ((s >> (wfe ? ctl::scr_twe : ctl::scr_twi)) & 1)) return 3;
-    return 0;
+    return exception_routing(s).wfx_trap_target(wfe);
 }
 
-// Routing and masking of a physical IRQ (Arm ARM D1.3.6 "Asynchronous exception routing",
-// D1.3.6.1 masking): SCR_EL3.IRQ routes to EL3; HCR_EL2.IMO or TGE route EL0/EL1's to EL2 where EL2
-// is enabled; an IRQ to a lower EL than the current one is not taken; PSTATE.I masks one taken to
-// the current EL, never one taken to a higher EL.
+// Routing and masking of a physical IRQ (exception_routing::irq_route, irq_target). PSTATE is read
+// from the engine only when PSTATE.I can mask it (routed to the current EL, or to EL1).
 unsigned aarch64_iss::irq_target() const {
-    uint64_t s = scr(), h = hcr();
-    unsigned target = 1;
-    if ((s >> scr_irq) & 1) target = 3;
-    else if (el_ <= 1 && cpu_controls::el2_enabled_by(s, secure_state()) &&
-             (((h >> hcr_imo) & 1) || ((h >> ctl::hcr_tge) & 1)))
-        target = 2;
-    if (target < el_) return 0;
-    if (target == el_) {
+    const exception_routing r = routing();
+    const unsigned route = r.irq_route();
+    bool masked = false;
+    if (route == el_ || route == 1) {
         uint64_t ps = 0;
         uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
-        if (ps & pstate_i) return 0;
+        masked = ps & pstate_i;
     }
-    return target;
+    return r.irq_target(masked);
+}
+
+namespace {
+// EL0-class registers (op1 = 3) that EL0 may access in one direction only: read-only CTR_EL0,
+// DCZID_EL0, RNDR, RNDRRS, TPIDRRO_EL0, CNTFRQ_EL0, CNTPCT_EL0, CNTVCT_EL0, CNTPCTSS_EL0,
+// CNTVCTSS_EL0, PMCEID0_EL0, PMCEID1_EL0, PMUSERENR_EL0; write-only PMSWINC_EL0. As the engine's own
+// register definitions give them (Unicorn 2.1 qemu/target/arm/helper.c, `.access = PL0_R` / `PL0_W`),
+// which the engine applies before the EL0 enables but whose outcome (EC 0x00) Unicorn does not report.
+bool el0_direction_exists(const sysreg_encoding& e, bool is_read) {
+    if (e.op0 != 3 || e.op1 != 3) return true;
+    auto is = [&e](unsigned crn, unsigned crm, unsigned op2) { return e.crn == crn && e.crm == crm && e.op2 == op2; };
+    if (is(9, 12, 4)) return !is_read; // PMSWINC_EL0
+    const bool read_only = is(0, 0, 1) || is(0, 0, 7) || is(2, 4, 0) || is(2, 4, 1) || is(13, 0, 3) || is(14, 0, 0) ||
+                           is(14, 0, 1) || is(14, 0, 2) || is(14, 0, 5) || is(14, 0, 6) || is(9, 12, 6) || is(9, 12, 7) ||
+                           is(9, 14, 0);
+    return is_read || !read_only;
+}
+bool is_write_only(const sysreg_encoding& e) { return e.op0 == 3 && e.op1 == 3 && e.crn == 9 && e.crm == 12 && e.op2 == 4; }
+} // namespace
+
+// The SYS instructions of op1 = 3 with an EL0 enable the CPU implements: DC ZVA (SCTLR_EL1.DZE), DC
+// CVAU, CVAC, CIVAC, IC IVAU (UCI) in every AArch64 CPU; DC CVAP / CVADP (UCI) with
+// ID_AA64ISAR1_EL1.DPB [3:0] >= 1 / 2; CFP, DVP, COSP, CPP RCTX (EnRCTX) with SPECRES [43:40] >= 1
+// (Arm ARM, the SCTLR_EL1 field pages and the ID_AA64ISAR1_EL1 fields; the engine's definitions:
+// Unicorn 2.1 qemu/target/arm/helper.c, `dc cvap` and `dc cvadp` only with isar_feature dcpop /
+// dcpodp). Any other (MTE's DC G*, GCS) is one the CPU lacks here: UNDEFINED.
+bool aarch64_iss::el0_sys_present(const sysreg_encoding& e) const {
+    if (e.op0 != 1 || e.op1 != 3) return false;
+    uc_arm64_cp_reg isar1{0, 6, 3, 0, 1, 0};
+    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &isar1);
+    const unsigned dpb = isar1.val & 15, specres = (isar1.val >> 40) & 15;
+    auto is = [&e](unsigned crn, unsigned crm, unsigned op2) { return e.crn == crn && e.crm == crm && e.op2 == op2; };
+    if (is(7, 4, 1) || is(7, 11, 1) || is(7, 10, 1) || is(7, 14, 1) || is(7, 5, 1)) return true;
+    if (is(7, 12, 1)) return dpb >= 1;
+    if (is(7, 13, 1)) return dpb >= 2;
+    if (e.crn == 7 && e.crm == 3 && e.op2 >= 4) return specres >= (e.op2 == 6 ? 2u : 1u); // COSP: FEAT_SPECRES2
+    return false;
 }
 
 // A system instruction EL0 executed and the engine (at its EL0) refused. Those of op1 = 3 are the
@@ -265,6 +291,19 @@ bool aarch64_iss::el0_system_trap(uint32_t w, uint64_t at) {
     const sysreg_encoding enc{uint8_t(op0), uint8_t(op1), uint8_t(crn), uint8_t((w >> 8) & 15), uint8_t((w >> 5) & 7)};
     if (op0 == 3 && handled_here(enc)) return false;
     const bool is_write = msr_immediate || !((w >> 21) & 1);
+    // EC 0x18 is only for the EL0 enables' traps: an encoding the CPU lacks is UNDEFINED at every EL,
+    // and so is an access in a direction the register does not have at EL0 (Arm ARM, the registers'
+    // Accessibility pseudocode). The gate's registers: its rule decided (handle_sysreg).
+    // (Unicorn's register read, engine_lacks' probe, asserts on a SYS instruction or a write-only
+    // register: those are told by el0_sys_present and the direction table instead.)
+    bool lacking = false;
+    if (op0 == 1) lacking = !el0_sys_present(enc);
+    else if (!msr_immediate && el0_direction_exists(enc, !is_write) && !is_write_only(enc)) lacking = engine_lacks(enc);
+    if (!msr_immediate && !platform_.gate().sysreg_owner(cpu_, enc.key()) &&
+        (lacking || !el0_direction_exists(enc, !is_write))) {
+        take_undefined(at);
+        return true;
+    }
     take_exception(route_from_el0(), false, sysreg_trap_syndrome(enc, is_write, msr_immediate ? 31 : w & 31), at,
                    std::nullopt);
     return true;
@@ -307,37 +346,35 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
         semihosting_call(at);
         return;
     }
-    uint32_t imm16 = (w >> 5) & 0xffff;
-    uint64_t s = scr(), h = hcr();
+    const uint16_t imm16 = uint16_t((w >> 5) & 0xffff);
+    const exception_routing r = routing();
     if ((w & mask_exception_gen) == insn_svc) {
         retire(executed);
-        unsigned target = el_ == 0 ? route_from_el0() : el_;
-        take_exception(target, false, esr::syndrome(ec_svc64, imm16), at + 4, std::nullopt);
+        take_exception(r.same_or_el1(), false, exception_routing::esr_svc(imm16), at + 4, std::nullopt);
         return;
     }
     if ((w & mask_exception_gen) == insn_hvc) {
         if (el_ >= 1 && host_call(at, true, imm16, executed)) return;
-        // HVC is UNDEFINED at EL0, with SCR_EL3.HCE = 0, or where EL2 is disabled (Arm ARM C6.2.105).
-        if (el_ == 0 || !((s >> scr_hce) & 1) || (el_ < 3 && !cpu_controls::el2_enabled_by(s, secure_state()))) {
+        if (r.hvc_undefined()) {
             take_undefined(at);
             return;
         }
         retire(executed);
-        take_exception(std::max(2u, el_), false, esr::syndrome(ec_hvc64, imm16), at + 4, std::nullopt);
+        take_exception(r.hvc_target(), false, exception_routing::esr_hvc(imm16), at + 4, std::nullopt);
         return;
     }
     if ((w & mask_exception_gen) == insn_smc) {
-        // SMC: UNDEFINED at EL0; HCR_EL2.TSC traps it from EL1 to EL2 (preferred return: the SMC);
-        // SCR_EL3.SMD disables it below EL3 (Arm ARM C6.2.263).
-        if (el_ == 0) { take_undefined(at); return; }
-        if (el_ == 1 && ((h >> hcr_tsc) & 1) && cpu_controls::el2_enabled_by(s, secure_state())) {
-            take_exception(2, false, esr::syndrome(ec_smc64, imm16), at, std::nullopt);
+        // The route (exception_routing::smc); a host call may serve an SMC that is not trapped to EL2.
+        const auto route = r.smc();
+        if (route == exception_routing::smc_route::undefined) { take_undefined(at); return; }
+        if (route == exception_routing::smc_route::trap_to_el2) { // preferred return: the SMC
+            take_exception(2, false, exception_routing::esr_smc(imm16), at, std::nullopt);
             return;
         }
         if (host_call(at, false, imm16, executed)) return;
-        if (el_ < 3 && ((s >> scr_smd) & 1)) { take_undefined(at); return; }
+        if (route == exception_routing::smc_route::disabled) { take_undefined(at); return; }
         retire(executed);
-        take_exception(3, false, esr::syndrome(ec_smc64, imm16), at + 4, std::nullopt);
+        take_exception(3, false, exception_routing::esr_smc(imm16), at + 4, std::nullopt);
         return;
     }
     if (el_ == 0 && el0_system_trap(w, at)) return;
@@ -360,7 +397,7 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
     uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &pstate);
     log_note(fmt::format("instruction {:#010x} at {:#x} is UNDEFINED (engine exception {}, CPACR_EL1 {:#x}, MDSCR_EL1 {:#x}, "
                          "PSTATE {:#x})", w, at, intno, cpacr.val, mdscr.val, pstate));
-    unsigned target = el_ == 0 ? route_from_el0() : el_;
+    const unsigned target = r.same_or_el1();
     uint64_t vbar = 0;
     if (target == 1) uc_reg_read(uc_, UC_ARM64_REG_VBAR_EL1, &vbar);
     else vbar = vbar_[target];

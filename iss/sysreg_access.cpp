@@ -2,6 +2,7 @@
 // itself (CurrentEL, SPSel, the EL2/EL3 banks) or through the gate (the units' and control
 // registers, one TLM transaction at the instruction's instant), and their traps. Members of aarch64_iss.
 #include "iss/aarch64_iss.h"
+#include "iss/exception_routing.h"
 #include "iss/a64_encoding.h"
 #include "iss/unicorn_calls.h"
 
@@ -29,8 +30,9 @@ access_context aarch64_iss::context() const {
     ctx.initiator = initiator_kind::cpu;
     ctx.cpu = cpu_;
     ctx.el = el_;
-    ctx.secure = secure_state();
-    ctx.guest = guest();
+    const exception_routing r = routing(); // SCR_EL3 and HCR_EL2 read once for both
+    ctx.secure = r.secure();
+    ctx.guest = r.guest();
     return ctx;
 }
 

@@ -4,6 +4,7 @@
 // an instruction boundary. Members of aarch64_iss.
 #include "iss/aarch64_iss.h"
 #include "iss/a64_encoding.h"
+#include "iss/run_pacing.h"
 #include "iss/unicorn_calls.h"
 
 #include <algorithm>
@@ -26,16 +27,10 @@ namespace pmusim {
 using namespace sc_core;
 using namespace a64;
 
-namespace {
-// With more than one CPU running, each runs ahead up to the next multiple of this quantum of
-// simulated time (or an earlier timed event) before it lets the others run (docs/firmware.md "SMP").
-constexpr fs_t smp_quantum_fs = 1'000'000'000; // 1 us
-} // namespace
-
 void aarch64_iss::retire(uint64_t instructions) {
     if (instructions == 0) return;
     retired_ += instructions;
-    t_pos_ = core_.clock().time_after_edges(t_pos_, instructions * cycles_per_instruction_);
+    t_pos_ = run_pacing(core_.clock(), cycles_per_instruction_).after(t_pos_, instructions);
 }
 
 void aarch64_iss::sync() {
@@ -95,29 +90,23 @@ sc_time aarch64_iss::time_to_next_event(bool smp) {
 // quantum's end): that event has now happened, the caller goes round again.
 uint64_t aarch64_iss::run_budget(uint64_t cap) {
     const bool smp = other_cpus_running();
-    sc_time gap = time_to_next_event(smp);
-    fs_t limit = deadline_;
-    if (gap != SC_ZERO_TIME && gap.value() < limit - now_fs()) limit = now_fs() + gap.value();
-    if (gap == SC_ZERO_TIME) limit = now_fs();
-    if (smp && t_pos_ > now_fs() && limit <= t_pos_) {
+    const sc_time gap = time_to_next_event(smp);
+    const run_pacing::plan p =
+        run_pacing(core_.clock(), cycles_per_instruction_).plan_run(now_fs(), t_pos_, gap.value(), deadline_, smp, cap);
+    if (p.wait_first) {
         sync();
         return 0;
     }
-    run_limit_fs_ = limit;
-    const clock_domain& clk = core_.clock();
-    uint64_t edges = clk.edges_at(limit) - clk.edges_at(t_pos_);
-    soft_budget_ = ~uint64_t(0);
-    quantum_end_ = (t_pos_ / smp_quantum_fs + 1) * smp_quantum_fs;
-    if (smp && cap == ~uint64_t(0) && quantum_end_ < limit)
-        soft_budget_ = std::max<uint64_t>(1, (clk.edges_at(quantum_end_) - clk.edges_at(t_pos_)) / cycles_per_instruction_);
-    return std::min(cap, std::max<uint64_t>(1, edges / cycles_per_instruction_));
+    run_limit_fs_ = p.limit;
+    soft_budget_ = p.soft_budget;
+    quantum_end_ = p.quantum_end;
+    return p.budget;
 }
 
 // After a run: one that ended at its quantum's end waits for the quantum boundary only (the block
 // boundary is at or after it; the clock's edges may put the last instruction's end just before it).
 void aarch64_iss::after_run() {
-    boundary_due_ = soft_budget_ != ~uint64_t(0) && soft_stopped_ && stop_.kind == stop_kind::budget
-                        ? std::min(quantum_end_, t_pos_) : 0;
+    boundary_due_ = run_pacing::boundary_after(soft_budget_, quantum_end_, soft_stopped_ && stop_.kind == stop_kind::budget, t_pos_);
     soft_budget_ = ~uint64_t(0);
 }
 

@@ -199,12 +199,39 @@ void aarch64_iss::handle_memory(uint64_t pc, const stop_info& first_stop) {
     retire(1);
 }
 
-// HCR_EL2 of the engine (not the ISS's, which is the gate's register): RW [31] (EL1 is AArch64) and
-// VM [0] (stage 2 on). The EL1&0 TLB entries combine both stages: a change flushes them.
+// HCR_EL2 of the engine (not the ISS's, which is the gate's register): RW [31] (EL1 is AArch64),
+// VM [0] (stage 2 on) and, while the ISS runs EL2 or EL3 code, DC [12] (engine_hcr_dc). The EL1&0
+// TLB entries combine both stages: a change flushes them.
+uint64_t aarch64_iss::engine_hcr(bool stage2) const {
+    constexpr uint64_t rw = uint64_t(1) << 31, dc = uint64_t(1) << 12, vm = 1;
+    return rw | (stage2 ? vm | (engine_hcr_dc_ ? dc : 0) : 0);
+}
+
 void aarch64_iss::engine_stage2(bool on) {
-    uc_arm64_cp_reg hcr{1, 1, 3, 4, 0, (uint64_t(1) << 31) | (on ? 1u : 0u)};
+    uc_arm64_cp_reg hcr{1, 1, 3, 4, 0, engine_hcr(on)};
     uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &hcr);
     flush_tlb();
+}
+
+// EL2 and EL3 have translation regimes of their own, separate from EL1&0's (Arm ARM D8.1
+// "Translation regimes"); the ISS runs them untranslated (SCTLR_EL2/EL3 stored, not applied). The
+// engine runs their code at its EL1, where EL1&0's stage 1 (SCTLR_EL1.M, TTBR0/1_EL1) would apply:
+// so while the ISS is at EL2 or EL3 the engine's HCR_EL2.DC [12] is 1, with which "the PE behaves as
+// if the value of the SCTLR_EL1.M field is 0 for all purposes other than returning the value of a
+// direct read of SCTLR_EL1" (Arm ARM DDI 0487, HCR_EL2, DC; Unicorn 2.1.1 helper.c
+// regime_translation_disabled: HCR.DC and a stage 1 of two stages; stage 2 stays on, as DC also
+// makes VM behave as 1). EL1's SCTLR_EL1, TCR and TTBRs stay as EL1 left them: MRS SCTLR_EL1 at EL3 reads
+// EL1's value, and an MSR that turns EL1's MMU on from EL3 leaves EL3 untranslated. Called at every
+// EL change (load_pstate); it costs a compare when the EL stays on its side. The engine's TLB holds
+// the EL1&0 entries of one setting: flushed when the switch changes the translation (EL1's MMU on);
+// with it off both settings are flat and the switch is one register write.
+void aarch64_iss::follow_el_translation() {
+    const bool flat = el_ > 1;
+    if (flat == engine_hcr_dc_) return;
+    engine_hcr_dc_ = flat;
+    uc_arm64_cp_reg hcr{1, 1, 3, 4, 0, engine_hcr(true)};
+    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &hcr);
+    if (engine_sctlr_el1() & 1) flush_tlb();
 }
 
 // The stage 1 walk of `va` for this CPU's EL1&0 regime now (iss/stage1_walk.h).
@@ -346,10 +373,19 @@ bool aarch64_iss::emulate_load_store(uint64_t pc) {
 // handle_memory performs it through the gate at this instant; a data abort again is the stage 1
 // translation's own.
 void aarch64_iss::window_access(uint64_t pc) {
+    // Without stage 2 HCR_EL2.DC is off too (it would turn stage 2 on): at EL2/EL3 the engine's
+    // SCTLR_EL1.M is cleared for the one instruction instead (a raw write; engine_stage2 flushes).
     struct stage2_off {
         aarch64_iss& iss;
-        explicit stage2_off(aarch64_iss& i) : iss(i) { iss.engine_stage2(false); }
-        ~stage2_off() { iss.engine_stage2(true); }
+        uint64_t sctlr_el1 = 0;
+        explicit stage2_off(aarch64_iss& i) : iss(i) {
+            if (iss.el_ > 1 && ((sctlr_el1 = iss.engine_sctlr_el1()) & 1)) iss.set_engine_sctlr_el1(sctlr_el1 & ~uint64_t(1));
+            iss.engine_stage2(false);
+        }
+        ~stage2_off() {
+            if (sctlr_el1 & 1) iss.set_engine_sctlr_el1(sctlr_el1);
+            iss.engine_stage2(true);
+        }
     } off(*this);
     skip_breakpoint_at(pc);
     run_until(pc, pc + 4);

@@ -59,3 +59,6 @@ pmusim_script_test("gdb: attach to running firmware then Ctrl-C and kill"
 pmusim_script_test("gdb: pmusim run and pmusim linux serve GDB: threads, steps, FP/SIMD registers, continue"
   tests/gdb/check_gdb_run_linux.py $<TARGET_FILE:pmusim> ${GDB_MULTIARCH} ${ISS_ELF_DIR}
   ${CMAKE_SOURCE_DIR}/tests/linux/tiny_image.py TIMEOUT 150)
+# GDB's reads at EL3 are flat while EL1's MMU is on, and through EL1's tables at EL1 (tests/iss/el_regime.S).
+pmusim_script_test("gdb: memory reads are flat at EL3 and translated at EL1 while EL1's MMU is on"
+  tests/gdb/check_gdb_el_regime.py $<TARGET_FILE:pmusim> ${GDB_MULTIARCH} ${AARCH64_NM} ${ISS_ELF_DIR}/el_regime.elf)

@@ -7,6 +7,7 @@ if(NOT AARCH64_GCC OR NOT AARCH64_LD)
 endif()
 set(ISS_ELF_DIR ${CMAKE_BINARY_DIR}/tests/iss)
 set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmask wait_traps copied_code el0_traps semihost_write exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop mmu_window mpidr_cpu0 mpidr_cpu5 el0_exit_stop el1_traps)
+list(APPEND ISS_PROGRAMS el_regime el0_ctr_tid2)
 list(APPEND ISS_PROGRAMS first_run_copied)
 set(ISS_ELFS)
 foreach(prog ${ISS_PROGRAMS})
@@ -99,5 +100,39 @@ add_test(NAME "iss: with the MMU on each window access of a run-time block runs 
 set_tests_properties("iss: with the MMU on each window access of a run-time block runs once (access log)" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 iss_test("MPIDR_EL1 of cpu0 at EL1 is 0x81000000 (DynamIQ layout)" 0 firmware -q --el 1 --cpu cpu0 ${ISS_ELF_DIR}/mpidr_cpu0.elf)
 iss_test("MPIDR_EL1 of cpu5 at EL1 is 0x81010100 (cluster 1 core 1)" 0 firmware -q --el 1 --cpu cpu5 ${ISS_ELF_DIR}/mpidr_cpu5.elf)
+# EL2 and EL3 untranslated while EL1's MMU is on (issue 28; tests/iss/el_regime.S), both modes, and
+# the two modes' access logs equal.
+iss_test("SMC HVC and an IRQ to EL3 from EL1 with its MMU on run EL3 and EL2 untranslated" 0 firmware -q ${ISS_ELF_DIR}/el_regime.elf)
+iss_test("EL2 and EL3 untranslated under EL1's MMU in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/el_regime.elf)
+add_test(NAME "iss: fast and reference access logs agree with EL1's MMU on across EL2 and EL3"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/el_regime.elf)
+set_tests_properties("iss: fast and reference access logs agree with EL1's MMU on across EL2 and EL3" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
+# HCR_EL2.TID2 traps an EL0 read of CTR_EL0 to EL2 after SCTLR_EL1.UCT's trap, with TGE or not
+# (tests/iss/el0_ctr_tid2.S), both modes, and the two modes' access logs equal.
+iss_test("an EL0 read of CTR_EL0 traps to EL1 on UCT, to EL2 on TID2 and TGE, in that order" 0 firmware -q ${ISS_ELF_DIR}/el0_ctr_tid2.elf)
+iss_test("EL0 CTR_EL0 traps under UCT TID2 TGE in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/el0_ctr_tid2.elf)
+add_test(NAME "iss: fast and reference access logs agree on EL0 CTR_EL0 traps"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/el0_ctr_tid2.elf)
+set_tests_properties("iss: fast and reference access logs agree on EL0 CTR_EL0 traps" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
+# Issue 28: every EL0 access to an EL1-only register or instruction, generated from Linux's own
+# register list (tests/iss/gen_el0_every.py; docs/firmware.md "EL0 and EL1 in the engine, partly").
+add_custom_command(OUTPUT ${ISS_ELF_DIR}/el0_every.elf
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${ISS_ELF_DIR}
+  COMMAND ${AARCH64_GCC} -c ${CMAKE_SOURCE_DIR}/tests/iss/el0_every.S -o ${ISS_ELF_DIR}/el0_every.o
+  COMMAND ${AARCH64_LD} -N -Ttext=0x80000000 -e _start --build-id=none --no-warn-rwx-segments
+          ${ISS_ELF_DIR}/el0_every.o -o ${ISS_ELF_DIR}/el0_every.elf
+  DEPENDS ${CMAKE_SOURCE_DIR}/tests/iss/el0_every.S ${CMAKE_SOURCE_DIR}/tests/iss/el0_every_body.inc
+          ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
+  COMMENT "Assembling ISS test program el0_every.elf")
+add_custom_target(iss_el0_every ALL DEPENDS ${ISS_ELF_DIR}/el0_every.elf)
+iss_test("EL0 traps on every register and instruction of Linux's list as the Arm ARM says" 0 firmware -q ${ISS_ELF_DIR}/el0_every.elf)
+iss_test("EL0 traps on every register and instruction of Linux's list in the reference mode" 0 firmware -q --reference --time-limit 10ms ${ISS_ELF_DIR}/el0_every.elf)
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME "iss: el0_every.S is what gen_el0_every.py makes of linux-source 6.1 and 6.12"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/iss/gen_el0_every.py --check ${CMAKE_SOURCE_DIR}/tests/iss/el0_every.S)
+  set_tests_properties("iss: el0_every.S is what gen_el0_every.py makes of linux-source 6.1 and 6.12"
+    PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77)
+endif()
 iss_test("code copied at run time and reached in the engine's first run reads CurrentEL at EL3" 0 firmware -q ${ISS_ELF_DIR}/first_run_copied.elf)
 iss_test("code copied at run time and reached in the engine's first run, in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/first_run_copied.elf)
