@@ -136,3 +136,54 @@ if(Python3_FOUND)
 endif()
 iss_test("code copied at run time and reached in the engine's first run reads CurrentEL at EL3" 0 firmware -q ${ISS_ELF_DIR}/first_run_copied.elf)
 iss_test("code copied at run time and reached in the engine's first run, in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/first_run_copied.elf)
+# Independent firmware (issue 28 "Done when"): tests/iss/indep_*.S, written from the Arm ARM and
+# docs/firmware.md's contract alone (not from iss/), each run in the fast and the reference mode;
+# each exits with a status naming the check that failed.
+set(ISS_INDEP_PROGRAMS indep_eret indep_routing indep_abort indep_semihost indep_irq indep_exit_subcode indep_exit_reason)
+foreach(prog ${ISS_INDEP_PROGRAMS})
+  set(src ${CMAKE_SOURCE_DIR}/tests/iss/${prog}.S)
+  set(elf ${ISS_ELF_DIR}/${prog}.elf)
+  add_custom_command(OUTPUT ${elf}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${ISS_ELF_DIR}
+    COMMAND ${AARCH64_GCC} -c ${src} -o ${ISS_ELF_DIR}/${prog}.o
+    COMMAND ${AARCH64_LD} -N -Ttext=0x80000000 -e _start --build-id=none --no-warn-rwx-segments
+            ${ISS_ELF_DIR}/${prog}.o -o ${elf}
+    DEPENDS ${src} ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
+    COMMENT "Assembling ISS test program ${prog}.elf")
+  list(APPEND ISS_INDEP_ELFS ${elf})
+endforeach()
+add_custom_target(iss_indep_programs ALL DEPENDS ${ISS_INDEP_ELFS})
+foreach(mode fast reference)
+  if(mode STREQUAL "reference")
+    set(mode_args --reference --time-limit 1ms)
+  else()
+    set(mode_args --time-limit 1ms)
+  endif()
+  iss_test("independent: initial state, SPSel, nested SVC HVC SMC from EL0 to EL3 and ERET back restore ESR ELR SPSR SP NZCV DAIF (${mode})" 0
+    firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_eret.elf)
+  iss_test("independent: HVC and SMC UNDEFINED by SCR_EL3.HCE SMD, HCR_EL2.TSC before SMD, TGE routes EL0 SVC and UNDEFINED to EL2 (${mode})" 0
+    firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_routing.elf)
+  iss_test("independent: data aborts outside memory at EL3 EL1 EL0 with ESR FAR ELR, routed by TGE and SCR_EL3.EA (${mode})" 0
+    firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_abort.elf)
+  iss_test("independent: an IRQ wakes WFI with I set, and is taken after DAIFClr and ERET at EL1 EL2 EL3 as routed (${mode})" 0
+    firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_irq.elf)
+  add_test(NAME "iss: independent: every semihosting operation of the contract, output byte for byte (${mode})"
+    COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/indep_check_run.sh 0 "ABC\\nDE\\n" "^err$"
+            $<TARGET_FILE:pmusim> firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_semihost.elf)
+  add_test(NAME "iss: independent: SYS_EXIT subcode 256 fails the run (${mode})"
+    COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/indep_check_run.sh 1 "" "exit status 256"
+            $<TARGET_FILE:pmusim> firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_exit_subcode.elf)
+  add_test(NAME "iss: independent: SYS_EXIT_EXTENDED with a reason other than ApplicationExit fails the run (${mode})"
+    COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/indep_check_run.sh 1 "" "reason 0x20023"
+            $<TARGET_FILE:pmusim> firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_exit_reason.elf)
+  set_tests_properties(
+    "iss: independent: every semihosting operation of the contract, output byte for byte (${mode})"
+    "iss: independent: SYS_EXIT subcode 256 fails the run (${mode})"
+    "iss: independent: SYS_EXIT_EXTENDED with a reason other than ApplicationExit fails the run (${mode})"
+    PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
+endforeach()
+add_test(NAME "iss: independent: fast and reference access logs agree"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim>
+          ${ISS_ELF_DIR}/indep_eret.elf ${ISS_ELF_DIR}/indep_routing.elf ${ISS_ELF_DIR}/indep_abort.elf
+          ${ISS_ELF_DIR}/indep_irq.elf)
+set_tests_properties("iss: independent: fast and reference access logs agree" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
