@@ -9,6 +9,7 @@
 #include "models/input_error.h"
 #include "models/soc.h"
 #include "vp/platform.h"
+#include "vp/platform_iss.h"
 
 namespace pmusim::debug {
 
@@ -30,7 +31,7 @@ debug_attachment::debug_attachment(const debug_options& options, platform& p) {
         // The line a script reads the port from (with --gdb 0).
         std::cerr << fmt::format("pmusim: GDB stub on 127.0.0.1:{}\n", debugger_->port()) << std::flush;
     }
-    for (aarch64_iss* iss : aarch64_iss::on_platform(p)) {
+    for (aarch64_iss* iss : isses_on(p)) {
         if (debugger_) debugger_->add(*iss);
         if (trace_) iss->set_trace(trace_.get());
     }

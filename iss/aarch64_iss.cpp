@@ -2,7 +2,6 @@
 #include "iss/a64_encoding.h"
 #include "iss/unicorn_calls.h"
 #include "iss/access_groups.h"
-#include "iss/cpu_identity.h"
 #include "iss/load_store.h"
 #include "iss/stage1_walk.h"
 #include "iss/stage2_map.h"
@@ -18,8 +17,8 @@
 #include "models/interrupt_line.h"
 #include "models/memory.h"
 #include "models/register_access.h"
-#include "vp/platform.h"
-#include "vp/run_recorder.h"
+#include "models/access_record.h"
+#include "models/firmware_gate.h"
 
 namespace pmusim {
 
@@ -31,19 +30,21 @@ namespace {
 struct firmware_stopped {};
 } // namespace
 
-aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& recorder, unsigned cpu)
-    : sc_module(name), to_gate("to_gate"), platform_(p), rec_(recorder), cpu_(cpu), core_(p.system().core(cpu)) {
-    to_gate.bind(p.gate().from_initiators);
-    const cpu_config& c = p.config().cpus.at(cpu);
-    cycles_per_instruction_ = c.cycles_per_instruction;
-    for (const auto& line : c.irq)
-        if (interrupt_line* l = p.find_irq(line)) irqs_.push_back(l);
+aarch64_iss::aarch64_iss(const sc_module_name& name, cpu_host& host, unsigned cpu)
+    : aarch64_iss(name, host, cpu, host.wiring(cpu)) {}
+
+aarch64_iss::aarch64_iss(const sc_module_name& name, cpu_host& host, unsigned cpu, const cpu_wiring& wiring)
+    : sc_module(name), to_gate("to_gate"), host_(host), log_(host.log()), gate_(host.gate()),
+      controls_(host.controls()), memories_(host.memories()), access_log_(log_.access_log()), cpu_(cpu),
+      core_(*wiring.core), irqs_(wiring.irq_inputs) {
+    to_gate.bind(gate_.from_initiators);
+    cycles_per_instruction_ = wiring.cycles_per_instruction;
     check(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &uc_), "uc_open");
     // Translated-code buffer: 128 MiB, not Unicorn's 1 GiB default, whose first flush (power_on,
     // IC IALLUIS) touches every page of it: 14 s measured on the shared machine, 0.07 s at 64 MiB.
     check(uc_ctl_set_tcg_buffer_size(uc_, 128u << 20), "setting the translation buffer size");
     // Plain memory: the memory model's own bytes, mapped once (as DMI): no callback per access.
-    for (const auto& [base, m] : p.memories())
+    for (const auto& [base, m] : memories_)
         check(uc_mem_map_ptr(uc_, base, m->size(), UC_PROT_ALL, m->data()), "mapping plain memory");
     // The engine's lower ELs are AArch64 (its arm_el_is_aa64 reads SCR_EL3.RW and HCR_EL2.RW):
     // EL0 runs at the engine's EL0. The ISS's own SCR_EL3/HCR_EL2 are the gate's registers.
@@ -52,7 +53,7 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& 
     // The engine's stage 2 maps plain memory only, so that any access outside it is a data abort
     // at the exact instruction (iss/stage2_map.h). Its tables are this engine's private memory.
     std::vector<std::pair<uint64_t, uint64_t>> plain;
-    for (const auto& [base, m] : p.memories()) plain.emplace_back(base, m->size());
+    for (const auto& [base, m] : memories_) plain.emplace_back(base, m->size());
     const stage2_map s2 = build_stage2_map(plain, stage2_table_base);
     stage2_tables_.reset(static_cast<uint64_t*>(std::aligned_alloc(4096, s2.bytes())));
     std::memcpy(stage2_tables_.get(), s2.words.data(), s2.bytes());
@@ -63,7 +64,7 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& 
     engine_stage2(true);
     // MPIDR_EL1 as the engine's EL1 reads it: VMPIDR_EL2 (EL2 implemented, Non-secure EL1: QEMU's
     // mpidr_read, Arm ARM D17.2.101), this CPU's affinity in pmusim's DynamIQ layout.
-    uc_arm64_cp_reg vmpidr{0, 0, 3, 4, 5, cpu_mpidr(p.config(), cpu)};
+    uc_arm64_cp_reg vmpidr{0, 0, 3, 4, 5, wiring.mpidr};
     uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &vmpidr);
     uc_hook h;
     check(uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&aarch64_iss::on_block), this, 1, 0), "block hook");
@@ -74,7 +75,7 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, platform& p, run_recorder& 
     hooks_.push_back(h);
     // The address an engine run is told to stop at ("until"): none an instruction can have. Unicorn
     // drops the translated code at that address after every run, except for 0.
-    for (const auto& [base, m] : p.memories())
+    for (const auto& [base, m] : memories_)
         if (base == 0) no_until_ = 1; // odd: no instruction starts there
     // SYS instructions (TLBI, IC, DC, AT): the Inner Shareable maintenance reaches the other engines.
     check(uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&aarch64_iss::on_sys), this, 1, 0, UC_ARM64_INS_SYS),
@@ -105,7 +106,7 @@ aarch64_iss::~aarch64_iss() {
 
 void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, fs_t time_limit_fs) {
     if (running()) throw input_error(elf_path, 0, fmt::format("cpu{} is already running firmware", cpu_));
-    image_ = load_elf_file(elf_path, platform_);
+    image_ = load_elf_file(elf_path, memories_);
     // The instructions the ISS executes itself end translation blocks: an engine exit at each
     // address of an executable segment that holds one (ERET, WFI, HLT #0xF000, and MRS/MSR of a
     // register the gate or the ISS holds). The engine stops with the PC on it, not executed.
@@ -198,7 +199,7 @@ void aarch64_iss::begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_
     el_ = std::min(el, 3u);
     if (el_ < 3) {
         // What the EL3 firmware that would have run leaves behind: SCR_EL3.NS for the state asked for.
-        auto& r = platform_.controls().bank(cpu_);
+        auto& r = controls_.bank(cpu_);
         auto* scr = r.find("SCR_EL3");
         if (scr) {
             uint64_t v = scr->value;
@@ -213,7 +214,7 @@ void aarch64_iss::begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_
         if (el_ < 2)
             if (auto* hcr = r.find("HCR_EL2")) hcr->value |= uint64_t(1) << ctl::hcr_rw; // EL1 is AArch64
     }
-    for (const auto& [base, m] : platform_.memories())
+    for (const auto& [base, m] : memories_)
         if (entry >= base && entry - base < m->size()) sp_[el_] = (base + m->size()) & ~uint64_t(15);
     if (sp) sp_[el_] = *sp;
     load_pstate(pstate_daif | 1); // DAIF masked, SPSel = 1 (ELxh), as out of reset
@@ -236,7 +237,7 @@ void aarch64_iss::begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_
     core_.set_power(power_state::run, t_pos_);
     core_secure_ = !core_.secure();
     update_security();
-    rec_.line(fmt::format("[{}] cpu{}: {} starts at EL{} {} at {:#x}", format_time(now_fs()), cpu_, what, el_,
+    log_.line(fmt::format("[{}] cpu{}: {} starts at EL{} {} at {:#x}", format_time(now_fs()), cpu_, what, el_,
                           secure_state() ? "Secure" : "Non-secure", entry));
     start_event_.notify(SC_ZERO_TIME);
 }
@@ -256,7 +257,7 @@ void aarch64_iss::thread() {
             finish(firmware_result::state::error, 3, 0, std::string("model error: ") + e.what());
         }
         if (const std::string line = semihosting_.take_partial_line(); !line.empty())
-            rec_.program_output(fmt::format("cpu{}: {}", cpu_, line));
+            log_.program_output(fmt::format("cpu{}: {}", cpu_, line));
     }
 }
 
@@ -331,8 +332,8 @@ void aarch64_iss::finish(firmware_result::state s, int exit_code, uint64_t statu
     for (const auto& k : core_.event_keys())
         if (!core_model::is_fixed_key(k)) back[k] = rational(k == "inst" ? 1 : 0);
     core_.set_workload(back, t);
-    platform_.firmware_exited(cpu_, t);
-    rec_.line(fmt::format("[{}] cpu{}: {} {} after {} instructions{}", format_time(t), cpu_,
+    host_.firmware_exited(cpu_, t);
+    log_.line(fmt::format("[{}] cpu{}: {} {} after {} instructions{}", format_time(t), cpu_,
                           image_.segments.empty() ? image_.path : "firmware " + image_.path,
                           s == firmware_result::state::passed   ? "passed"
                           : s == firmware_result::state::failed ? "failed"
@@ -348,6 +349,6 @@ void aarch64_iss::fail(int exit_code, const std::string& message) {
     throw firmware_stopped{};
 }
 
-void aarch64_iss::log_note(const std::string& text) { rec_.line(fmt::format("[{}] cpu{}: {}", format_time(now_fs()), cpu_, text)); }
+void aarch64_iss::log_note(const std::string& text) { log_.line(fmt::format("[{}] cpu{}: {}", format_time(now_fs()), cpu_, text)); }
 
 } // namespace pmusim

@@ -51,6 +51,7 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 #include <vector>
 
+#include "iss/cpu_host.h"
 #include "iss/elf_loader.h"
 #include "iss/semihosting.h"
 #include "iss/stage1_walk.h"
@@ -64,11 +65,12 @@ struct uc_arm64_cp_reg;
 
 namespace pmusim {
 
-class platform;
-class run_recorder;
 struct access_record;
 class interrupt_line;
 class core_model;
+class firmware_gate;
+class cpu_controls;
+class memory;
 class exception_routing;
 
 // Where and how a CPU starts without an ELF (a loader outside the CPU placed the image): Linux's
@@ -109,7 +111,9 @@ class aarch64_iss : public sc_core::sc_module {
 public:
     tlm_utils::simple_initiator_socket<aarch64_iss> to_gate;
 
-    aarch64_iss(const sc_core::sc_module_name& name, platform& p, run_recorder& recorder, unsigned cpu);
+    // CPU `cpu` of the system `host` describes (iss/cpu_host.h); the host outlives the ISS. A
+    // platform's CPU: vp/platform_iss.h.
+    aarch64_iss(const sc_core::sc_module_name& name, cpu_host& host, unsigned cpu);
     ~aarch64_iss() override;
 
     // Loads the ELF into memory now (input_error on bad input) and starts running it at `el`
@@ -137,8 +141,8 @@ public:
     void flush_tlb();
     void flush_translations();
     void code_written(uint64_t begin, uint64_t end);
-    // Every ISS of a platform, for the broadcasts (cpu order).
-    static std::vector<aarch64_iss*> on_platform(const platform& p);
+    // Every ISS on the same gate (one platform: the Inner Shareable domain), for the broadcasts (cpu order).
+    static std::vector<aarch64_iss*> on_gate(const firmware_gate& gate);
     bool other_cpus_running() const;
     bool running() const { return result_.s == firmware_result::state::running; }
     const sc_core::sc_event& finished() const { return finished_; }
@@ -203,6 +207,7 @@ public:
                               ec_sysreg = esr::ec_sysreg, ec_wfx = 0x01, ec_dabort_lower = 0x24, ec_dabort_same = 0x25;
 
 private:
+    aarch64_iss(const sc_core::sc_module_name& name, cpu_host& host, unsigned cpu, const cpu_wiring& wiring);
     // Why the engine stopped.
     enum class stop_kind { none, budget, irq, rescan, sysreg, memory, exception, special, fetch_fault, engine_error, breakpoint };
     struct stop_info {
@@ -357,8 +362,13 @@ private:
     // The engine's SCTLR_EL1 (a raw access: no TLB flush).
     uint64_t engine_sctlr_el1() const;
     void set_engine_sctlr_el1(uint64_t value);
-    platform& platform_;
-    run_recorder& rec_;
+    // The host and what the ISS uses of it, asked for once (iss/cpu_host.h): no virtual call per access.
+    cpu_host& host_;
+    cpu_log& log_;
+    firmware_gate& gate_;
+    cpu_controls& controls_;
+    const std::vector<std::pair<uint64_t, memory*>>& memories_;
+    std::ostream* const* access_log_; // *access_log_: the access log's stream, null when none
     unsigned cpu_;
     core_model& core_;
     uc_struct* uc_ = nullptr;

@@ -12,7 +12,6 @@
 #include "models/core.h"
 #include "models/input_error.h"
 #include "models/register_access.h"
-#include "vp/platform.h"
 
 namespace pmusim {
 

@@ -19,7 +19,6 @@
 
 #include "models/cpu_controls.h"
 #include "models/register_access.h"
-#include "vp/platform.h"
 
 namespace pmusim {
 

@@ -8,7 +8,6 @@
 
 #include "models/input_error.h"
 #include "models/memory.h"
-#include "vp/platform.h"
 
 namespace pmusim {
 
@@ -126,11 +125,5 @@ elf_image load_elf_file(const std::string& path, const memory_regions& regions) 
     if (!in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size))) throw input_error(path, 0, "cannot read the ELF file");
     return load_elf(path, bytes, regions);
 }
-
-elf_image load_elf(const std::string& path, const std::vector<uint8_t>& bytes, platform& p) {
-    return load_elf(path, bytes, p.memories());
-}
-
-elf_image load_elf_file(const std::string& path, platform& p) { return load_elf_file(path, p.memories()); }
 
 } // namespace pmusim

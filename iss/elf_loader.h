@@ -12,7 +12,6 @@
 
 namespace pmusim {
 
-class platform;
 class memory;
 // Plain-memory regions as (base address, memory), as platform::memories() gives them.
 using memory_regions = std::vector<std::pair<uint64_t, memory*>>;
@@ -37,8 +36,5 @@ struct elf_image {
 elf_image load_elf(const std::string& path, const std::vector<uint8_t>& bytes, const memory_regions& regions);
 // Reads the file (bounded by the regions' total size) and loads it.
 elf_image load_elf_file(const std::string& path, const memory_regions& regions);
-// The same into a platform's plain memory.
-elf_image load_elf(const std::string& path, const std::vector<uint8_t>& bytes, platform& p);
-elf_image load_elf_file(const std::string& path, platform& p);
 
 } // namespace pmusim

@@ -19,8 +19,7 @@
 #include "models/interrupt_line.h"
 #include "models/memory.h"
 #include "models/register_access.h"
-#include "vp/platform.h"
-#include "vp/run_recorder.h"
+#include "models/firmware_gate.h"
 
 namespace pmusim {
 
@@ -101,7 +100,7 @@ bool aarch64_iss::iss_instruction(uint32_t w) const {
     // MRS/MSR of a gate register the engine lacks are served in the MRS/MSR hook: no exit.
     if ((w & mask_sysreg_move) == insn_sysreg_move) {
         const sysreg_encoding enc = encoding_of(w);
-        return handled_here(enc) && !(platform_.gate().sysreg_owner(cpu_, enc.key()) && engine_lacks(enc));
+        return handled_here(enc) && !(gate_.sysreg_owner(cpu_, enc.key()) && engine_lacks(enc));
     }
     return w == insn_eret || w == insn_wfi || w == insn_wfe || w == insn_hlt_semihosting;
 }
@@ -444,7 +443,11 @@ void aarch64_iss::write_x(unsigned r, uint64_t v) {
     uc_reg_write(uc_, id, &v);
 }
 
-bool aarch64_iss::in_plain_memory(uint64_t address) const { return platform_.memory_at(address) != nullptr; }
+bool aarch64_iss::in_plain_memory(uint64_t address) const {
+    for (const auto& [base, m] : memories_)
+        if (address >= base && address - base < m->size()) return true;
+    return false;
+}
 
 bool aarch64_iss::may_access_window(uint64_t pc, uint32_t word) const {
     if (!accesses_memory(word)) return false;

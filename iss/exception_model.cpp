@@ -17,17 +17,16 @@
 #include "models/interrupt_line.h"
 #include "models/memory.h"
 #include "models/register_access.h"
-#include "vp/platform.h"
-#include "vp/run_recorder.h"
+#include "models/firmware_gate.h"
 
 namespace pmusim {
 
 using namespace sc_core;
 using namespace a64;
 
-uint64_t aarch64_iss::scr() const { return platform_.controls().value(cpu_, control::scr_el3); }
+uint64_t aarch64_iss::scr() const { return controls_.value(cpu_, control::scr_el3); }
 
-uint64_t aarch64_iss::hcr() const { return platform_.controls().value(cpu_, control::hcr_el2); }
+uint64_t aarch64_iss::hcr() const { return controls_.value(cpu_, control::hcr_el2); }
 
 // The decisions (iss/exception_routing.h) over the state as it is now; SCTLR_EL1 is read from the
 // engine only where it matters (EL0's WFI/WFE).
@@ -128,7 +127,7 @@ void aarch64_iss::take_exception(unsigned target, bool irq, uint64_t esr, uint64
     uint64_t vector = vbar + offset;
     update_security();
     if (trace_) trace_->exception(*this, std::max(t_pos_, now_fs()), from, target, irq, irq ? 0 : esr, elr, far, vector);
-    rec_.line(fmt::format("[{}] cpu{}: {} EL{} -> EL{} at {:#x} (ESR {:#x}, ELR {:#x})", format_time(now_fs()), cpu_,
+    log_.line(fmt::format("[{}] cpu{}: {} EL{} -> EL{} at {:#x} (ESR {:#x}, ELR {:#x})", format_time(now_fs()), cpu_,
                           irq ? "IRQ" : "exception", from, target, vector, irq ? 0 : esr, elr));
     // A synchronous exception at the vector it leads to, with nothing retired since that vector
     // was entered (no handler there: zeros are UNDEFINED), would loop forever at one instant.
@@ -299,7 +298,7 @@ bool aarch64_iss::el0_system_trap(uint32_t w, uint64_t at) {
     bool lacking = false;
     if (op0 == 1) lacking = !el0_sys_present(enc);
     else if (!msr_immediate && el0_direction_exists(enc, !is_write) && !is_write_only(enc)) lacking = engine_lacks(enc);
-    if (!msr_immediate && !platform_.gate().sysreg_owner(cpu_, enc.key()) &&
+    if (!msr_immediate && !gate_.sysreg_owner(cpu_, enc.key()) &&
         (lacking || !el0_direction_exists(enc, !is_write))) {
         take_undefined(at);
         return true;

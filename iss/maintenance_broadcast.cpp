@@ -16,8 +16,6 @@
 #include "models/interrupt_line.h"
 #include "models/memory.h"
 #include "models/register_access.h"
-#include "vp/platform.h"
-#include "vp/run_recorder.h"
 
 namespace pmusim {
 
@@ -32,14 +30,14 @@ std::vector<aarch64_iss*>& aarch64_iss::instances() {
 bool aarch64_iss::other_cpus_running() const {
     // Asked before every engine run and every access served in the engine: no list is built.
     for (const aarch64_iss* i : instances())
-        if (i != this && &i->platform_ == &platform_ && i->running()) return true;
+        if (i != this && &i->gate_ == &gate_ && i->running()) return true;
     return false;
 }
 
-std::vector<aarch64_iss*> aarch64_iss::on_platform(const platform& p) {
+std::vector<aarch64_iss*> aarch64_iss::on_gate(const firmware_gate& gate) {
     std::vector<aarch64_iss*> out;
     for (aarch64_iss* i : instances())
-        if (&i->platform_ == &p) out.push_back(i);
+        if (&i->gate_ == &gate) out.push_back(i);
     std::sort(out.begin(), out.end(), [](const aarch64_iss* a, const aarch64_iss* b) { return a->cpu_ < b->cpu_; });
     return out;
 }
@@ -49,7 +47,7 @@ void aarch64_iss::flush_tlb() { check(uc_ctl_flush_tlb(uc_), "flushing the TLB")
 void aarch64_iss::flush_translations() { check(uc_ctl_flush_tb(uc_), "flushing translated code"); }
 
 void aarch64_iss::code_written(uint64_t begin, uint64_t end) {
-    for (aarch64_iss* i : on_platform(platform_)) i->drop_translations_of_physical(begin, end);
+    for (aarch64_iss* i : on_gate(gate_)) i->drop_translations_of_physical(begin, end);
 }
 
 // Unicorn drops translated code by virtual address: uc_ctl_remove_cache translates `begin` with the
@@ -100,7 +98,7 @@ uint32_t aarch64_iss::on_sys(uc_struct*, int, const uc_arm64_cp_reg* cp, void* s
     // ...IS for every page it unmaps; flushing three engines' TLBs each time was a large part of
     // the 4-CPU boot). IC IVAU's removal translates the address with the other engine's TLB: its
     // pending flush first.
-    for (aarch64_iss* other : on_platform(self->platform_)) {
+    for (aarch64_iss* other : on_gate(self->gate_)) {
         if (other == self || !other->running()) continue;
         if (tlbi_is) {
             other->tlb_flush_pending_ = true;

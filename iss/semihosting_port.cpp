@@ -7,8 +7,6 @@
 
 #include "iss/aarch64_iss.h"
 #include "models/memory.h"
-#include "vp/platform.h"
-#include "vp/run_recorder.h"
 
 namespace pmusim {
 
@@ -24,14 +22,14 @@ struct aarch64_iss::semihosting_port final : semihosting_host {
         return uc_mem_write(cpu.uc_, address, bytes, length) == UC_ERR_OK;
     }
     bool plain_memory(uint64_t address) const override { return cpu.in_plain_memory(address); }
-    void output_line(const std::string& line) override { cpu.rec_.program_output(line); }
+    void output_line(const std::string& line) override { cpu.log_.program_output(line); }
     void error_output(const std::string& text) override { std::cerr << text; }
     fs_t now() const override { return now_fs(); }
     fs_t started() const override { return cpu.started_at_; }
     uint64_t image_end() const override { return cpu.image_.highest_end; }
     uint64_t memory_top() const override {
         uint64_t top = 0;
-        for (const auto& [base, m] : cpu.platform_.memories())
+        for (const auto& [base, m] : cpu.memories_)
             if (cpu.image_.entry >= base && cpu.image_.entry - base < m->size()) top = base + m->size();
         return top;
     }

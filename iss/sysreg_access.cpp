@@ -17,8 +17,8 @@
 #include "models/interrupt_line.h"
 #include "models/memory.h"
 #include "models/register_access.h"
-#include "vp/platform.h"
-#include "vp/run_recorder.h"
+#include "models/access_record.h"
+#include "models/firmware_gate.h"
 
 namespace pmusim {
 
@@ -51,7 +51,7 @@ aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_reg
     r.outcome = outcome_of(trans, ctx);
     if (!is_write && r.outcome == access_outcome::ok) r.value = data;
     if (r.outcome == access_outcome::error) r.detail = bus_error_detail(trans, ctx);
-    if (!rec_.json && !trace_) return r; // no access log: the record is not built (its cost is most of an access's)
+    if (!*access_log_ && !trace_) return r; // no access log: the record is not built (its cost is most of an access's)
     access_record a;
     a.time_fs = now_fs();
     a.time = format_time(a.time_fs);
@@ -67,14 +67,14 @@ aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_reg
     if (r.syndrome) a.syndrome = fmt::format("{:#x}", r.syndrome);
     a.cpu_cycle = core_.clock().edges_at(a.time_fs);
     if (!r.detail.empty()) a.detail = r.detail;
-    if (rec_.json) rec_.access(a);
+    if (*access_log_) log_.access(a);
     if (trace_) trace_->access(*this, a, system_register);
     return r;
 }
 
 bool aarch64_iss::handled_here(const sysreg_encoding& enc) const {
     uint32_t k = enc.key();
-    return platform_.gate().sysreg_owner(cpu_, k) || k == key_currentel || k == key_spsel || enc.op1 == 4 ||
+    return gate_.sysreg_owner(cpu_, k) || k == key_currentel || k == key_spsel || enc.op1 == 4 ||
            enc.op1 == 5 || enc.op1 == 6 || el1_trap_candidate(enc);
 }
 
@@ -96,7 +96,7 @@ void aarch64_iss::handle_sysreg(uint64_t pc) {
                 take_exception(2, false, sysreg_trap_syndrome(enc, !is_read, rt), pc, std::nullopt);
                 return;
             }
-            if (!platform_.gate().sysreg_owner(cpu_, enc.key())) {
+            if (!gate_.sysreg_owner(cpu_, enc.key())) {
                 engine_register_access(pc, enc, is_read, rt);
                 return;
             }
@@ -130,7 +130,7 @@ void aarch64_iss::handle_sysreg(uint64_t pc) {
 // The registers the ISS holds itself; false when the access goes to the gate.
 bool aarch64_iss::local_sysreg(uint32_t k, bool is_read, unsigned rt) {
     uint64_t pc = engine_pc();
-    if (platform_.gate().sysreg_owner(cpu_, k)) return false;
+    if (gate_.sysreg_owner(cpu_, k)) return false;
     sysreg_encoding enc = sysreg_encoding::from_key(k);
     auto done = [&](uint64_t value) {
         if (is_read) write_x(rt, value);

@@ -19,8 +19,6 @@
 #include "models/interrupt_line.h"
 #include "models/memory.h"
 #include "models/register_access.h"
-#include "vp/platform.h"
-#include "vp/run_recorder.h"
 
 namespace pmusim {
 
@@ -65,7 +63,7 @@ bool aarch64_iss::try_take_irq() {
 sc_time aarch64_iss::time_to_next_event(bool smp) {
     std::vector<aarch64_iss*> parked;
     if (smp)
-        for (aarch64_iss* other : on_platform(platform_))
+        for (aarch64_iss* other : on_gate(gate_))
             if (other != this && other->boundary_at_ > now_fs()) {
                 other->boundary_event_.cancel();
                 parked.push_back(other);

@@ -1,5 +1,5 @@
 #include "linux/device_tree.h"
-#include "iss/cpu_identity.h"
+#include "vp/platform_iss.h"
 
 #include <algorithm>
 #include <cstdio>

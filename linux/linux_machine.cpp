@@ -6,6 +6,7 @@
 #include "devices/psci/psci.h"
 #include "linux/device_tree.h"
 #include "vp/platform.h"
+#include "vp/platform_iss.h"
 #include "vp/run_recorder.h"
 
 namespace pmusim {
@@ -39,7 +40,7 @@ struct linux_machine::psci_glue : cpu_power_control {
 linux_machine::linux_machine(const sc_core::sc_module_name& name, platform& p, run_recorder& rec)
     : sc_module(name), platform_(p), rec_(rec) {
     for (unsigned i = 0; i < p.config().cpus.size(); ++i) {
-        cpus_.push_back(std::make_unique<aarch64_iss>(fmt::format("cpu{}", i).c_str(), p, rec, i));
+        cpus_.push_back(make_platform_iss(fmt::format("cpu{}", i), p, rec, i));
         cpus_.back()->set_call_handler([this](aarch64_iss& cpu, cpu_call& call) { return serve_call(cpu, call); });
     }
     psci_ = std::make_unique<psci_glue>(*this);

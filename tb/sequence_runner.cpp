@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "iss/aarch64_iss.h"
+#include "vp/platform_iss.h"
 #include "models/input_error.h"
 #include <filesystem>
 #include "models/input_file.h"
@@ -139,7 +140,7 @@ void sequence_runner::load(std::vector<seq::statement> statements) {
     for (const auto& st : statements_)
         if (auto* e = std::get_if<seq::exec_firmware>(&st.body))
             if (e->cpu < platform_.system().cores.size() && platform_.config().arch == arch_kind::arm && !iss_.count(e->cpu))
-                iss_[e->cpu] = std::make_unique<aarch64_iss>(fmt::format("iss_cpu{}", e->cpu).c_str(), platform_, rec_, e->cpu);
+                iss_[e->cpu] = make_platform_iss(fmt::format("iss_cpu{}", e->cpu), platform_, rec_, e->cpu);
 }
 
 aarch64_iss* sequence_runner::iss(unsigned cpu) const {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "models/access_record.h"
 #include "models/sim_time.h"
 #include "models/unit.h"
 #include "vp/junit.h"
@@ -42,19 +43,6 @@ private:
     std::vector<observable> signals_;
     std::vector<std::optional<uint64_t>> last_;
     std::vector<step> steps_;
-};
-
-// One register access of the JSON-lines access log (docs/logs.md). json() writes it with its keys
-// in the order nlohmann::json sorts them, byte for byte what json::dump() of the same object gave
-// (logs are compared byte for byte), at a fraction of the cost of building that object.
-struct access_record {
-    fs_t time_fs = 0;
-    std::string time, file;
-    uint64_t line = 0;
-    std::string context, op, outcome;
-    std::optional<std::string> pc, target, address, encoding, value, syndrome, detail;
-    std::optional<uint64_t> size, cpu_cycle;
-    std::string json() const;
 };
 
 class run_recorder {

@@ -1,5 +1,5 @@
 # The floors of docs/architecture.md: nothing below tb/ includes a tb/ header, vp/ stands on models/
-# only, models/unit.h keeps at most 14 virtual functions, embed/ holds no YAML text
+# only, iss/ includes nothing of vp/ (its host is iss/cpu_host.h), models/unit.h keeps at most 14 virtual functions, embed/ holds no YAML text
 # (tests/architecture/check_floors.py).
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """The floors of docs/architecture.md, checked on the source tree.
 
-  models/                 the shared models: include nothing of vp/ or tb/
-  vp/                     the platform floor: includes models/ and vp/ only
-  units, devices, iss/,   stand on models/ and vp/: include nothing of tb/
+  models/                 the shared models: include nothing of iss/, vp/ or tb/
+  iss/                    the CPU: includes models/ and iss/ only (its host is the interface
+                          iss/cpu_host.h), nothing of vp/ or tb/
+  vp/                     the platform floor: includes models/, iss/ and vp/ only (vp/platform_iss.h
+                          adapts a platform and its run record to the ISS's host interface)
+  units, devices,         stand on models/, iss/ and vp/: include nothing of tb/
   embed/, include/pmusim/,
   debug/, linux/ (but the `pmusim linux` command, linux/linux_command.cpp)
   tb/                     the roof: may include anything
@@ -70,10 +73,13 @@ def include_violations(root):
             for line, inc in includes(path):
                 if inc.startswith("tb/"):
                     out.append(f"{rel}:{line}: includes {inc}: nothing below tb/ includes a tb/ header")
-                elif folder == "models/" and inc.startswith("vp/"):
-                    out.append(f"{rel}:{line}: includes {inc}: models/ stands below the platform floor vp/")
-                elif folder == "vp/" and "/" in inc and not inc.startswith(("models/", "vp/")):
-                    out.append(f"{rel}:{line}: includes {inc}: the platform floor depends on models/ only")
+                elif folder == "models/" and inc.startswith(("vp/", "iss/")):
+                    out.append(f"{rel}:{line}: includes {inc}: models/ stands below the ISS and the platform floor vp/")
+                elif folder == "iss/" and "/" in inc and not inc.startswith(("models/", "iss/")):
+                    out.append(f"{rel}:{line}: includes {inc}: the ISS stands on models/ and its host interface "
+                               "(iss/cpu_host.h) only, not on the platform floor vp/ or above")
+                elif folder == "vp/" and "/" in inc and not inc.startswith(("models/", "iss/", "vp/")):
+                    out.append(f"{rel}:{line}: includes {inc}: the platform floor depends on models/ and iss/ only")
     return out
 
 
@@ -122,6 +128,10 @@ def self_test(root):
         "a unit's register.cpp including tb/": ("amu/register.cpp", '#include "tb/sequence_runner.h"\n'),
         "a device including tb/": ("devices/gic/gic.cpp", '#include "tb/sweep.h"\n'),
         "the ISS including tb/": ("iss/aarch64_iss.cpp", '#include "tb/scenario.h"\n'),
+        "the ISS including vp/": ("iss/engine_driver.cpp", '#include "vp/platform.h"\n'),
+        "an ISS header including vp/": ("iss/cpu_identity.h", '#include "vp/platform_config.h"\n'),
+        "the ISS including the debugger": ("iss/aarch64_iss.h", '#include "debug/trace.h"\n'),
+        "models/ including the ISS": ("models/unit.cpp", '#include "iss/cpu_host.h"\n'),
         "embed/ including tb/": ("embed/model.cpp", '#include "tb/sequence_runner.h"\n'),
         "the platform floor including a unit": ("vp/platform.cpp", '#include "amu/amu.h"\n'),
         "models/ including the platform floor": ("models/unit.cpp", '#include "vp/platform.h"\n'),

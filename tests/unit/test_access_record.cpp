@@ -1,4 +1,4 @@
-// Unit tests of the access log's record writer (vp/run_recorder.h access_record): byte for byte
+// Unit tests of the access log's record writer (models/access_record.h): byte for byte
 // what nlohmann::json::dump() writes for the same object, whatever fields are present and
 // whatever the strings hold.
 #include <catch2/catch.hpp>

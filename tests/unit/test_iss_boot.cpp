@@ -12,6 +12,7 @@
 #include "models/input_error.h"
 #include "models/memory.h"
 #include "vp/platform.h"
+#include "vp/platform_iss.h"
 #include "vp/run_recorder.h"
 
 using namespace pmusim;
@@ -63,7 +64,7 @@ TEST_CASE("iss: a CPU boots at an entry with x0..x3 and CPU_ON and CPU_OFF go th
     std::ostringstream log;
     run_recorder rec;
     rec.log = &log;
-    aarch64_iss cpu0("iss_cpu0", p, rec, 0), cpu1("iss_cpu1", p, rec, 1);
+    platform_iss cpu0("iss_cpu0", p, rec, 0), cpu1("iss_cpu1", p, rec, 1);
     memory& m = *p.memory_at(dram);
     std::memcpy(m.data() + (cpu0_entry - dram), cpu0_code, sizeof cpu0_code);
     std::memcpy(m.data() + (cpu1_entry - dram), cpu1_code, sizeof cpu1_code);
@@ -127,7 +128,7 @@ TEST_CASE("iss: a CPU boots at an entry with x0..x3 and CPU_ON and CPU_OFF go th
 TEST_CASE("iss: a CPU powered on outside plain memory is refused") {
     platform p{load_platform("arm-default")};
     run_recorder rec;
-    aarch64_iss cpu0("iss_cpu0", p, rec, 0);
+    platform_iss cpu0("iss_cpu0", p, rec, 0);
     cpu_boot b;
     b.entry = 0x1000;
     CHECK_THROWS_AS(cpu0.power_on(b), input_error);

@@ -17,6 +17,7 @@
 #include "debug/trace.h"
 #include "iss/aarch64_iss.h"
 #include "vp/platform.h"
+#include "vp/platform_iss.h"
 #include "vp/run_recorder.h"
 
 using namespace pmusim;
@@ -24,7 +25,7 @@ using namespace pmusim;
 TEST_CASE("trace: a trace holds at most its bound of records then one cut record and nothing more") {
     platform p{load_platform("arm-default")};
     run_recorder rec;
-    aarch64_iss cpu0("iss_cpu0", p, rec, 0);
+    platform_iss cpu0("iss_cpu0", p, rec, 0);
     char path[] = "/tmp/pmusim-trace-test-XXXXXX";
     const int fd = mkstemp(path);
     REQUIRE(fd >= 0);
