@@ -158,15 +158,36 @@ void aarch64_iss::exception_return(uint64_t pc) {
     }
     unsigned target = (spsr >> 2) & 3;
     if ((spsr >> 4) & 1) fail(2, fmt::format("{}: ERET to AArch32 (SPSR {:#x}): not modelled", where(pc), spsr));
-    if (target > el_ || (target == 0 && (spsr & 1)))
-        fail(2, fmt::format("{}: illegal exception return from EL{} (SPSR_EL{} {:#x})", where(pc), el_, el_, spsr));
+    // Illegal exception return (Arm ARM D1.4.4.2): to a higher EL, M[3:0] = 0b0001, M[1] = 1, to EL2
+    // where it is disabled (Secure, no Secure EL2), to EL1 with EL2 enabled and HCR_EL2.TGE; and an
+    // SPSR with IL set. PC = ELR, EL and SPSel unchanged, NZCV and DAIF from the SPSR, PSTATE.IL = 1,
+    // and the next instruction (the one at ELR) takes an Illegal Execution state exception (D1.4.5:
+    // EC 0x0E, IL 1, ELR = that instruction, SPSR.IL = 1), routed as UNDEFINED. The ERET retires.
+    const bool secure_after = el_ == 3 ? !(scr() & 1) : secure_state();
+    const bool illegal = target > el_ || (spsr & 0xf) == 1 || (spsr & 2) || ((spsr >> 20) & 1) ||
+                         (target == 2 && !cpu_controls::el2_enabled_by(scr(), secure_after)) ||
+                         (target == 1 && cpu_controls::el2_enabled_by(scr(), secure_after) && ((hcr() >> ctl::hcr_tge) & 1));
+    if (illegal) {
+        constexpr uint64_t ec_illegal_state = 0x0e, pstate_il = 1u << 20;
+        uint64_t ps = 0;
+        uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
+        save_stack_pointers();
+        load_pstate((spsr & pstate_nzcv_daif) | (el_ == 0 ? 0 : (ps & 1)));
+        set_pc(elr);
+        retire(1);
+        log_note(fmt::format("{}: illegal exception return from EL{} (SPSR_EL{} {:#x}): PSTATE.IL set, EL unchanged",
+                             where(pc), el_, el_, spsr));
+        const unsigned to = routing().same_or_el1();
+        take_exception(to, false, (ec_illegal_state << 26) | (1u << 25), elr, std::nullopt);
+        if (to == 1) write_spsr_el1(uc_, read_spsr_el1(uc_) | pstate_il);
+        else spsr_[to] |= pstate_il;
+        return;
+    }
     // SCR_EL3.RW = 0 makes the ELs below EL3 AArch32 (Arm ARM D1.4 "Execution state"): an ERET into
     // them is to AArch32, which pmusim does not model. HCR_EL2.RW is not checked: pmusim resets
     // HCR_EL2 to 0, and firmware that leaves EL2 unused (this repo's tests) need not set it.
     if (target < 3 && target > 0 && el_ == 3 && !((scr() >> ctl::scr_rw) & 1))
         fail(2, fmt::format("{}: ERET to EL{} with SCR_EL3.RW = 0 (AArch32 below EL3): not modelled", where(pc), target));
-    if (target == 2 && !cpu_controls::el2_enabled_by(scr(), el_ == 3 ? !(scr() & 1) : secure_state()))
-        fail(2, fmt::format("{}: ERET to EL2, which is disabled in this security state (SCR_EL3 {:#x})", where(pc), scr()));
     save_stack_pointers();
     el_ = target;
     load_pstate(spsr & (pstate_nzcv_daif | 1));
@@ -374,6 +395,20 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
         if (route == exception_routing::smc_route::disabled) { take_undefined(at); return; }
         retire(executed);
         take_exception(3, false, exception_routing::esr_smc(imm16), at + 4, std::nullopt);
+        return;
+    }
+    // BRK #imm16 (the engine's EXCP_BKPT 7): a Breakpoint Instruction exception, always enabled
+    // (Arm ARM D2.7): EC 0x3C, IL 1, ISS = imm16, ELR = the BRK itself (D2.7.3.2), not retired;
+    // taken to the current EL from EL1-EL3, from EL0 to EL1, to EL2 from EL0/EL1 with HCR_EL2.TGE or
+    // MDCR_EL2.TDE where EL2 is enabled (AArch64.SoftwareBreakpoint).
+    constexpr uint32_t mask_brk = 0xffe0001f, insn_brk = 0xd4200000;
+    constexpr uint64_t ec_brk64 = 0x3c, mdcr_tde = 1u << 8;
+    if ((w & mask_brk) == insn_brk) {
+        unsigned target = el_ >= 2 ? el_ : 1;
+        if (el_ <= 1 && r.el2_enabled() &&
+            ((hcr() >> ctl::hcr_tge) & 1 || (controls_.value(cpu_, control::mdcr_el2) & mdcr_tde)))
+            target = 2;
+        take_exception(target, false, (ec_brk64 << 26) | (1u << 25) | imm16, at, std::nullopt);
         return;
     }
     if (el_ == 0 && el0_system_trap(w, at)) return;

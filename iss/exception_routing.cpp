@@ -33,7 +33,9 @@ exception_routing::smc_route exception_routing::smc() const {
     // HCR_EL2.TSC's trap has priority over SCR_EL3.SMD (the HCR_EL2.TSC field page: the trap
     // applies "regardless of the value of SCR_EL3.SMD").
     if (s_.el == 1 && bit(s_.hcr_el2, ctl::hcr_tsc) && el2_enabled()) return smc_route::trap_to_el2;
-    if (s_.el < 3 && bit(s_.scr_el3, ctl::scr_smd)) return smc_route::disabled;
+    // SCR_EL3.SMD disables SMC at EL1 and above, EL3 included (Arm ARM J1.1.2.44
+    // AArch64.CheckForSMCUndefOrTrap: no EL condition; D24.2.169 SCR_EL3.SMD).
+    if (bit(s_.scr_el3, ctl::scr_smd)) return smc_route::disabled;
     return smc_route::to_el3;
 }
 

@@ -47,7 +47,7 @@ public:
     enum class smc_route {
         undefined,      // at EL0: UNDEFINED
         trap_to_el2,    // EL1 with HCR_EL2.TSC where EL2 is enabled: trapped to EL2 (preferred return: the SMC)
-        disabled,       // SCR_EL3.SMD = 1 below EL3: UNDEFINED (after a host call may have served it)
+        disabled,       // SCR_EL3.SMD = 1 (EL1-EL3): UNDEFINED (after a host call may have served it)
         to_el3,         // the SMC exception to EL3 (preferred return: past the SMC)
     };
     smc_route smc() const;

@@ -92,7 +92,8 @@ TEST_CASE("iss exception routing: HVC is UNDEFINED at EL0 or with SCR_EL3.HCE cl
 TEST_CASE("iss exception routing: SMC traps to EL2 with HCR_EL2.TSC before SCR_EL3.SMD disables it", "[iss]") {
     // [ARM] C6.2 "SMC": UNDEFINED at EL0; HCR_EL2.TSC = 1 traps EL1's SMC to EL2 where EL2 is
     // enabled, whatever SCR_EL3.SMD is (HCR_EL2.TSC page); SCR_EL3.SMD = 1 makes it UNDEFINED at
-    // EL1 and EL2 (SCR_EL3.SMD page), never at EL3; otherwise the SMC exception goes to EL3.
+    // EL1 and above, EL3 included (SCR_EL3.SMD page: "at EL1 and above"; J1.1.2.44
+    // AArch64.CheckForSMCUndefOrTrap has no EL condition); otherwise the SMC exception goes to EL3.
     CHECK(at(0).smc() == smc::undefined);
     CHECK(at(1).smc() == smc::to_el3);
     CHECK(at(1, SCR_NS | SCR_RW, HCR_TSC).smc() == smc::trap_to_el2);
@@ -101,7 +102,8 @@ TEST_CASE("iss exception routing: SMC traps to EL2 with HCR_EL2.TSC before SCR_E
     CHECK(at(1, secure_scr, HCR_TSC).smc() == smc::to_el3); // EL2 disabled: TSC has no effect
     CHECK(at(2, SCR_NS | SCR_RW, HCR_TSC).smc() == smc::to_el3); // TSC traps EL1's only
     CHECK(at(2, SCR_NS | SCR_RW | SCR_SMD).smc() == smc::disabled);
-    CHECK(at(3, SCR_SMD).smc() == smc::to_el3);
+    CHECK(at(3, SCR_SMD).smc() == smc::disabled); // J1.1.2.44: SMD applies at EL3 too
+    CHECK(at(3, 0).smc() == smc::to_el3);
 }
 
 TEST_CASE("iss exception routing: WFI and WFE trap by SCTLR_EL1.nTWx then HCR_EL2.TWx then SCR_EL3.TWx", "[iss]") {
