@@ -362,6 +362,14 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
         prefetch_abort(at);
         return;
     }
+    // A misaligned PC (BR/BLR/RET/ERET to an address with bits [1:0] set; the engine raises its
+    // EXCP_UDEF 1 on it): a PC Alignment fault (Arm ARM D1.4.10.1): EC 0x22, IL 1, ELR and FAR = the
+    // misaligned PC; EL1 from EL0 (EL2 with HCR_EL2.TGE), else the current EL.
+    if (at & 3) {
+        constexpr uint64_t ec_pc_alignment = 0x22;
+        take_exception(routing().same_or_el1(), false, (ec_pc_alignment << 26) | (1u << 25), at, at);
+        return;
+    }
     if (w == insn_hlt_semihosting) {
         semihosting_call(at);
         return;

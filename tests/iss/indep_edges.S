@@ -13,7 +13,9 @@
 // - an illegal exception return (D1.11.4 "Illegal return events": ERET from EL1 to EL2h, a higher
 //   EL): PSTATE.EL stays EL1, PSTATE.IL = 1, PC = ELR_EL1, and the next instruction takes an
 //   Illegal Execution state exception: EC 0x0E, IL 1, ELR = that instruction, SPSR_EL1.IL = 1,
-//   SPSR_EL1.M = EL1h.
+//   SPSR_EL1.M = EL1h;
+// - a branch to a misaligned address: PC Alignment fault (D1.4.10.1), EC 0x22, IL 1, ELR and FAR =
+//   the misaligned PC, taken to the current EL.
 // The exit status is 10 x stage + the failing check.
 #include "common.inc"
 #define SCR_EL3   S3_6_C1_C1_0
@@ -33,6 +35,8 @@
 #define ESR_SMC(i) (0x5e000000 | (i))
 #define ESR_BRK(i) (0xf2000000 | (i))
 #define ESR_ILLEGAL 0x3a000000
+#define ESR_PC_ALIGN 0x8a000000
+#define FAR_EL3   S3_6_C6_C0_0
 #define V_EL1_SP0 16
 #define V_EL1_CUR 20
 #define V_EL1_LOW 24
@@ -118,6 +122,28 @@ _start:
     provoke 2, V_EL3_CUR, ESR_SMC(2), 13, 1, 0, smc #2
     provoke 3, V_EL3_CUR, ESR_BRK(3), 13, 0, 0, brk #3
     provoke 4, V_EL3_CUR, UNDEF, 13, 0, 0, hlt #4
+    // 21: BR to a misaligned address: PC Alignment fault (D1.4.10.1), EC 0x22, IL 1, ELR and
+    // FAR_EL3 = the misaligned PC; the handler resumes at pc_back.
+    adr x1, pc_target
+    add x1, x1, #2
+    mov x21, #21
+    mov x26, #V_EL3_CUR
+    ldr x23, =ESR_PC_ALIGN
+    mov x27, #13
+    mov x22, #0
+    mov x24, x1
+    adr x28, pc_back
+    mov x20, #0
+    br x1
+pc_target:
+    nop
+    nop
+pc_back:
+    cmp x20, #1
+    check_eq 219
+    mrs x0, FAR_EL3
+    cmp x0, x24
+    check_eq 218
     mrs x0, SCR_EL3
     orr x0, x0, #(1 << 7)          // SMD
     msr SCR_EL3, x0
