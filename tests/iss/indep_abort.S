@@ -151,6 +151,15 @@ _start:
     abort 5, V_EL3_CUR, DABT(0x25, 0), 0, PAST_CMN, 13, ldp x10, x11, [x3]
     abort 6, V_EL3_CUR, DABT(0x25, 1), 0, PAST_CMN + 16, 13, str x5, [x3, #16]!
     abort 7, V_EL3_CUR, DABT(0x25, 1), ISV(1, 0, 5, 0), 0, 13, strh w5, [x4]
+    // The forms docs/firmware.md says run in the engine (exclusive, acquire, SIMD&FP): the same
+    // abort; ISV = 0 for the exclusive and the SIMD&FP forms (no general-purpose transfer register
+    // syndrome), and for LDAR either ISV = 0 or the syndrome with AR (bit 14) = 1.
+    mov x0, #(3 << 20)
+    msr CPACR_EL1, x0              // FPEN: FP/SIMD not trapped
+    abort 30, V_EL3_CUR, DABT(0x25, 0), 0, UNMAPPED, 13, ldxr x5, [x1]
+    abort 31, V_EL3_CUR, DABT(0x25, 0), 0, GAP, 13, ldr q0, [x2]
+    abort 32, V_EL3_CUR, DABT(0x25, 1), 0, GAP + 32, 13, str d1, [x2, #32]
+    abort 33, V_EL3_CUR, DABT(0x25, 0), (ISV(3, 0, 5, 1) | (1 << 14)), UNMAPPED, 13, ldar x5, [x1]
     // Nothing changed: the loads' destinations and the pre-index base.
     ldr x0, =0x5555555555555555
     cmp x5, x0
