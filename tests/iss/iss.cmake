@@ -140,7 +140,7 @@ iss_test("code copied at run time and reached in the engine's first run, in the 
 # docs/firmware.md's contract alone (not from iss/), each run in the fast and the reference mode;
 # each exits with a status naming the check that failed.
 set(ISS_INDEP_PROGRAMS indep_eret indep_routing indep_abort indep_semihost indep_irq indep_exit_subcode indep_exit_reason
-    indep_edges indep_counting)
+    indep_edges indep_counting indep_irq_sp0)
 foreach(prog ${ISS_INDEP_PROGRAMS})
   set(src ${CMAKE_SOURCE_DIR}/tests/iss/${prog}.S)
   set(elf ${ISS_ELF_DIR}/${prog}.elf)
@@ -170,6 +170,8 @@ foreach(mode fast reference)
     firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_edges.elf)
   iss_test("independent: INST_RETIRED and CPU_CYCLES across SVC SMC ERET, an UNDEFINED that does not retire, semihosting and WFE (${mode})" 0
     firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_counting.elf)
+  iss_test("independent: an IRQ at EL3 with SPSel 0 is taken at VBAR_EL3 + 0x080 with SPSR EL3t, SP_EL3 in the handler, SP_EL0 after ERET (${mode})" 0
+    firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_irq_sp0.elf)
   iss_test("independent: an IRQ wakes WFI with I set, and is taken after DAIFClr and ERET at EL1 EL2 EL3 as routed (${mode})" 0
     firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_irq.elf)
   add_test(NAME "iss: independent: every semihosting operation of the contract, output byte for byte (${mode})"
@@ -191,5 +193,5 @@ add_test(NAME "iss: independent: fast and reference access logs agree"
   COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim>
           ${ISS_ELF_DIR}/indep_eret.elf ${ISS_ELF_DIR}/indep_routing.elf ${ISS_ELF_DIR}/indep_abort.elf
           ${ISS_ELF_DIR}/indep_irq.elf ${ISS_ELF_DIR}/indep_edges.elf
-          ${ISS_ELF_DIR}/indep_counting.elf)
+          ${ISS_ELF_DIR}/indep_counting.elf ${ISS_ELF_DIR}/indep_irq_sp0.elf)
 set_tests_properties("iss: independent: fast and reference access logs agree" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
