@@ -33,10 +33,16 @@ struct firmware_stopped {};
 aarch64_iss::aarch64_iss(const sc_module_name& name, cpu_host& host, unsigned cpu)
     : aarch64_iss(name, host, cpu, host.wiring(cpu)) {}
 
+aarch64_iss::aarch64_iss(const sc_module_name& name, std::unique_ptr<cpu_host> host, unsigned cpu)
+    : aarch64_iss(name, *host, cpu) {
+    owned_host_ = std::move(host);
+}
+
 aarch64_iss::aarch64_iss(const sc_module_name& name, cpu_host& host, unsigned cpu, const cpu_wiring& wiring)
-    : sc_module(name), to_gate("to_gate"), host_(host), log_(host.log()), gate_(host.gate()),
-      controls_(host.controls()), memories_(host.memories()), access_log_(log_.access_log()), cpu_(cpu),
-      core_(*wiring.core), irqs_(wiring.irq_inputs) {
+    : sc_module(name), to_gate("to_gate"), host_(host), gate_(host.gate()), cpu_(cpu),
+      core_(wiring.core ? *wiring.core : throw model_error("the host gave cpu" + std::to_string(cpu) + " no core model")),
+      irqs_(wiring.irq_inputs), log_(host.log()), controls_(host.controls()), memories_(host.memories()),
+      access_log_(log_.access_log()) {
     to_gate.bind(gate_.from_initiators);
     cycles_per_instruction_ = wiring.cycles_per_instruction;
     check(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &uc_), "uc_open");

@@ -114,6 +114,8 @@ public:
     // CPU `cpu` of the system `host` describes (iss/cpu_host.h); the host outlives the ISS. A
     // platform's CPU: vp/platform_iss.h.
     aarch64_iss(const sc_core::sc_module_name& name, cpu_host& host, unsigned cpu);
+    // The same over a host the ISS owns (an adapter made for it: vp/platform_iss.h make_platform_iss).
+    aarch64_iss(const sc_core::sc_module_name& name, std::unique_ptr<cpu_host> host, unsigned cpu);
     ~aarch64_iss() override;
 
     // Loads the ELF into memory now (input_error on bad input) and starts running it at `el`
@@ -362,13 +364,11 @@ private:
     // The engine's SCTLR_EL1 (a raw access: no TLB flush).
     uint64_t engine_sctlr_el1() const;
     void set_engine_sctlr_el1(uint64_t value);
-    // The host and what the ISS uses of it, asked for once (iss/cpu_host.h): no virtual call per access.
+    // The host and what the ISS uses of it, asked for once (iss/cpu_host.h): no virtual call per
+    // access. Two references here, where the platform and the recorder were (the members after
+    // them keep their offsets: the block hook's and the MRS hook's fields), the rest at the end.
     cpu_host& host_;
-    cpu_log& log_;
     firmware_gate& gate_;
-    cpu_controls& controls_;
-    const std::vector<std::pair<uint64_t, memory*>>& memories_;
-    std::ostream* const* access_log_; // *access_log_: the access log's stream, null when none
     unsigned cpu_;
     core_model& core_;
     uc_struct* uc_ = nullptr;
@@ -490,6 +490,12 @@ private:
     static void on_traced_instruction(uc_struct* uc, uint64_t address, uint32_t size, void* self);
     semihosting semihosting_; // its operations; the partial stdout line (iss/semihosting_port.cpp)
     struct semihosting_port;  // this CPU's memory, log and time as semihosting's host
+    // The rest of what the ISS uses of its host (host_, gate_ above).
+    cpu_log& log_;
+    cpu_controls& controls_;
+    const std::vector<std::pair<uint64_t, memory*>>& memories_;
+    std::ostream* const* access_log_; // *access_log_: the access log's stream, null when none
+    std::unique_ptr<cpu_host> owned_host_; // host_, when the ISS owns it
 };
 
 } // namespace pmusim
