@@ -9,19 +9,24 @@ set(ISS_ELF_DIR ${CMAKE_BINARY_DIR}/tests/iss)
 set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmask wait_traps copied_code el0_traps semihost_write exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop mmu_window mpidr_cpu0 mpidr_cpu5 el0_exit_stop el1_traps)
 list(APPEND ISS_PROGRAMS el_regime el0_ctr_tid2)
 list(APPEND ISS_PROGRAMS first_run_copied)
-set(ISS_ELFS)
-foreach(prog ${ISS_PROGRAMS})
+# Each program is one .S file: assembled, then linked as one RWX segment at the start of
+# arm-default's DRAM, no headers loaded (docs/firmware.md). Every tests/iss/*.inc is a dependency.
+file(GLOB ISS_INCLUDES ${CMAKE_SOURCE_DIR}/tests/iss/*.inc)
+function(iss_assemble prog out_list)
   set(src ${CMAKE_SOURCE_DIR}/tests/iss/${prog}.S)
   set(elf ${ISS_ELF_DIR}/${prog}.elf)
   add_custom_command(OUTPUT ${elf}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${ISS_ELF_DIR}
     COMMAND ${AARCH64_GCC} -c ${src} -o ${ISS_ELF_DIR}/${prog}.o
-    # One RWX segment at the start of arm-default's DRAM, no headers loaded (docs/firmware.md).
     COMMAND ${AARCH64_LD} -N -Ttext=0x80000000 -e _start --build-id=none --no-warn-rwx-segments
             ${ISS_ELF_DIR}/${prog}.o -o ${elf}
-    DEPENDS ${src} ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
+    DEPENDS ${src} ${ISS_INCLUDES}
     COMMENT "Assembling ISS test program ${prog}.elf")
-  list(APPEND ISS_ELFS ${elf})
+  set(${out_list} ${${out_list}} ${elf} PARENT_SCOPE)
+endfunction()
+set(ISS_ELFS)
+foreach(prog ${ISS_PROGRAMS})
+  iss_assemble(${prog} ISS_ELFS)
 endforeach()
 add_custom_target(iss_test_programs ALL DEPENDS ${ISS_ELFS})
 configure_file(${CMAKE_SOURCE_DIR}/tests/iss/exec_mix.seq.in ${ISS_ELF_DIR}/exec_mix.seq @ONLY)
@@ -141,17 +146,9 @@ iss_test("code copied at run time and reached in the engine's first run, in the 
 # each exits with a status naming the check that failed.
 set(ISS_INDEP_PROGRAMS indep_eret indep_routing indep_abort indep_semihost indep_irq indep_exit_subcode indep_exit_reason
     indep_edges indep_counting indep_irq_sp0)
+set(ISS_INDEP_ELFS)
 foreach(prog ${ISS_INDEP_PROGRAMS})
-  set(src ${CMAKE_SOURCE_DIR}/tests/iss/${prog}.S)
-  set(elf ${ISS_ELF_DIR}/${prog}.elf)
-  add_custom_command(OUTPUT ${elf}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${ISS_ELF_DIR}
-    COMMAND ${AARCH64_GCC} -c ${src} -o ${ISS_ELF_DIR}/${prog}.o
-    COMMAND ${AARCH64_LD} -N -Ttext=0x80000000 -e _start --build-id=none --no-warn-rwx-segments
-            ${ISS_ELF_DIR}/${prog}.o -o ${elf}
-    DEPENDS ${src} ${CMAKE_SOURCE_DIR}/tests/iss/common.inc
-    COMMENT "Assembling ISS test program ${prog}.elf")
-  list(APPEND ISS_INDEP_ELFS ${elf})
+  iss_assemble(${prog} ISS_INDEP_ELFS)
 endforeach()
 add_custom_target(iss_indep_programs ALL DEPENDS ${ISS_INDEP_ELFS})
 foreach(mode fast reference)

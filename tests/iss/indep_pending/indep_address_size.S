@@ -31,70 +31,7 @@
 #define V_EL3_CUR 52
 #define V_EL3_LOW 56
 
-// Provoke one exception. `after`: 1 when ELR is the next instruction (SVC/HVC/SMC taken), 0 when
-// it is the instruction itself (UNDEFINED, trapped). The handler resumes at the next instruction
-// unless its action says otherwise, and sets x20.
-.macro provoke stage, vec, esr, m, after, action, insn:vararg
-    mov x21, #\stage
-    mov x26, #\vec
-    ldr x23, =\esr
-    mov x27, #\m
-    mov x22, #\action
-    .if \after
-    adr x24, 2f
-    .else
-    adr x24, 1f
-    .endif
-    adr x28, 2f
-    mov x20, #0
-1:  \insn
-2:  cmp x20, #1                    // the expected handler ran
-    check_eq (\stage * 10 + 9)
-.endm
-
-// The common handler of one EL: vector id in x0.
-.macro handler esr_reg, elr_reg, spsr_reg
-    cmp x0, x26
-    b.eq 3f
-    mov x9, #10
-    mul x9, x21, x9
-    add x9, x9, #1                 // 10 x stage + 1: wrong vector
-    semihost_exit x9
-3:  mrs x0, \esr_reg
-    cmp x0, x23
-    b.eq 4f
-    mov x9, #10
-    mul x9, x21, x9
-    add x9, x9, #2                 // wrong ESR
-    semihost_exit x9
-4:  mrs x0, \elr_reg
-    cmp x0, x24
-    b.eq 5f
-    mov x9, #10
-    mul x9, x21, x9
-    add x9, x9, #3                 // wrong ELR
-    semihost_exit x9
-5:  mrs x0, \spsr_reg
-    and x0, x0, #0xf
-    cmp x0, x27
-    b.eq 6f
-    mov x9, #10
-    mul x9, x21, x9
-    add x9, x9, #4                 // wrong SPSR.M
-    semihost_exit x9
-6:  msr \elr_reg, x28
-    mov x20, #1
-.endm
-
-.macro vector_table el, name
-    .balign 0x800
-\name:
-    .irp i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
-    .balign 0x80
-    mov x0, #(16 * \el + \i)
-    b common_el\el
-    .endr
-.endm
+#include "indep_exceptions.inc"
 
 .globl _start
 _start:
