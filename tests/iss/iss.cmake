@@ -9,6 +9,7 @@ set(ISS_ELF_DIR ${CMAKE_BINARY_DIR}/tests/iss)
 set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmask wait_traps copied_code el0_traps semihost_write exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop mmu_window mpidr_cpu0 mpidr_cpu5 el0_exit_stop el1_traps)
 list(APPEND ISS_PROGRAMS el_regime el0_ctr_tid2)
 list(APPEND ISS_PROGRAMS first_run_copied)
+list(APPEND ISS_PROGRAMS el2_start_hvc)
 # Each program is one .S file: assembled, then linked as one RWX segment at the start of
 # arm-default's DRAM, no headers loaded (docs/firmware.md). Every tests/iss/*.inc is a dependency.
 file(GLOB ISS_INCLUDES ${CMAKE_SOURCE_DIR}/tests/iss/*.inc)
@@ -141,6 +142,9 @@ if(Python3_FOUND)
 endif()
 iss_test("code copied at run time and reached in the engine's first run reads CurrentEL at EL3" 0 firmware -q ${ISS_ELF_DIR}/first_run_copied.elf)
 iss_test("code copied at run time and reached in the engine's first run, in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/first_run_copied.elf)
+# Started at EL2, the ISS leaves SCR_EL3.HCE = 1 (as TF-A does): an HVC is taken at EL2 (EC 0x16), not UNDEFINED.
+iss_test("started at EL2, HVC is enabled (SCR_EL3.HCE set as EL3 firmware leaves it): EC 0x16 at EL2" 0 firmware -q --el 2 ${ISS_ELF_DIR}/el2_start_hvc.elf)
+iss_test("started at EL2, HVC is enabled, in the reference mode" 0 firmware -q --el 2 --reference --time-limit 1ms ${ISS_ELF_DIR}/el2_start_hvc.elf)
 # Independent firmware (issue 28 "Done when"): tests/iss/indep_*.S, written from the Arm ARM and
 # docs/firmware.md's contract alone (not from iss/), each run in the fast and the reference mode;
 # each exits with a status naming the check that failed.
