@@ -14,7 +14,7 @@ usage: check_gdb_el_regime.py PMUSIM GDB NM ELF
 import re
 import sys
 
-from gdb_harness import Stub, fail, symbols as symbols_of
+from gdb_harness import Stub, fail, labelled_commands, labelled_sections, symbols as symbols_of
 
 pmusim, gdb, nm, elf = sys.argv[1:5]
 MAGIC, DECOY = 0x3E13E13E, 0xDEC0DEC0  # tests/iss/el_regime.S
@@ -32,16 +32,11 @@ checks = [
     ("delete", "delete"),
     ("continue to the end", "continue"),
 ]
-commands = [f"break *{symbols['el3_smc']:#x}", f"break *{symbols['poll']:#x}"]
-for name, c in checks:
-    commands += [f"echo @@{name}\\n", c]
+commands = labelled_commands([symbols['el3_smc'], symbols['poll']], checks)
 text = stub.gdb(gdb, elf, commands)
 rc, out, err = stub.finish(text)
 
-sections = {}
-for part in text.split("@@")[1:]:
-    name, _, body = part.partition("\n")
-    sections[name] = body
+sections = labelled_sections(text)
 
 
 def word(name):

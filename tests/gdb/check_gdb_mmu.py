@@ -17,7 +17,7 @@ usage: check_gdb_mmu.py PMUSIM GDB NM ELF
 import re
 import sys
 
-from gdb_harness import Stub, fail, symbols as symbols_of
+from gdb_harness import Stub, fail, labelled_commands, labelled_sections, symbols as symbols_of
 
 pmusim, gdb, nm, elf = sys.argv[1:5]
 
@@ -57,16 +57,11 @@ checks = [
     ("code back", "x/wx 0x80200100"),
     ("continue to the end", "continue"),
 ]
-commands = [f"break *{symbols['mmu_off_stop']:#x}", f"break *{symbols['mmu_on_stop']:#x}"]
-for name, c in checks:
-    commands += [f"echo @@{name}\\n", c]
+commands = labelled_commands([symbols['mmu_off_stop'], symbols['mmu_on_stop']], checks)
 text = stub.gdb(gdb, elf, commands)
 rc, out, err = stub.finish(text)
 
-sections = {}
-for part in text.split("@@")[1:]:
-    name, _, body = part.partition("\n")
-    sections[name] = body
+sections = labelled_sections(text)
 
 
 def words(name):

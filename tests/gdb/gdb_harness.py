@@ -23,6 +23,23 @@ def symbols(nm, elf):
     return table
 
 
+def labelled_sections(text):
+    """GDB's output split at the `echo @@NAME` markers of labelled_commands: NAME -> what followed."""
+    sections = {}
+    for part in text.split("@@")[1:]:
+        name, _, body = part.partition("\n")
+        sections[name] = body
+    return sections
+
+
+def labelled_commands(breaks, checks):
+    """Breakpoints at BREAKS (addresses), then each (NAME, command) of CHECKS after an `echo @@NAME`."""
+    commands = [f"break *{a:#x}" for a in breaks]
+    for name, c in checks:
+        commands += [f"echo @@{name}\\n", c]
+    return commands
+
+
 class Stub:
     """pmusim ARGS with its GDB stub; `port` once it listens."""
 
