@@ -259,7 +259,8 @@ private:
     bool emulate_load_store(uint64_t pc);
     void data_abort(uint64_t pc, uint32_t word);
     void prefetch_abort(uint64_t pc);
-    walk_result walk(uint64_t va, bool write, bool fetch, bool el0) const;
+    // translate_only: no access-flag or permission check (the ISS's own reads: stage1_translate).
+    walk_result walk(uint64_t va, bool write, bool fetch, bool el0, bool translate_only = false) const;
     bool debug_physical_memory(bool is_write, uint64_t address, uint8_t* bytes, size_t length);
     // Drops this engine's translations of the code at physical [begin, end).
     void drop_translations_of_physical(uint64_t begin, uint64_t end);

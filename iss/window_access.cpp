@@ -24,45 +24,15 @@ namespace pmusim {
 using namespace sc_core;
 using namespace a64;
 
-// Stage 1 translation at EL1/EL0 for the ISS's own reads of code and addresses (the engine
-// translates by itself; uc_mem_read takes physical addresses): the VMSAv8-64 table walk for the
-// 4 KB granule (Arm ARM D8.2, D8.3: TTBR0_EL1 below, TTBR1_EL1 above the hole, TCR_EL1.T0SZ/T1SZ,
-// table/page descriptors 0b11, block descriptors 0b01, output address [47:12]). nullopt: no MMU
-// translation applies (EL2/EL3, MMU off) -- the address is physical -- or the walk faults.
+// Stage 1 translation for the ISS's own reads of code and addresses (the engine translates by itself;
+// uc_mem_read takes physical addresses): the same walk as the faults' (walk(), iss/stage1_walk.h)
+// with no permission or access-flag check. translated: the MMU translated it (EL0/EL1 with
+// SCTLR_EL1.M = 1); nullopt: the walk faults.
 std::optional<uint64_t> aarch64_iss::stage1_translate(uint64_t va, bool& translated) const {
-    translated = false;
-    if (el_ > 1) return va;
-    uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}; // SCTLR_EL1
-    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &sctlr);
-    if (!(sctlr.val & 1)) return va;
-    translated = true;
-    uc_arm64_cp_reg tcr{2, 0, 3, 0, 2, 0}; // TCR_EL1
-    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &tcr);
-    const bool upper = (va >> 55) & 1;
-    const unsigned txsz = unsigned(upper ? (tcr.val >> 16) & 0x3f : tcr.val & 0x3f);
-    const unsigned tg = unsigned(upper ? (tcr.val >> 30) & 3 : (tcr.val >> 14) & 3);
-    if ((upper && tg != 2) || (!upper && tg != 0)) return std::nullopt; // only the 4 KB granule
-    uc_arm64_cp_reg ttbr{2, 0, 3, 0, upper ? 1u : 0u, 0}; // TTBR1_EL1 / TTBR0_EL1
-    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &ttbr);
-    const unsigned va_bits = 64 - txsz;
-    int level = va_bits > 39 ? 0 : va_bits > 30 ? 1 : 2;
-    uint64_t table = ttbr.val & 0x0000fffffffff000ull & ~((1ull << 12) - 1);
-    for (; level <= 3; ++level) {
-        const unsigned shift = 12 + 9 * (3 - level);
-        const uint64_t index = (va >> shift) & 0x1ff;
-        uint64_t desc = 0;
-        if (uc_mem_read(uc_, table + index * 8, &desc, 8) != UC_ERR_OK) return std::nullopt;
-        if (!(desc & 1)) return std::nullopt;
-        const uint64_t out = desc & 0x0000fffffffff000ull;
-        if (level == 3 || !(desc & 2)) { // page, or block (levels 1, 2)
-            if (level == 3 && !(desc & 2)) return std::nullopt;
-            if (level == 0) return std::nullopt;
-            const uint64_t mask = (1ull << shift) - 1;
-            return (out & ~mask) | (va & mask);
-        }
-        table = out;
-    }
-    return std::nullopt;
+    const walk_result w = walk(va, false, false, false, true);
+    translated = w.translated;
+    if (w.fault != walk_fault::none) return std::nullopt;
+    return w.pa;
 }
 
 // The engine splits an access wider than 4 bytes to an MMIO page into 4-byte callbacks (Unicorn
@@ -233,18 +203,29 @@ void aarch64_iss::follow_el_translation() {
 }
 
 // The stage 1 walk of `va` for this CPU's EL1&0 regime now (iss/stage1_walk.h).
-walk_result aarch64_iss::walk(uint64_t va, bool write, bool fetch, bool el0) const {
+walk_result aarch64_iss::walk(uint64_t va, bool write, bool fetch, bool el0, bool translate_only) const {
     walk_request r;
+    r.translate_only = translate_only;
     r.va = va;
     r.write = write;
     r.fetch = fetch;
     r.el0 = el0;
-    uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}, tcr{2, 0, 3, 0, 2, 0}, ttbr0{2, 0, 3, 0, 0, 0}, ttbr1{2, 0, 3, 0, 1, 0};
-    for (auto* reg : {&sctlr, &tcr, &ttbr0, &ttbr1}) uc_reg_read(uc_, UC_ARM64_REG_CP_REG, reg);
+    uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}, tcr{2, 0, 3, 0, 2, 0}, ttbr0{2, 0, 3, 0, 0, 0}, ttbr1{2, 0, 3, 0, 1, 0},
+        mmfr0{0, 7, 3, 0, 0, 0}; // ID_AA64MMFR0_EL1: the engine's CPU's PARange, as the code reads it
+    for (auto* reg : {&sctlr, &tcr, &ttbr0, &ttbr1, &mmfr0}) uc_reg_read(uc_, UC_ARM64_REG_CP_REG, reg);
     r.sctlr = el_ > 1 ? 0 : sctlr.val; // the ISS's EL2/EL3 run untranslated
     r.tcr = tcr.val;
     r.ttbr0 = ttbr0.val;
     r.ttbr1 = ttbr1.val;
+    r.pa_bits = pa_range_bits(unsigned(mmfr0.val & 0xf));
+    if (el_ > 1) {
+        // TCR_EL2/TCR_EL3 (stored by the ISS): TBI [20], TBID [29] (data accesses only).
+        const auto it = el23_registers_.find(key(3, el_ == 3 ? 6 : 4, 2, 0, 2));
+        const uint64_t tcr_elx = it == el23_registers_.end() ? 0 : it->second;
+        r.flat_tbi = ((tcr_elx >> 20) & 1) && !(fetch && ((tcr_elx >> 29) & 1));
+    } else {
+        r.flat_tbi = el10_top_byte_ignored(tcr.val, va, fetch);
+    }
     return stage1_walk(r, [this](uint64_t pa, uint64_t& value) {
         return in_plain_memory(pa) && uc_mem_read(uc_, pa, &value, 8) == UC_ERR_OK;
     });

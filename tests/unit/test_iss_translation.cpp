@@ -94,6 +94,76 @@ TEST_CASE("the ISS's stage 1 walk finds the fault with its kind and level", "[is
     CHECK(walk(0x1c090018, false, false, false).pa == 0x1c090018); // MMU off: flat
 }
 
+TEST_CASE("the ISS's stage 1 walk gives an Address size fault above the PA size", "[iss]") {
+    // Arm ARM DDI 0487: ID_AA64MMFR0_EL1.PARange (D17.2.64) 0b0100 = 44 bits, 0b0010 = 40 bits;
+    // TCR_EL1.IPS [34:32] uses the same encoding and is capped by PARange. The DFSC of an Address size
+    // fault is 0b0000LL (ESR_ELx, D17.2.40); with stage 1 disabled it is level 0
+    // (AArch64.S1DisabledOutput), the TTBR's table address level 0, a descriptor's its own level
+    // (AArch64.OAOutOfRange).
+    CHECK(pa_range_bits(0) == 32);
+    CHECK(pa_range_bits(2) == 40);
+    CHECK(pa_range_bits(4) == 44);
+    CHECK(pa_range_bits(6) == 52);
+    tables t;
+    t.words[0x1000 + 0 * 8] = 0x2000 | 3;                       // L1[0] -> L2 table at 0x2000
+    t.words[0x2000 + 0 * 8] = 0x3000 | 3;                       // L2[0] (0x000000) -> L3 table
+    t.words[0x2000 + 1 * 8] = (uint64_t(1) << 41) | 3;          // L2[1] (0x200000) -> a table at 2^41
+    t.words[0x3000 + 1 * 8] = (uint64_t(1) << 40) | af | 3;     // L3[1] (0x1000): a page at 2^40
+    t.words[0x3000 + 2 * 8] = 0x80002000 | 3;                   // L3[2] (0x2000): AF = 0
+    walk_request r;
+    r.pa_bits = 44;
+    auto walk = [&](uint64_t va) {
+        r.va = va;
+        return stage1_walk(r, [&t](uint64_t pa, uint64_t& v) { return t.read(pa, v); });
+    };
+    // MMU off: the output address is the input address.
+    auto w = walk(uint64_t(1) << 44);
+    CHECK(w.fault == walk_fault::address_size);
+    CHECK(w.level == 0);
+    CHECK(w.status_code() == 0x00);
+    CHECK(walk((uint64_t(1) << 44) - 8).fault == walk_fault::none);
+    CHECK(walk(0xff00000080000000ull).fault == walk_fault::address_size); // the top byte counts without TBI
+    r.flat_tbi = true;
+    w = walk(0xff00000080000000ull);
+    CHECK(w.fault == walk_fault::none);
+    CHECK(w.pa == 0x80000000);
+    CHECK(walk(0x0100000000000000ull | (uint64_t(1) << 50)).fault == walk_fault::address_size); // bit 50: below the top byte
+    // TBI for EL1&0 from TCR_EL1: TBI0 [37] below bit 55, TBI1 [38] above; TBID0 [51]: data only.
+    CHECK(el10_top_byte_ignored(uint64_t(1) << 37, 0x0012000000001000ull, false));
+    CHECK_FALSE(el10_top_byte_ignored(uint64_t(1) << 37, 0xff80000000001000ull, false));
+    CHECK(el10_top_byte_ignored(uint64_t(1) << 38, 0xff80000000001000ull, false));
+    CHECK_FALSE(el10_top_byte_ignored((uint64_t(1) << 37) | (uint64_t(1) << 51), 0x0012000000001000ull, true));
+    CHECK(el10_top_byte_ignored((uint64_t(1) << 37) | (uint64_t(1) << 51), 0x0012000000001000ull, false));
+    // MMU on, T0SZ 25 (level 1 start), TG0 4 KB, EPD1, IPS 0b010 = 40 bits (below PARange's 44).
+    r.flat_tbi = false;
+    r.sctlr = 1;
+    r.tcr = 25 | (1ull << 23) | (2ull << 32);
+    r.ttbr0 = 0x1000;
+    w = walk(0x1000);
+    CHECK(w.fault == walk_fault::address_size); // the page's output address 2^40: at level 3
+    CHECK(w.status_code() == 0x03);
+    w = walk(0x200000);
+    CHECK(w.fault == walk_fault::address_size); // the level 2 table descriptor's address 2^41
+    CHECK(w.status_code() == 0x02);
+    CHECK(walk(0x2000).fault == walk_fault::access_flag); // in range: the next check applies
+    r.tcr = 25 | (1ull << 23) | (5ull << 32); // IPS 48 bits, capped by PARange 44: 2^40 is in range
+    w = walk(0x1000);
+    CHECK(w.fault == walk_fault::none);
+    CHECK(w.pa == uint64_t(1) << 40);
+    CHECK(walk(0x200000).fault == walk_fault::translation); // the table at 2^41 holds nothing
+    r.ttbr0 = (uint64_t(1) << 44) | 0x1000; // BADDR above the PA size: level 0
+    w = walk(0x1000);
+    CHECK(w.fault == walk_fault::address_size);
+    CHECK(w.level == 0);
+    r.ttbr0 = 0x1000 | (7ull << 48); // an ASID is not part of the address
+    CHECK(walk(0x1000).fault == walk_fault::none);
+    // translate_only (the simulator's own reads): no access-flag or permission check.
+    r.translate_only = true;
+    w = walk(0x2000);
+    CHECK(w.fault == walk_fault::none);
+    CHECK(w.pa == 0x80002000);
+}
+
 TEST_CASE("loads and stores the ISS performs on windows are decoded as GNU as encodes them", "[iss]") {
     auto a = decode_load_store(0xb8404509); // ldr w9, [x8], #4
     REQUIRE(a);

@@ -1,10 +1,8 @@
-// Pending reproducer (not in ctest; tests/iss/indep_pending/README.md). Independent firmware,
-// from the Arm ARM alone: with stage 1 translation disabled (EL3, SCTLR_EL3.M = 0) an address with
+// Independent firmware, from the Arm ARM alone: with stage 1 translation disabled (EL3, SCTLR_EL3.M = 0) an address with
 // a bit set at or above the PA size (ID_AA64MMFR0_EL1.PARange: 4 = 44 bits on pmusim) takes an
 // Address size fault at level 0 (Arm ARM D8.2.11 "The effects of disabling an address translation
-// stage"): EC 0x25, IL 1, DFSC 0b000000, FAR = the address. pmusim answers a synchronous external
-// abort (DFSC 0x10, docs/firmware.md's memory map: "anything else: ... a synchronous external
-// abort"): status 12.
+// stage"): EC 0x25, IL 1, DFSC 0b000000, FAR = the address. (Until 2026-12-06 pmusim answered a
+// synchronous external abort, DFSC 0x10: status 12.)
 #include "common.inc"
 #define SCR_EL3   S3_6_C1_C1_0
 #define SPSR_EL3  S3_6_C4_C0_0
