@@ -306,9 +306,10 @@ private:
     bool local_sysreg(uint32_t key, bool is_read, unsigned rt);
     bool irq_pending() const;
     unsigned wait_trap_target(bool wfe) const;
-    // A write to SCR_EL3 / HCR_EL2 that sets bits nothing models: logged once per bit.
+    // A write to a control register (SCR_EL3, HCR_EL2, CPTR_ELx, MDCR_ELx, ...) that sets bits
+    // nothing models: logged once per bit.
     void report_unmodelled(control reg, uint64_t written);
-    uint64_t reported_unmodelled_[2] = {}; // SCR_EL3, HCR_EL2
+    uint64_t reported_unmodelled_[unsigned(control::count)] = {};
     // The EL a pending IRQ is taken to now, or 0 when it is not taken (masked, or routed below).
     unsigned irq_target() const;
     // The exception model's decisions (iss/exception_routing.h) over the current EL, SCR_EL3, HCR_EL2.

@@ -410,7 +410,7 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
     // taken to the current EL from EL1-EL3, from EL0 to EL1, to EL2 from EL0/EL1 with HCR_EL2.TGE or
     // MDCR_EL2.TDE where EL2 is enabled (AArch64.SoftwareBreakpoint).
     constexpr uint32_t mask_brk = 0xffe0001f, insn_brk = 0xd4200000;
-    constexpr uint64_t ec_brk64 = 0x3c, mdcr_tde = 1u << 8;
+    constexpr uint64_t ec_brk64 = 0x3c, mdcr_tde = uint64_t(1) << ctl::mdcr_tde;
     if ((w & mask_brk) == insn_brk) {
         unsigned target = el_ >= 2 ? el_ : 1;
         if (el_ <= 1 && r.el2_enabled() &&

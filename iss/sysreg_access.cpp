@@ -110,8 +110,7 @@ void aarch64_iss::handle_sysreg(uint64_t pc) {
     case access_outcome::ok:
     case access_outcome::ignored:
         if (is_read) write_x(rt, r.value);
-        else if (enc.key() == key_scr_el3 || enc.key() == key_hcr_el2)
-            report_unmodelled(enc.key() == key_scr_el3 ? control::scr_el3 : control::hcr_el2, read_x(rt));
+        else if (const auto c = cpu_controls::at(enc)) report_unmodelled(*c, read_x(rt));
         if (!is_read && enc.key() == key_hcr_el2) el1_traps_changed(hcr_before, hcr());
         set_pc(pc + 4);
         retire(1);
@@ -189,9 +188,10 @@ bool aarch64_iss::local_sysreg(uint32_t k, bool is_read, unsigned rt) {
 }
 
 void aarch64_iss::report_unmodelled(control reg, uint64_t written) {
-    uint64_t bits = cpu_controls::unmodelled_bits(reg, written) & ~reported_unmodelled_[reg == control::hcr_el2];
+    uint64_t& reported = reported_unmodelled_[unsigned(reg)];
+    const uint64_t bits = cpu_controls::unmodelled_bits(reg, written) & ~reported;
     if (!bits) return;
-    reported_unmodelled_[reg == control::hcr_el2] |= bits;
+    reported |= bits;
     const register_def* def = cpu_controls_table().find(register_name(reg));
     for (unsigned b = 0; b < 64; ++b) {
         if (!((bits >> b) & 1)) continue;

@@ -61,7 +61,8 @@ register_table make_table() {
          {{"TPM", 6, 1, fa::rw, "trap PMU accesses to EL3"}, {"SPME", 17, 1, fa::rw, "Secure PMU enable"}},
          "Monitor Debug Configuration Register (EL3)"},
         {"MDCR_EL2", enc(3, 4, 1, 1, 1), {}, 64, 0,
-         {{"HPMN", 0, 5, fa::rw, ""}, {"TPM", 6, 1, fa::rw, ""}, {"HPME", 7, 1, fa::rw, ""}},
+         {{"HPMN", 0, 5, fa::rw, ""}, {"TPM", 6, 1, fa::rw, ""}, {"HPME", 7, 1, fa::rw, ""},
+          {"TDE", ctl::mdcr_tde, 1, fa::rw, "routes debug exceptions (BRK) from EL0/EL1 to EL2"}},
          "Monitor Debug Configuration Register (EL2)"},
         {"ACTLR_EL3", enc(3, 6, 1, 0, 1), {}, 64, 0,
          {{"PWREN", ctl::actlr_pwren, 1, fa::rw, "DSU power registers accessible from lower ELs"},
@@ -134,9 +135,34 @@ uint64_t cpu_controls::unmodelled_bits(control reg, uint64_t value) {
                    bit(ctl::hcr_tid1) | bit(ctl::hcr_tid2) | bit(ctl::hcr_tid3) | bit(ctl::hcr_tacr) | bit(ctl::hcr_tvm) |
                    bit(ctl::hcr_trvm);
         break;
-    default: break; // the others' fields are all acted on
+    case control::cptr_el3:
+    case control::cptr_el2:
+        // TAM is the AMU's access rule (amu/amu.cpp); TFP (FP/SIMD), TTA (trace) and TCPAC (CPACR
+        // accesses) trap nothing here: the engine's FP/SIMD traps are its own CPACR_EL1.FPEN only.
+        // CPTR_EL2's RES1 bits are not behaviour either way.
+        modelled = bit(ctl::cptr_tam) | (reg == control::cptr_el2 ? uint64_t(0x33ff) : 0);
+        break;
+    case control::mdcr_el3:
+        // TPM and SPME concern the CPU's own PMU, which is the engine's (the DSU's Secure enable is
+        // CLUSTERPMMDCR_EL3.SPME, a register of its own).
+        modelled = 0;
+        break;
+    case control::mdcr_el2:
+        // TDE routes BRK from EL0/EL1 to EL2 (iss/exception_model.cpp); HPMN, TPM, HPME concern the
+        // CPU's own PMU.
+        modelled = bit(ctl::mdcr_tde);
+        break;
+    default: break; // the others' fields are all acted on (ACTLR_ELx: the DSU's rules)
     }
     return value & ~modelled;
+}
+
+std::optional<control> cpu_controls::at(const sysreg_encoding& e) {
+    for (unsigned c = 0; c < unsigned(control::count); ++c) {
+        const register_def* def = cpu_controls_table().find(register_name(control(c)));
+        if (def && def->sysreg && def->sysreg->key() == e.key()) return control(c);
+    }
+    return std::nullopt;
 }
 
 cpu_controls::cpu_controls(const sc_core::sc_module_name& name, soc& system) : unit(name, system) {

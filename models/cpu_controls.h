@@ -55,6 +55,9 @@ public:
     // "What is not modelled"): stored and read back, but nothing acts on them. The ISS reports
     // each once per CPU in the log, naming the register and the bit.
     static uint64_t unmodelled_bits(control reg, uint64_t value);
+    // The control register at this system-register encoding, if it is one (the ISS reports the
+    // unmodelled bits of every write to one).
+    static std::optional<control> at(const sysreg_encoding& enc);
 
 protected:
     void access(tlm::tlm_generic_payload& trans, access_context& ctx) override;
@@ -71,6 +74,7 @@ private:
 // the table (cpu_controls_table()) places its fields with these same constants.
 namespace ctl {
 constexpr unsigned cptr_tam = 30;       // CPTR_EL3.TAM, CPTR_EL2.TAM
+constexpr unsigned mdcr_tde = 8;        // MDCR_EL2.TDE
 constexpr unsigned hcr_vm = 0;          // HCR_EL2.VM
 constexpr unsigned hcr_imo = 4;         // HCR_EL2.IMO
 constexpr unsigned hcr_tge = 27;        // HCR_EL2.TGE

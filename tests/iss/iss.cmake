@@ -6,7 +6,7 @@ if(NOT AARCH64_GCC OR NOT AARCH64_LD)
   message(FATAL_ERROR "aarch64-linux-gnu-gcc/ld not found: run scripts/install-deps.sh (gcc-aarch64-linux-gnu, binutils-aarch64-linux-gnu)")
 endif()
 set(ISS_ELF_DIR ${CMAKE_BINARY_DIR}/tests/iss)
-set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmask wait_traps copied_code el0_traps semihost_write exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop mmu_window mpidr_cpu0 mpidr_cpu5 el0_exit_stop el1_traps)
+set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmask wait_traps copied_code el0_traps semihost_write exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop mmu_window mpidr_cpu0 mpidr_cpu5 el0_exit_stop el1_traps brk_tde)
 list(APPEND ISS_PROGRAMS el_regime el0_ctr_tid2)
 list(APPEND ISS_PROGRAMS first_run_copied)
 list(APPEND ISS_PROGRAMS el2_start_hvc)
@@ -49,6 +49,8 @@ iss_test("a pending IRQ is taken right after DAIFClr, MSR DAIF, ERET and in a po
 iss_test("a pending IRQ is taken right after unmasking in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/irq_unmask.elf)
 iss_test("HCR_EL2.TWI TWE TSC trap EL1 WFI WFE SMC to EL2 and SCR_EL3.TWI traps EL2 WFI to EL3" 0 firmware -q ${ISS_ELF_DIR}/wait_traps.elf)
 iss_test("WFI WFE SMC traps in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/wait_traps.elf)
+iss_test("MDCR_EL2.TDE routes an EL1 BRK to EL2 (EC 0x3C), and with TDE clear it stays at EL1" 0 firmware -q ${ISS_ELF_DIR}/brk_tde.elf)
+iss_test("MDCR_EL2.TDE routing of BRK in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/brk_tde.elf)
 iss_test("code copied at run time reads CurrentEL and VBAR_EL3 at EL3 and its ERET uses ELR_EL3" 0 firmware -q ${ISS_ELF_DIR}/copied_code.elf)
 iss_test("code copied at run time in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/copied_code.elf)
 iss_test("EL0 traps on each EL1-only register and instruction and on UMA UCT DZE" 0 firmware -q ${ISS_ELF_DIR}/el0_traps.elf)
@@ -64,6 +66,9 @@ add_test(NAME "iss: pmusim firmware takes an ELF path relative to the working di
   COMMAND $<TARGET_FILE:pmusim> firmware -q tests/iss/amu_count.elf)
 set_tests_properties("iss: pmusim firmware takes an ELF path relative to the working directory" PROPERTIES
   ENVIRONMENT ${ISS_ENV} TIMEOUT 60 WORKING_DIRECTORY ${CMAKE_BINARY_DIR} PASS_REGULAR_EXPRESSION "^amu_count: ok\n$")
+add_test(NAME "iss: a write setting an unmodelled CPTR_EL3 bit (TFP) is reported once"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/brk_tde.elf "CPTR_EL3 bit 10 (TFP) set: not modelled")
+set_tests_properties("iss: a write setting an unmodelled CPTR_EL3 bit (TFP) is reported once" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 add_test(NAME "iss: a write setting an unmodelled HCR_EL2 bit (TDZ) is reported once"
   COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/wait_traps.elf "HCR_EL2 bit 28 set: not modelled")
 set_tests_properties("iss: a write setting an unmodelled HCR_EL2 bit (TDZ) is reported once" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
