@@ -55,6 +55,7 @@ constexpr uint32_t key(unsigned op0, unsigned op1, unsigned crn, unsigned crm, u
 // Registers the ISS holds (Arm ARM encodings, D17 "AArch64 System Register Descriptions").
 constexpr uint32_t key_currentel = key(3, 0, 4, 2, 2), key_spsel = key(3, 0, 4, 2, 0);
 constexpr uint32_t key_sp_el1 = key(3, 4, 4, 1, 0), key_sp_el2 = key(3, 6, 4, 1, 0);
+constexpr uint32_t key_cpacr_el1 = key(3, 0, 1, 0, 2);
 // For op1 = 4 (EL2) and 6 (EL3): SPSR_ELx, ELR_ELx, ESR_ELx, FAR_ELx, VBAR_ELx.
 constexpr uint32_t el_bank_key(unsigned op1, unsigned crn, unsigned crm, unsigned op2) { return key(3, op1, crn, crm, op2); }
 

@@ -310,6 +310,9 @@ private:
     // nothing models: logged once per bit.
     void report_unmodelled(control reg, uint64_t written);
     uint64_t reported_unmodelled_[unsigned(control::count)] = {};
+    // CPACR_EL1 (the engine's), executed here so that FPEN and TTA settings are reported once.
+    void cpacr_access(uint64_t pc, uint32_t word, bool is_read, unsigned rt);
+    bool reported_fpen_ = false, reported_tta_ = false;
     // The EL a pending IRQ is taken to now, or 0 when it is not taken (masked, or routed below).
     unsigned irq_target() const;
     // The exception model's decisions (iss/exception_routing.h) over the current EL, SCR_EL3, HCR_EL2.

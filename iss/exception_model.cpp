@@ -429,9 +429,9 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
     // Anything else the engine could not execute is UNDEFINED for the firmware; without a
     // vector table that ends the run (take_exception), naming the instruction.
     // QEMU raises its exception 1 (EXCP_UDEF) for UNDEFINED and for other synchronous exceptions
-    // whose syndrome Unicorn does not report (FP/SIMD access with CPACR_EL1.FPEN, software step,
-    // illegal execution state): the note names CPACR_EL1, MDSCR_EL1 and PSTATE (SS [21], IL [20])
-    // so that the log tells them apart.
+    // whose syndrome Unicorn does not report (software step, illegal execution state; never an
+    // FP/SIMD access trap: Unicorn's fp_exception_el is a stub): the note names CPACR_EL1, MDSCR_EL1
+    // and PSTATE (SS [21], IL [20]) so that the log tells them apart.
     uc_arm64_cp_reg cpacr{1, 0, 3, 0, 2, 0}, mdscr{0, 2, 2, 0, 2, 0};
     uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &cpacr);
     uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &mdscr);

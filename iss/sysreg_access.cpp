@@ -75,7 +75,7 @@ aarch64_iss::gate_result aarch64_iss::gate_access(bool is_write, bool system_reg
 bool aarch64_iss::handled_here(const sysreg_encoding& enc) const {
     uint32_t k = enc.key();
     return gate_.sysreg_owner(cpu_, k) || k == key_currentel || k == key_spsel || enc.op1 == 4 ||
-           enc.op1 == 5 || enc.op1 == 6 || el1_trap_candidate(enc);
+           enc.op1 == 5 || enc.op1 == 6 || el1_trap_candidate(enc) || k == key_cpacr_el1;
 }
 
 void aarch64_iss::handle_sysreg(uint64_t pc) {
@@ -90,6 +90,10 @@ void aarch64_iss::handle_sysreg(uint64_t pc) {
         served_trap_.reset();
     } else {
         served_trap_.reset();
+        if (enc.key() == key_cpacr_el1) {
+            cpacr_access(pc, word, is_read, rt);
+            return;
+        }
         if (in_el1_trap_group(enc)) {
             // ID_AA64PFR0_EL1 is the gate's (the AMU's presence), the rest the engine's.
             if (el1_register_trapped(enc, is_read)) {
@@ -185,6 +189,38 @@ bool aarch64_iss::local_sysreg(uint32_t k, bool is_read, unsigned rt) {
     if (is_read) return done(*slot);
     *slot = read_x(rt);
     return done(0);
+}
+
+// CPACR_EL1 is the engine's register, executed by the ISS so that trap settings nothing models are
+// reported: Unicorn 2.1.1 stubs QEMU's fp_exception_el to return 0 (qemu/target/arm/helper.c), so
+// its CPU never takes an FP/SIMD access trap, and no trace unit exists. FPEN [21:20] other than
+// 0b11 and TTA [28] = 1 (Arm ARM D24.2.35 CPACR_EL1) are logged once per CPU; the value is stored
+// and reads back as written. At EL0 it is UNDEFINED, as every EL1 register.
+void aarch64_iss::cpacr_access(uint64_t pc, uint32_t word, bool is_read, unsigned rt) {
+    if (el_ == 0) {
+        if (!el0_system_trap(word, pc)) take_undefined(pc);
+        return;
+    }
+    uc_arm64_cp_reg r{1, 0, 3, 0, 2, is_read ? 0 : read_x(rt)};
+    if (is_read) {
+        uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &r);
+        write_x(rt, r.val);
+    } else {
+        uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &r);
+        const unsigned fpen = unsigned(r.val >> 20) & 3;
+        if (fpen != 3 && !reported_fpen_) {
+            reported_fpen_ = true;
+            log_note(fmt::format("CPACR_EL1.FPEN = {:#04b} written: FP/SIMD access traps are not modelled, no behaviour "
+                                 "follows (docs/firmware.md \"What is not modelled\"); reported once", fpen));
+        }
+        if (((r.val >> 28) & 1) && !reported_tta_) {
+            reported_tta_ = true;
+            log_note("CPACR_EL1 bit 28 (TTA) set: not modelled, no behaviour follows (docs/firmware.md \"What is not "
+                     "modelled\"); reported once");
+        }
+    }
+    set_pc(pc + 4);
+    retire(1);
 }
 
 void aarch64_iss::report_unmodelled(control reg, uint64_t written) {

@@ -6,7 +6,7 @@ if(NOT AARCH64_GCC OR NOT AARCH64_LD)
   message(FATAL_ERROR "aarch64-linux-gnu-gcc/ld not found: run scripts/install-deps.sh (gcc-aarch64-linux-gnu, binutils-aarch64-linux-gnu)")
 endif()
 set(ISS_ELF_DIR ${CMAKE_BINARY_DIR}/tests/iss)
-set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmask wait_traps copied_code el0_traps semihost_write exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop mmu_window mpidr_cpu0 mpidr_cpu5 el0_exit_stop el1_traps brk_tde)
+set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmask wait_traps copied_code el0_traps semihost_write exception_loop svc_hvc mmio_in_block mmio_first_access mmio_group branch_loop mmu_window mpidr_cpu0 mpidr_cpu5 el0_exit_stop el1_traps brk_tde cpacr_report)
 list(APPEND ISS_PROGRAMS el_regime el0_ctr_tid2)
 list(APPEND ISS_PROGRAMS first_run_copied)
 list(APPEND ISS_PROGRAMS el2_start_hvc)
@@ -51,6 +51,14 @@ iss_test("HCR_EL2.TWI TWE TSC trap EL1 WFI WFE SMC to EL2 and SCR_EL3.TWI traps 
 iss_test("WFI WFE SMC traps in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/wait_traps.elf)
 iss_test("MDCR_EL2.TDE routes an EL1 BRK to EL2 (EC 0x3C), and with TDE clear it stays at EL1" 0 firmware -q ${ISS_ELF_DIR}/brk_tde.elf)
 iss_test("MDCR_EL2.TDE routing of BRK in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/brk_tde.elf)
+iss_test("CPACR_EL1 reads back as written at EL3 and EL1 and is UNDEFINED at EL0" 0 firmware -q ${ISS_ELF_DIR}/cpacr_report.elf)
+iss_test("CPACR_EL1 in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/cpacr_report.elf)
+add_test(NAME "iss: CPACR_EL1.FPEN trapping FP/SIMD (not modelled) is reported once"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/cpacr_report.elf "CPACR_EL1.FPEN = 0b00 written: FP/SIMD access traps are not modelled")
+add_test(NAME "iss: CPACR_EL1.TTA (not modelled) is reported once"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/cpacr_report.elf "CPACR_EL1 bit 28 (TTA) set: not modelled")
+set_tests_properties("iss: CPACR_EL1.FPEN trapping FP/SIMD (not modelled) is reported once" "iss: CPACR_EL1.TTA (not modelled) is reported once"
+  PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 iss_test("code copied at run time reads CurrentEL and VBAR_EL3 at EL3 and its ERET uses ELR_EL3" 0 firmware -q ${ISS_ELF_DIR}/copied_code.elf)
 iss_test("code copied at run time in the reference mode" 0 firmware -q --reference --time-limit 1ms ${ISS_ELF_DIR}/copied_code.elf)
 iss_test("EL0 traps on each EL1-only register and instruction and on UMA UCT DZE" 0 firmware -q ${ISS_ELF_DIR}/el0_traps.elf)
