@@ -211,12 +211,12 @@ void aarch64_iss::cpacr_access(uint64_t pc, uint32_t word, bool is_read, unsigne
         if (fpen != 3 && !reported_fpen_) {
             reported_fpen_ = true;
             log_note(fmt::format("CPACR_EL1.FPEN = {:#04b} written: FP/SIMD access traps are not modelled, no behaviour "
-                                 "follows (docs/firmware.md \"What is not modelled\"); reported once", fpen));
+                                 "follows (docs/firmware.md \"What the ISS leaves out\"); reported once", fpen));
         }
         if (((r.val >> 28) & 1) && !reported_tta_) {
             reported_tta_ = true;
-            log_note("CPACR_EL1 bit 28 (TTA) set: not modelled, no behaviour follows (docs/firmware.md \"What is not "
-                     "modelled\"); reported once");
+            log_note("CPACR_EL1 bit 28 (TTA) set: not modelled, no behaviour follows (docs/firmware.md \"What the ISS "
+                     "leaves out\"); reported once");
         }
     }
     set_pc(pc + 4);
@@ -235,8 +235,8 @@ void aarch64_iss::report_unmodelled(control reg, uint64_t written) {
         if (def)
             for (const auto& f : def->fields)
                 if (b >= f.lsb && b < f.lsb + f.width) field = " (" + f.name + ")";
-        log_note(fmt::format("{} bit {}{} set: not modelled, no behaviour follows (docs/firmware.md \"What is not "
-                             "modelled\"); reported once",
+        log_note(fmt::format("{} bit {}{} set: not modelled, no behaviour follows (docs/firmware.md \"What the ISS "
+                             "leaves out\"); reported once",
                              register_name(reg), b, field));
     }
 }

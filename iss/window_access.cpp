@@ -305,7 +305,7 @@ bool aarch64_iss::emulate_load_store(uint64_t pc) {
     const auto first = stage1_translate(va, translated), last = stage1_translate(va + total - 1, translated);
     if (!first || !last)
         fail(3, fmt::format("{}: a data abort of the stage 1 translation of {:#x} (the code's own page tables): the engine's "
-                            "EL1 exception entry with its syndrome is not modelled yet (docs/firmware.md \"What is not modelled\")",
+                            "EL1 exception entry with its syndrome is not modelled yet (docs/firmware.md \"What the ISS leaves out\")",
                             where(pc), va));
     if (*last - *first != total - 1)
         fail(3, fmt::format("{}: a {}-byte access at {:#x} crosses a page boundary outside plain memory", where(pc), total, va));
@@ -375,7 +375,7 @@ void aarch64_iss::window_access(uint64_t pc) {
     }
     if (st.kind == stop_kind::exception && st.intno == excp_data_abort)
         fail(3, fmt::format("{}: a data abort of the stage 1 translation (the code's own page tables): the engine's "
-                            "EL1 exception entry with its syndrome is not modelled yet (docs/firmware.md \"What is not modelled\")",
+                            "EL1 exception entry with its syndrome is not modelled yet (docs/firmware.md \"What the ISS leaves out\")",
                             where(pc)));
     fail(3, fmt::format("{}: an access outside plain memory that stage 2 refused did not repeat without it (stop {})",
                         where(pc), int(st.kind)));

@@ -78,7 +78,7 @@ add_test(NAME "iss: a write setting an unmodelled CPTR_EL3 bit (TFP) is reported
   COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/brk_tde.elf "CPTR_EL3 bit 10 (TFP) set: not modelled")
 set_tests_properties("iss: a write setting an unmodelled CPTR_EL3 bit (TFP) is reported once" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 add_test(NAME "iss: a write setting an unmodelled HCR_EL2 bit (TDZ) is reported once"
-  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/wait_traps.elf "HCR_EL2 bit 28 set: not modelled")
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/wait_traps.elf "HCR_EL2 bit 28 (TDZ) set: not modelled")
 set_tests_properties("iss: a write setting an unmodelled HCR_EL2 bit (TDZ) is reported once" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 add_test(NAME "iss: fast and reference access logs agree"
   COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim>
