@@ -22,6 +22,11 @@
 //   a trapped MRS leaves Rt alone, a trapped MSR leaves the register alone (EL3 compares the 11
 //   TVM registers with the values it set before).
 // - Once the bits are clear, none of the accesses traps, and MAIR_EL1 reads back what EL1 wrote.
+// - MDCR_EL2.TDE (D17.2.x MDCR_EL2): debug exceptions from EL0 and EL1 go to EL2 where EL2 is
+//   enabled: a BRK (D2.8, EC 0x3C, ISS = imm16, ELR = the BRK) at Non-secure EL1 and EL0; not at
+//   Secure EL1.
+// - An unmodelled HCR_EL2 bit (TTLB, bit 25) written twice at the end: docs/firmware.md "Trap
+//   controls" promises one log line, which the ctest counts.
 // The instructions are built from the same fields as the expected ISS (`sys_trap`); the comment
 // names each register (D17 / D24 register descriptions, "Accessing ..." encodings).
 // Exit status: 10 x stage + the failing check (tests/iss/indep_traps.inc); + 5: a trapped MRS
@@ -40,11 +45,14 @@
 // DSU ACTLR_EL3/ACTLR_EL2.CLUSTERPMUEN (bit 12; TF-A drivers/arm/dsu, docs/firmware.md boot_el3):
 // EL1 and EL2 may write the cluster PMU registers, so that only TIDCP decides.
 #define CLUSTERPMUEN (1 << 12)
-#define HCR_ALL   (HCR_RW | HCR_TVM | HCR_TRVM | HCR_TID1 | HCR_TID2 | HCR_TID3 | HCR_TACR | HCR_TIDCP)
+#define HCR_ALL   (HCR_RW | HCR_TVM | HCR_TRVM | HCR_TID1 | HCR_TID2 | HCR_TID3 | HCR_TACR | \
+                   HCR_TIDCP)
 #define HCR_EL0   (HCR_ALL & ~HCR_TRVM)
 #define SCR_NSEC  (SCR_BASE | SCR_NS)
 #define SENTINEL  0x5a5a5a5a12345678
 #define SERVICE_CPTR 0xf01
+#define SERVICE_TDE  0xf02
+#define MDCR_EL2  S3_4_C1_C1_1
 
 // An MRS (dir 1) or MSR (dir 0) of S<op0>_<op1>_C<crn>_C<crm>_<op2> with register x<rt> (31: XZR).
 .macro sys_access dir, rt, op0, op1, crn, crm, op2
@@ -72,7 +80,10 @@
         ldr x\rt, =\val
       .endif
     .endif
-    expect_trap \stage, \vec, (0x62000000 | (\op0 << 20) | (\op2 << 17) | (\op1 << 14) | (\crn << 10) | (\rt << 5) | (\crm << 1) | \dir), \m, 0, sys_access \dir, \rt, \op0, \op1, \crn, \crm, \op2
+    expect_trap \stage, \vec, \
+        (0x62000000 | (\op0 << 20) | (\op2 << 17) | (\op1 << 14) | (\crn << 10) | (\rt << 5) | \
+         (\crm << 1) | \dir), \
+        \m, 0, sys_access \dir, \rt, \op0, \op1, \crn, \crm, \op2
     .if \dir && \rt != 31
       ldr x16, =SENTINEL
       cmp x\rt, x16
@@ -83,6 +94,11 @@
     no_exception \stage, sys_access \dir, \rt, \op0, \op1, \crn, \crm, \op2
 .endm
 // CPTR_EL2 = x3, CPTR_EL3 = x4, AMUSERENR_EL0 = x5 (EL3's service SERVICE_CPTR), from EL1-EL3.
+// MDCR_EL2.TDE (bit 8) = `on`, the rest of MDCR_EL2 kept (SERVICE_TDE).
+.macro set_tde on
+    mov x3, #\on
+    smc #SERVICE_TDE
+.endm
 .macro set_cptr cptr2, cptr3, amuserenr
     ldr x3, =\cptr2
     ldr x4, =\cptr3
@@ -265,7 +281,20 @@ el0_tam_el3:                       // then CPTR_EL3.TAM
 sel1_tam:                          // Secure EL1: CPTR_EL2.TAM does not apply
     set_cptr (CPTR2_RES1 | CPTR_TAM), 0, 0
     sys_ok 80, 1, 5, 3, 3, 13, 4, 0
-    go el3_end, SPSR_EL3H, SCTLR_RES1, HCR_RW, SCR_NSEC
+    // 81-84: MDCR_EL2.TDE routes debug exceptions from EL0 and EL1 to EL2 where EL2 is enabled
+    // (D17.2.x MDCR_EL2.TDE; D2.8 "Breakpoint instruction exceptions"): BRK, EC 0x3C, ISS = imm16
+    // (0xF2000000 | imm16), ELR = the BRK.
+    set_tde 0
+    expect_trap 81, V_EL1_CUR, 0xf2000051, 5, 0, brk #0x51  // Secure EL1, TDE = 0: EL1
+    set_tde 1
+    expect_trap 82, V_EL1_CUR, 0xf2000052, 5, 0, brk #0x52  // Secure EL1: EL2 not enabled
+    go el1_tde, SPSR_EL1H, SCTLR_RES1, HCR_RW, SCR_NSEC
+el1_tde:
+    expect_trap 83, V_EL2_LOW, 0xf2000053, 5, 0, brk #0x53  // Non-secure EL1: EL2
+    go el0_tde, SPSR_EL0T, SCTLR_RES1, HCR_RW, SCR_NSEC
+el0_tde:
+    expect_trap 84, V_EL2_LOW, 0xf2000054, 0, 0, brk #0x54  // EL0: EL2
+    go el3_end, SPSR_EL3H, SCTLR_RES1, HCR_RW, SCR_NSEC, svc
 
     // Unmodelled control bits (docs/firmware.md "Trap controls": reported once per CPU in the
     // log; the ctest counts the line): HCR_EL2.TTLB (bit 25), written twice.
@@ -276,14 +305,22 @@ el3_end:
     mov x9, #0
     semihost_exit x9
 
-// EL3's own service: CPTR_EL2, CPTR_EL3, AMUSERENR_EL0; anything else is a provoked trap.
+// EL3's own services: CPTR_EL2, CPTR_EL3, AMUSERENR_EL0; MDCR_EL2.TDE; anything else is a
+// provoked trap.
 el3_other:
     ldr x2, =(0x5e000000 | SERVICE_CPTR)
     cmp x1, x2
-    b.ne common_el3_check
+    b.ne 1f
     msr CPTR_EL2, x3
     msr CPTR_EL3, x4
     msr AMUSERENR_EL0, x5
+    eret
+1:  ldr x2, =(0x5e000000 | SERVICE_TDE)
+    cmp x1, x2
+    b.ne common_el3_check
+    mrs x2, MDCR_EL2
+    bfi x2, x3, #8, #1
+    msr MDCR_EL2, x2
     eret
 
     trap_handlers el3_other
