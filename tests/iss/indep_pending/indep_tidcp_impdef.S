@@ -7,9 +7,9 @@
 // reserved space, not the registers a PE implements; Linux's KVM sets TIDCP for every guest to see
 // such accesses (arch/arm64/include/asm/kvm_arm.h@v6.1 HCR_GUEST_FLAGS, "TIDCP: Trap
 // L2CTLR/L2ECTLR", the Cortex-A53/A57/A72 L2 control registers). So at Non-secure EL1 with EL2
-// enabled and TIDCP = 1 each of these traps to EL2 with EC 0x18 and the instruction's ISS (Op0, Op2, Op1,
-// CRn, Rt, CRm, Direction; D17.2.37: Op0 << 20 | Op2 << 17 | Op1 << 14 | CRn << 10 | Rt << 5 |
-// CRm << 1 | Direction, with EC 0x18 and IL: 0x62000000), ELR = the instruction:
+// enabled and TIDCP = 1 each of these traps to EL2 with EC 0x18 and the instruction's ISS
+// (D17.2.37: Op0 << 20 | Op2 << 17 | Op1 << 14 | CRn << 10 | Rt << 5 | CRm << 1 | Direction,
+// 1 = read; with EC 0x18 and IL: 0x62000000 | ISS), ELR = the instruction:
 //   1. MRS X5, S3_0_C15_C0_0        ESR 0x62303ca1
 //   2. MRS X6, S3_1_C15_C2_1        ESR 0x62327cc5 (CPUECTLR_EL1 on Cortex-A57/A72)
 //   3. MSR S3_0_C11_C0_0, X7        ESR 0x62302ce0
