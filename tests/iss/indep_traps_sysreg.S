@@ -25,12 +25,15 @@
 // - MDCR_EL2.TDE (D17.2.x MDCR_EL2): debug exceptions from EL0 and EL1 go to EL2 where EL2 is
 //   enabled: a BRK (D2.8, EC 0x3C, ISS = imm16, ELR = the BRK) at Non-secure EL1 and EL0; not at
 //   Secure EL1.
-// - An unmodelled HCR_EL2 bit (TTLB, bit 25) written twice at the end: docs/firmware.md "Trap
-//   controls" promises one log line, which the ctest counts.
+// - HCR_EL2.TGE (D1.10.4, HCR_EL2.TGE): EL0's traps that go to EL1 go to EL2 instead
+//   (SCTLR_EL1.UCT, AMUSERENR_EL0.EN), and TID2 traps EL0's CTR_EL0 read.
+// - Unmodelled bits (HCR_EL2.TTLB, bit 25; SCR_EL3.FIQ, bit 2) each written twice at the end:
+//   docs/firmware.md "Trap controls" promises one log line each, which the ctests count.
 // The instructions are built from the same fields as the expected ISS (`sys_trap`); the comment
 // names each register (D17 / D24 register descriptions, "Accessing ..." encodings).
 // Exit status: 10 x stage + the failing check (tests/iss/indep_traps.inc); + 5: a trapped MRS
-// wrote its register; 900 + n: EL3 found TVM register n changed by a trapped write.
+// wrote its register; 900 + n: EL3 found TVM register n changed by a trapped write; 950 + n: with
+// the bits clear EL1 read register n back wrong.
 #include "common.inc"
 #include "indep_exceptions.inc"
 #include "indep_traps.inc"
@@ -140,11 +143,16 @@
     sys_trap (2 * \n - 1), V_EL2_LOW, 5, 0, \rtw, \op0, \op1, \crn, \crm, \op2, \write
     sys_trap (2 * \n), V_EL2_LOW, 5, 1, \rtr, \op0, \op1, \crn, \crm, \op2
 .endm
-// EL1 with the bits clear: a read and a write (of what EL3 set), no exception.
+// EL1 with the bits clear: a write (of what EL3 set) and a read, no exception; the read gives what
+// EL3 read back after its own write (950 + n if not).
 .macro tvm_free n, name, op0, op1, crn, crm, op2, init, write, rtw, rtr
     ldr x5, =\init
     sys_ok 60, 0, 5, \op0, \op1, \crn, \crm, \op2
     sys_ok 61, 1, 6, \op0, \op1, \crn, \crm, \op2
+    adr x16, tvm_values
+    ldr x16, [x16, #(8 * (\n - 1))]
+    cmp x6, x16
+    check_eq (950 + \n)
 .endm
 
 .globl _start
@@ -294,14 +302,29 @@ el1_tde:
     go el0_tde, SPSR_EL0T, SCTLR_RES1, HCR_RW, SCR_NSEC
 el0_tde:
     expect_trap 84, V_EL2_LOW, 0xf2000054, 0, 0, brk #0x54  // EL0: EL2
+    go el1_pre_tge, SPSR_EL1H, SCTLR_RES1, HCR_RW, SCR_NSEC, svc
+    // 85-87: EL0 with HCR_EL2.TGE = 1: the EL0 traps that would go to EL1 go to EL2.
+el1_pre_tge:
+    set_cptr CPTR2_RES1, 0, 0      // AMUSERENR_EL0.EN = 0, no TAM
+    go el0_tge, SPSR_EL0T, (SCTLR_RES1 | SCTLR_UCT), (HCR_RW | HCR_TGE | HCR_TID2), SCR_NSEC
+el0_tge:
+    sys_trap 85, V_EL2_LOW, 0, 1, 5, 3, 3, 0, 0, 1            // CTR_EL0, UCT = 1: TID2
+    sys_trap 86, V_EL2_LOW, 0, 1, 6, 3, 3, 13, 4, 0           // AMEVCNTR00_EL0, EN = 0
+    go el0_tge_uct, SPSR_EL0T, SCTLR_RES1, (HCR_RW | HCR_TGE), SCR_NSEC, svc
+el0_tge_uct:
+    sys_trap 87, V_EL2_LOW, 0, 1, 7, 3, 3, 0, 0, 1            // CTR_EL0, UCT = 0, no TID2
     go el3_end, SPSR_EL3H, SCTLR_RES1, HCR_RW, SCR_NSEC, svc
 
     // Unmodelled control bits (docs/firmware.md "Trap controls": reported once per CPU in the
-    // log; the ctest counts the line): HCR_EL2.TTLB (bit 25), written twice.
+    // log; the ctests count the lines): HCR_EL2.TTLB (bit 25) and SCR_EL3.FIQ (bit 2), each
+    // written twice.
 el3_end:
     ldr x0, =(HCR_RW | (1 << 25))
     msr HCR_EL2, x0
     msr HCR_EL2, x0
+    ldr x0, =(SCR_NSEC | (1 << 2))
+    msr SCR_EL3, x0
+    msr SCR_EL3, x0
     mov x9, #0
     semihost_exit x9
 
