@@ -1,36 +1,37 @@
-// Independent firmware (issue 28, "Done when"): written from the Arm ARM (DDI 0487) and
+// Independent firmware (issue 28, "Done when"): written from the Arm ARM (DDI 0487 M.a.a) and
 // docs/firmware.md's contract alone, without reading iss/. System-register accesses trapped by
-// HCR_EL2, CPTR_EL2, CPTR_EL3 and AMUSERENR_EL0:
-// - HCR_EL2 field descriptions (D17.2.48), with EL2 enabled (Non-secure, SCR_EL3.EEL2 = 0) and
+// HCR_EL2, CPTR_EL2, CPTR_EL3, AMUSERENR_EL0 and routed by MDCR_EL2.TDE:
+// - HCR_EL2 field descriptions (D24.2.62), with EL2 enabled (Non-secure, SCR_EL3.EEL2 = 0) and
 //   TGE = 0, each trapping EL1 accesses to EL2: TVM (bit 26) writes and TRVM (bit 30) reads of
 //   SCTLR_EL1, TTBR0_EL1, TTBR1_EL1, TCR_EL1, ESR_EL1, FAR_EL1, AFSR0_EL1, AFSR1_EL1, MAIR_EL1,
 //   AMAIR_EL1, CONTEXTIDR_EL1; TID1 (16) reads of REVIDR_EL1, AIDR_EL1; TID2 (17) reads of CTR_EL0,
 //   CCSIDR_EL1, CLIDR_EL1, CSSELR_EL1 and writes of CSSELR_EL1; TID3 (18) reads of the ID group 3
-//   registers and of every encoding op0 3, op1 0, CRn 0, CRm 1-7 (a reserved one included); TACR
-//   (21) ACTLR_EL1; TIDCP (20) the IMPLEMENTATION DEFINED encodings (CRn 11 and 15: the DSU's
-//   CLUSTERPMCR_EL1). The bits do not apply to EL2, nor to Secure EL1 (EL2 not enabled), nor to
-//   MIDR_EL1 / MPIDR_EL1 (CRm 0: not group 3) or VBAR_EL1 (not a TVM register); an EL0 MSR of
+//   registers, and of a reserved encoding in op0 3, op1 0, CRn 0, CRm 2-7 (the Arm ARM requires
+//   that one with FEAT_FGT and leaves it IMPLEMENTATION DEFINED without; docs/firmware.md promises
+//   it); TACR (21) ACTLR_EL1; TIDCP (20) the IMPLEMENTATION DEFINED encodings (CRn 11 and 15: the
+//   DSU's CLUSTERPMCR_EL1). The bits do not apply to EL2, nor to Secure EL1 (EL2 not enabled), nor
+//   to MIDR_EL1 / MPIDR_EL1 (CRm 0: not group 3) or VBAR_EL1 (not a TVM register); an EL0 MSR of
 //   SCTLR_EL1 stays UNDEFINED at EL1 (EC 0x00). TID2 traps EL0's CTR_EL0 read too, after
 //   SCTLR_EL1.UCT = 0's own trap to EL1 (D24.2.42 CTR_EL0, "Accessing CTR_EL0").
-// - CPTR_EL3.TAM (bit 30, D17.2.34) traps EL0-EL2 accesses to the Activity Monitors registers to
-//   EL3; CPTR_EL2.TAM (bit 30, D17.2.33, E2H = 0) EL0 and EL1 accesses to EL2 (EL2 enabled);
-//   AMUSERENR_EL0.EN = 0 EL0 accesses to EL1 (D17.3.x AMUSERENR_EL0). Priority (D1.13.2,
-//   "Synchronous exception prioritization"): a trap to EL1 before one to EL2, before one to EL3.
-// - The syndrome (D17.2.37 ESR_ELx, "ISS encoding for an exception from MSR, MRS, or System
+// - CPTR_EL3.TAM (bit 30, D24.2.39) traps EL0-EL2 accesses to the Activity Monitors registers to
+//   EL3; CPTR_EL2.TAM (bit 30, D24.2.38, E2H = 0) EL0 and EL1 accesses to EL2 (EL2 enabled);
+//   AMUSERENR_EL0.EN = 0 EL0 accesses to EL1 (D24.6.15), in the order of "Accessing
+//   AMEVCNTR0<n>_EL0" (D24.6.9) and of D1.4.5.6 "Prioritization of Synchronous exceptions taken
+//   to AArch64 state": a trap to EL1 (priority 21) before one to EL2 (22-29), before one to EL3.
+// - The syndrome (D24.2.46 ESR_EL2, "ISS encoding for an exception from MSR, MRS, or System
 //   instruction execution in AArch64 state"): EC 0x18, IL 1, ISS = Op0 [21:20], Op2 [19:17],
 //   Op1 [16:14], CRn [13:10], Rt [9:5], CRm [4:1], Direction [0] (1 = MRS); ELR = the instruction;
 //   a trapped MRS leaves Rt alone, a trapped MSR leaves the register alone (EL3 compares the 11
 //   TVM registers with the values it set before).
-// - Once the bits are clear, none of the accesses traps, and MAIR_EL1 reads back what EL1 wrote.
-// - MDCR_EL2.TDE (D17.2.x MDCR_EL2): debug exceptions from EL0 and EL1 go to EL2 where EL2 is
-//   enabled: a BRK (D2.8, EC 0x3C, ISS = imm16, ELR = the BRK) at Non-secure EL1 and EL0; not at
-//   Secure EL1.
-// - HCR_EL2.TGE (D1.10.4, HCR_EL2.TGE): EL0's traps that go to EL1 go to EL2 instead
-//   (SCTLR_EL1.UCT, AMUSERENR_EL0.EN), and TID2 traps EL0's CTR_EL0 read.
+// - Once the bits are clear, none of the accesses traps, and the TVM registers read back.
+// - MDCR_EL2.TDE (D24.3.17): debug exceptions from EL0 and EL1 go to EL2 where EL2 is enabled: a
+//   BRK (D2.7.2, EC 0x3C, ISS = imm16, ELR = the BRK) at Non-secure EL1 and EL0; not at Secure EL1.
+// - HCR_EL2.TGE (D1.4.5.1 "Taking synchronous exceptions from EL0"): EL0's traps that go to EL1
+//   go to EL2 instead (SCTLR_EL1.UCT, AMUSERENR_EL0.EN), and TID2 traps EL0's CTR_EL0 read.
 // - Unmodelled bits (HCR_EL2.TTLB, bit 25; SCR_EL3.FIQ, bit 2) each written twice at the end:
 //   docs/firmware.md "Trap controls" promises one log line each, which the ctests count.
 // The instructions are built from the same fields as the expected ISS (`sys_trap`); the comment
-// names each register (D17 / D24 register descriptions, "Accessing ..." encodings).
+// names each register (D24 register descriptions, "Accessing ..." encodings).
 // Exit status: 10 x stage + the failing check (tests/iss/indep_traps.inc); + 5: a trapped MRS
 // wrote its register; 900 + n: EL3 found TVM register n changed by a trapped write; 950 + n: with
 // the bits clear EL1 read register n back wrong.
@@ -290,7 +291,7 @@ sel1_tam:                          // Secure EL1: CPTR_EL2.TAM does not apply
     set_cptr (CPTR2_RES1 | CPTR_TAM), 0, 0
     sys_ok 80, 1, 5, 3, 3, 13, 4, 0
     // 81-84: MDCR_EL2.TDE routes debug exceptions from EL0 and EL1 to EL2 where EL2 is enabled
-    // (D17.2.x MDCR_EL2.TDE; D2.8 "Breakpoint instruction exceptions"): BRK, EC 0x3C, ISS = imm16
+    // (D24.3.17 MDCR_EL2.TDE; D2.7.2 "Breakpoint instructions"): BRK, EC 0x3C, ISS = imm16
     // (0xF2000000 | imm16), ELR = the BRK.
     set_tde 0
     expect_trap 81, V_EL1_CUR, 0xf2000051, 5, 0, brk #0x51  // Secure EL1, TDE = 0: EL1

@@ -1,21 +1,24 @@
-// Independent firmware (issue 28, "Done when"): written from the Arm ARM (DDI 0487) and
+// Independent firmware (issue 28, "Done when"): written from the Arm ARM (DDI 0487 M.a.a) and
 // docs/firmware.md's contract alone, without reading iss/. The traps of WFI and WFE:
-// - Which EL a WFx traps to (C6.2 WFI / WFE, AArch64.CheckForWFxTrap): at EL0 SCTLR_EL1.nTWI/nTWE
-//   = 0 first (to EL1, to EL2 when HCR_EL2.TGE = 1), then, at EL0 or EL1 with EL2 enabled,
-//   HCR_EL2.TWI/TWE (to EL2), then, below EL3, SCR_EL3.TWI/TWE (to EL3). SCTLR_EL1.nTWx does not
-//   apply to EL1, HCR_EL2.TWx does not apply to EL2 nor to Secure EL0/EL1 (EL2 not enabled there:
-//   SCR_EL3.NS = 0, EEL2 = 0), SCR_EL3.TWx does not apply to EL3 (a WFI at EL3 waits).
-// - The syndrome (D17.2.37 ESR_ELx, "ISS encoding for an exception from a WF* instruction"):
+// - Which EL a WFx traps to (C6.2.503 WFI, C6.2.501 WFE; J1.1.2.46 AArch64.CheckForWFxTrap): at
+//   EL0 SCTLR_EL1.nTWI/nTWE = 0 first (to EL1, to EL2 when HCR_EL2.TGE = 1), then, at EL0 or EL1
+//   with EL2 enabled, HCR_EL2.TWI/TWE (to EL2), then, below EL3, SCR_EL3.TWI/TWE (to EL3).
+//   SCTLR_EL1.nTWx does not apply to EL1, HCR_EL2.TWx does not apply to EL2 nor to Secure EL0/EL1
+//   (EL2 not enabled there: SCR_EL3.NS = 0, EEL2 = 0), SCR_EL3.TWx does not apply to EL3 (a WFI at
+//   EL3 waits).
+// - The syndrome (D24.2.46 ESR_EL2, "ISS encoding for an exception from a WF* instruction"):
 //   EC 0x01, IL 1, CV 1 and COND 0b1110 (taken from AArch64), TI 0b00 WFI / 0b01 WFE:
 //   (0x01 << 26) | (1 << 25) | (1 << 24) | (0xE << 20) | TI = 0x07E00000 / 0x07E00001; ELR = the
 //   WFx itself (the preferred return address of a trap).
-// - A WFI while an interrupt is pending does not trap (C6.2 WFI: the trap checks run only
-//   `if !InterruptPending()`; HCR_EL2.TWI: "if the instruction would otherwise have caused the PE
-//   to enter a low-power state"). An IRQ pending but masked by PSTATE.I is a WFI wake-up event
-//   (D1.6.2 "Wait for Interrupt"): the WFI completes at once, no trap, no IRQ taken. The line is
-//   dsu0's overflow interrupt (routed to cpu0 in arm-default, docs/firmware.md), raised from EL3.
-// - WFE and the Event Register: an exception return sets it (D1.6.1 "The Event Register"), and a
-//   WFE with it set clears it and completes without checking any trap (C6.2 WFE pseudocode). The
+// - A WFI while an interrupt is pending does not trap: J1.3.3.444 Hint_WFI ends the instruction
+//   when AArch64.InterruptPending() (J1.1.3.394: any pending physical IRQ, masked or not) before
+//   it checks the traps; the trap controls trap a WFI only "if the instruction would otherwise
+//   have caused the PE to enter a low-power state" (D1.7.2 "Wait for Interrupt mechanism"). So with
+//   the IRQ pending and masked by PSTATE.I the WFI completes at once: no trap, no IRQ taken. The
+//   line is dsu0's overflow interrupt (routed to cpu0 in arm-default, docs/firmware.md), raised
+//   from EL3.
+// - WFE and the Event Register: an exception return sets it (D1.7.1.1 "The Event Register"), and a
+//   WFE with it set clears it and completes without checking any trap (J1.3.3.442 Hint_WFE). The
 //   contract says pmusim has no event register (docs/firmware.md "WFE, SEV"). So each WFE check
 //   here runs `WFE; WFE` right after an ERET and accepts the trap at either: the Arm ARM traps the
 //   second, pmusim the first; the handler resumes after both. (tests/iss/indep_pending/

@@ -1,14 +1,17 @@
 // Independent firmware (issue 28), a reproducer kept out of ctest (README.md): HCR_EL2.TIDCP and
-// the IMPLEMENTATION DEFINED encodings that are not the DSU's, from the Arm ARM (DDI 0487) alone.
-// HCR_EL2.TIDCP (bit 20, D17.2.48): "Trap IMPLEMENTATION DEFINED functionality. Traps EL1 accesses
+// the IMPLEMENTATION DEFINED encodings that are not the DSU's, from the Arm ARM (DDI 0487 M.a.a)
+// alone.
+// HCR_EL2.TIDCP (bit 20, D24.2.62): "Trap IMPLEMENTATION DEFINED functionality. Traps EL1 accesses
 // to the encodings reserved for IMPLEMENTATION DEFINED functionality to EL2": in AArch64 the
 // System registers accessed by MRS/MSR as S3_<op1>_<Cn>_<Cm>_<op2> with CRn == c11 or c15, and the
 // System instructions SYS/SYSL with CRn == c11 or c15, reported with EC 0x18. The field names the
 // reserved space, not the registers a PE implements; Linux's KVM sets TIDCP for every guest to see
 // such accesses (arch/arm64/include/asm/kvm_arm.h@v6.1 HCR_GUEST_FLAGS, "TIDCP: Trap
-// L2CTLR/L2ECTLR", the Cortex-A53/A57/A72 L2 control registers). So at Non-secure EL1 with EL2
+// L2CTLR/L2ECTLR", the Cortex-A53/A57/A72 L2 control registers), and D1.4.5.6 ranks "exceptions
+// taken from EL1 to EL2 because of ... HCR_EL2.TIDCP" (priority 18) above the UNDEFINED of "an
+// encoding for an instruction that is not implemented" (priority 19). So at Non-secure EL1 with EL2
 // enabled and TIDCP = 1 each of these traps to EL2 with EC 0x18 and the instruction's ISS
-// (D17.2.37: Op0 << 20 | Op2 << 17 | Op1 << 14 | CRn << 10 | Rt << 5 | CRm << 1 | Direction,
+// (D24.2.46: Op0 << 20 | Op2 << 17 | Op1 << 14 | CRn << 10 | Rt << 5 | CRm << 1 | Direction,
 // 1 = read; with EC 0x18 and IL: 0x62000000 | ISS), ELR = the instruction:
 //   1. MRS X5, S3_0_C15_C0_0        ESR 0x62303ca1
 //   2. MRS X6, S3_1_C15_C2_1        ESR 0x62327cc5 (CPUECTLR_EL1 on Cortex-A57/A72)

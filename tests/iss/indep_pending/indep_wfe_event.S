@@ -1,8 +1,9 @@
 // Independent firmware (issue 28), a reproducer kept out of ctest (README.md): WFE and the Event
-// Register, from the Arm ARM (DDI 0487) alone.
-// - C6.2 WFE (pseudocode): `if IsEventRegisterSet() then ClearEventRegister()` and the instruction
-//   completes; only otherwise are the WFx traps checked (AArch64.CheckForWFxTrap) and the PE waits.
-// - D1.6.1 "The Event Register": set by SEV, SEVL and by an exception return; cleared by a WFE
+// Register, from the Arm ARM (DDI 0487 M.a.a) alone.
+// - C6.2.501 WFE, J1.3.3.442 Hint_WFE: `if IsEventRegisterSet() then ClearEventRegister();
+//   return;`: the instruction completes; only otherwise are the WFx traps checked
+//   (J1.1.2.46 AArch64.CheckForWFxTrap) and the PE waits.
+// - D1.7.1.1 "The Event Register": set by SEV, SEVL and by an exception return; cleared by a WFE
 //   that finds it set.
 // So at EL1 with HCR_EL2.TWE = 1 (EL2 enabled, Non-secure):
 //   1. `SEVL; WFE`: the WFE finds the register set: no trap;
