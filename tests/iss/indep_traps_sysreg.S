@@ -23,7 +23,10 @@
 //   Op1 [16:14], CRn [13:10], Rt [9:5], CRm [4:1], Direction [0] (1 = MRS); ELR = the instruction;
 //   a trapped MRS leaves Rt alone, a trapped MSR leaves the register alone (EL3 compares the 11
 //   TVM registers with the values it set before).
-// - Once the bits are clear, none of the accesses traps, and the TVM registers read back.
+// - Once the bits are clear, none of the accesses traps, and the TVM registers read back. One MSR
+//   and one MRS of MAIR_EL1, each at a single address, run with TVM/TRVM clear, set, clear again:
+//   they trap exactly while the bits are set (an ISS that keeps translated code must not keep
+//   the old decision).
 // - MDCR_EL2.TDE (D24.3.17): debug exceptions from EL0 and EL1 go to EL2 where EL2 is enabled: a
 //   BRK (D2.7.2, EC 0x3C, ISS = imm16, ELR = the BRK) at Non-secure EL1 and EL0; not at Secure EL1.
 // - HCR_EL2.TGE (D1.4.5.1 "Taking synchronous exceptions from EL0"): EL0's traps that go to EL1
@@ -33,8 +36,8 @@
 // The instructions are built from the same fields as the expected ISS (`sys_trap`); the comment
 // names each register (D24 register descriptions, "Accessing ..." encodings).
 // Exit status: 10 x stage + the failing check (tests/iss/indep_traps.inc); + 5: a trapped MRS
-// wrote its register; 900 + n: EL3 found TVM register n changed by a trapped write; 950 + n: with
-// the bits clear EL1 read register n back wrong.
+// wrote its register; 1000 + n: EL3 found TVM register n changed by a trapped write; 1050 + n:
+// with the bits clear EL1 read register n back wrong.
 #include "common.inc"
 #include "indep_exceptions.inc"
 #include "indep_traps.inc"
@@ -56,6 +59,9 @@
 #define SENTINEL  0x5a5a5a5a12345678
 #define SERVICE_CPTR 0xf01
 #define SERVICE_TDE  0xf02
+// EC 0x18 for MSR MAIR_EL1, X5 / MRS X6, MAIR_EL1: op0 3, op1 0, CRn 10, CRm 2, op2 0.
+#define ESR_MSR_MAIR_X5 (0x62000000 | (3 << 20) | (10 << 10) | (5 << 5) | (2 << 1))
+#define ESR_MRS_X6_MAIR (0x62000000 | (3 << 20) | (10 << 10) | (6 << 5) | (2 << 1) | 1)
 #define MDCR_EL2  S3_4_C1_C1_1
 
 // An MRS (dir 1) or MSR (dir 0) of S<op0>_<op1>_C<crn>_C<crm>_<op2> with register x<rt> (31: XZR).
@@ -93,6 +99,20 @@
       cmp x\rt, x16
       check_eq (\stage * 10 + 5)
     .endif
+.endm
+// `BL label` to an instruction that traps to `vec` with ESR `esr`; the handler resumes after it.
+.macro expect_call_trap stage, vec, m, label, esr
+    mov x21, #\stage
+    mov x26, #\vec
+    ldr x23, =\esr
+    mov x27, #\m
+    adr x24, \label
+    mov x25, x24
+    add x28, x24, #4
+    mov x20, #0
+    bl \label
+    cmp x20, #1
+    check_eq (\stage * 10 + 9)
 .endm
 .macro sys_ok stage, dir, rt, op0, op1, crn, crm, op2
     no_exception \stage, sys_access \dir, \rt, \op0, \op1, \crn, \crm, \op2
@@ -132,12 +152,12 @@
     mrs x0, \name
     str x0, [x1, #(8 * (\n - 1))]
 .endm
-// EL3: the register still holds what tvm_set kept.
+// EL3: the register still holds what tvm_set kept (1000 + n if not).
 .macro tvm_unchanged n, name, op0, op1, crn, crm, op2, init, write, rtw, rtr
     mrs x0, \name
     ldr x2, [x1, #(8 * (\n - 1))]
     cmp x0, x2
-    check_eq (900 + \n)
+    check_eq (1000 + \n)
 .endm
 // EL1 with TVM and TRVM: stage 2n - 1 writes, 2n reads.
 .macro tvm_trap n, name, op0, op1, crn, crm, op2, init, write, rtw, rtr
@@ -145,7 +165,7 @@
     sys_trap (2 * \n), V_EL2_LOW, 5, 1, \rtr, \op0, \op1, \crn, \crm, \op2
 .endm
 // EL1 with the bits clear: a write (of what EL3 set) and a read, no exception; the read gives what
-// EL3 read back after its own write (950 + n if not).
+// EL3 read back after its own write (1050 + n if not).
 .macro tvm_free n, name, op0, op1, crn, crm, op2, init, write, rtw, rtr
     ldr x5, =\init
     sys_ok 60, 0, 5, \op0, \op1, \crn, \crm, \op2
@@ -153,7 +173,7 @@
     adr x16, tvm_values
     ldr x16, [x16, #(8 * (\n - 1))]
     cmp x6, x16
-    check_eq (950 + \n)
+    check_eq (1050 + \n)
 .endm
 
 .globl _start
@@ -204,7 +224,7 @@ el1_all:
     sys_ok 43, 1, 5, 3, 0, 12, 0, 0
     go el3_tvm_check, SPSR_EL3H, SCTLR_RES1, HCR_ALL, SCR_NSEC
 
-el3_tvm_check:                     // 900 + n: a trapped write changed register n
+el3_tvm_check:                     // 1000 + n: a trapped write changed register n
     adr x1, tvm_values
     for_each_tvm_reg tvm_unchanged
     // 44-50: EL2 with every bit set: nothing traps.
@@ -314,7 +334,38 @@ el0_tge:
     go el0_tge_uct, SPSR_EL0T, SCTLR_RES1, (HCR_RW | HCR_TGE), SCR_NSEC, svc
 el0_tge_uct:
     sys_trap 87, V_EL2_LOW, 0, 1, 7, 3, 3, 0, 0, 1            // CTR_EL0, UCT = 0, no TID2
-    go el3_end, SPSR_EL3H, SCTLR_RES1, HCR_RW, SCR_NSEC, svc
+    go el1_same, SPSR_EL1H, SCTLR_RES1, HCR_RW, SCR_NSEC, svc
+
+    // 88-92: one MSR and one MRS of MAIR_EL1 at one address each (an ISS may translate code once
+    // and keep it), run with TVM and TRVM clear, set, clear again: they trap exactly while set,
+    // and the trapped write leaves MAIR_EL1 alone.
+el1_same:
+    ldr x5, =0x1111
+    no_exception 88, bl mair_write
+    no_exception 88, bl mair_read
+    cmp x6, x5
+    check_eq 887
+    go el1_same_on, SPSR_EL1H, SCTLR_RES1, (HCR_RW | HCR_TVM | HCR_TRVM), SCR_NSEC
+el1_same_on:
+    ldr x5, =0x2222
+    expect_call_trap 89, V_EL2_LOW, 5, mair_write, ESR_MSR_MAIR_X5
+    ldr x6, =SENTINEL
+    expect_call_trap 90, V_EL2_LOW, 5, mair_read, ESR_MRS_X6_MAIR
+    ldr x16, =SENTINEL
+    cmp x6, x16
+    check_eq 905
+    go el1_same_off, SPSR_EL1H, SCTLR_RES1, HCR_RW, SCR_NSEC
+el1_same_off:
+    no_exception 91, bl mair_read
+    ldr x16, =0x1111
+    cmp x6, x16
+    check_eq 917
+    ldr x5, =0x3333
+    no_exception 92, bl mair_write
+    mrs x6, MAIR_EL1
+    cmp x6, x5
+    check_eq 927
+    go el3_end, SPSR_EL3H, SCTLR_RES1, HCR_RW, SCR_NSEC
 
     // Unmodelled control bits (docs/firmware.md "Trap controls": reported once per CPU in the
     // log; the ctests count the lines): HCR_EL2.TTLB (bit 25) and SCR_EL3.FIQ (bit 2), each
@@ -328,6 +379,14 @@ el3_end:
     msr SCR_EL3, x0
     mov x9, #0
     semihost_exit x9
+
+// MSR MAIR_EL1, X5 and MRS X6, MAIR_EL1 (S3_0_C10_C2_0), each at one address.
+mair_write:
+    msr MAIR_EL1, x5
+    ret
+mair_read:
+    mrs x6, MAIR_EL1
+    ret
 
 // EL3's own services: CPTR_EL2, CPTR_EL3, AMUSERENR_EL0; MDCR_EL2.TDE; anything else is a
 // provoked trap.
