@@ -26,7 +26,8 @@
 // - Once the bits are clear, none of the accesses traps, and the TVM registers read back. One MSR
 //   and one MRS of MAIR_EL1, each at a single address, run with TVM/TRVM clear, set, clear again:
 //   they trap exactly while the bits are set (an ISS that keeps translated code must not keep
-//   the old decision).
+//   the old decision); the same for CLUSTERPMCR_EL1 with TIDCP and AMEVCNTR00_EL0 with
+//   CPTR_EL2.TAM.
 // - MDCR_EL2.TDE (D24.3.17): debug exceptions from EL0 and EL1 go to EL2 where EL2 is enabled: a
 //   BRK (D2.7.2, EC 0x3C, ISS = imm16, ELR = the BRK) at Non-secure EL1 and EL0; not at Secure EL1.
 // - HCR_EL2.TGE (D1.4.5.1 "Taking synchronous exceptions from EL0"): EL0's traps that go to EL1
@@ -62,6 +63,9 @@
 // EC 0x18 for MSR MAIR_EL1, X5 / MRS X6, MAIR_EL1: op0 3, op1 0, CRn 10, CRm 2, op2 0.
 #define ESR_MSR_MAIR_X5 (0x62000000 | (3 << 20) | (10 << 10) | (5 << 5) | (2 << 1))
 #define ESR_MRS_X6_MAIR (0x62000000 | (3 << 20) | (10 << 10) | (6 << 5) | (2 << 1) | 1)
+// MRS X6, CLUSTERPMCR_EL1 (S3_0_C15_C5_0) / AMEVCNTR00_EL0 (S3_3_C13_C4_0).
+#define ESR_MRS_X6_DSU  (0x62000000 | (3 << 20) | (15 << 10) | (6 << 5) | (5 << 1) | 1)
+#define ESR_MRS_X6_AMU  (0x62000000 | (3 << 20) | (3 << 14) | (13 << 10) | (6 << 5) | (4 << 1) | 1)
 #define MDCR_EL2  S3_4_C1_C1_1
 
 // An MRS (dir 1) or MSR (dir 0) of S<op0>_<op1>_C<crn>_C<crm>_<op2> with register x<rt> (31: XZR).
@@ -365,6 +369,20 @@ el1_same_off:
     mrs x6, MAIR_EL1
     cmp x6, x5
     check_eq 927
+    // 93-96: the same with registers the gate holds: CLUSTERPMCR_EL1 (TIDCP) and AMEVCNTR00_EL0
+    // (CPTR_EL2.TAM), one MRS each at one address.
+    no_exception 93, bl dsu_read
+    no_exception 93, bl amu_read
+    set_cptr (CPTR2_RES1 | CPTR_TAM), 0, 0
+    go el1_gate_on, SPSR_EL1H, SCTLR_RES1, (HCR_RW | HCR_TIDCP), SCR_NSEC
+el1_gate_on:
+    expect_call_trap 94, V_EL2_LOW, 5, dsu_read, ESR_MRS_X6_DSU
+    expect_call_trap 95, V_EL2_LOW, 5, amu_read, ESR_MRS_X6_AMU
+    set_cptr CPTR2_RES1, 0, 0
+    go el1_gate_off, SPSR_EL1H, SCTLR_RES1, HCR_RW, SCR_NSEC
+el1_gate_off:
+    no_exception 96, bl dsu_read
+    no_exception 96, bl amu_read
     go el3_end, SPSR_EL3H, SCTLR_RES1, HCR_RW, SCR_NSEC
 
     // Unmodelled control bits (docs/firmware.md "Trap controls": reported once per CPU in the
@@ -386,6 +404,12 @@ mair_write:
     ret
 mair_read:
     mrs x6, MAIR_EL1
+    ret
+dsu_read:
+    mrs x6, S3_0_C15_C5_0          // CLUSTERPMCR_EL1
+    ret
+amu_read:
+    mrs x6, S3_3_C13_C4_0          // AMEVCNTR00_EL0
     ret
 
 // EL3's own services: CPTR_EL2, CPTR_EL3, AMUSERENR_EL0; MDCR_EL2.TDE; anything else is a
