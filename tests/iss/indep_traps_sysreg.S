@@ -121,12 +121,12 @@
 .macro sys_ok stage, dir, rt, op0, op1, crn, crm, op2
     no_exception \stage, sys_access \dir, \rt, \op0, \op1, \crn, \crm, \op2
 .endm
-// CPTR_EL2 = x3, CPTR_EL3 = x4, AMUSERENR_EL0 = x5 (EL3's service SERVICE_CPTR), from EL1-EL3.
-// MDCR_EL2.TDE (bit 8) = `on`, the rest of MDCR_EL2 kept (SERVICE_TDE).
+// MDCR_EL2.TDE (bit 8) = `on`, the rest of MDCR_EL2 kept (EL3's service SERVICE_TDE).
 .macro set_tde on
     mov x3, #\on
     smc #SERVICE_TDE
 .endm
+// CPTR_EL2 = x3, CPTR_EL3 = x4, AMUSERENR_EL0 = x5 (EL3's service SERVICE_CPTR), from EL1-EL3.
 .macro set_cptr cptr2, cptr3, amuserenr
     ldr x3, =\cptr2
     ldr x4, =\cptr3
@@ -215,7 +215,7 @@ el1_all:
     sys_trap 33, V_EL2_LOW, 5, 1, 19, 3, 0, 0, 5, 0           // ID_AA64DFR0_EL1
     sys_trap 34, V_EL2_LOW, 5, 1, 29, 3, 0, 0, 6, 0           // ID_AA64ISAR0_EL1
     sys_trap 35, V_EL2_LOW, 5, 1, 30, 3, 0, 0, 7, 0           // ID_AA64MMFR0_EL1
-    sys_trap 36, V_EL2_LOW, 5, 1, 15, 3, 0, 0, 3, 3            // reserved (MVFR2 is op2 2)
+    sys_trap 36, V_EL2_LOW, 5, 1, 15, 3, 0, 0, 3, 3           // reserved (MVFR2 is op2 2)
     // 37-38: TACR.
     sys_trap 37, V_EL2_LOW, 5, 1, 3, 3, 0, 1, 0, 1            // ACTLR_EL1
     sys_trap 38, V_EL2_LOW, 5, 0, 4, 3, 0, 1, 0, 1, 0         // MSR ACTLR_EL1
@@ -279,8 +279,9 @@ el1_none:
     cmp x5, x6
     check_eq 629
 
-    // 70-80: the Activity Monitors. AMEVCNTR00_EL0 is S3_3_C13_C4_0, AMUSERENR_EL0 S3_3_C13_C2_3
-    // (the one AMU register EL1 may write whatever EL3 allows: the writes stay with it).
+    // 70-80: the Activity Monitors. AMEVCNTR00_EL0 is S3_3_C13_C4_0, AMUSERENR_EL0 S3_3_C13_C2_3,
+    // the one written here: the counters and their enables are writable at the highest EL only
+    // (D24.6.6 "Accessing AMCNTENSET0_EL0": UNDEFINED below it, whatever TAM).
     set_cptr (CPTR2_RES1 | CPTR_TAM), CPTR_TAM, 0
     sys_trap 70, V_EL2_LOW, 5, 1, 5, 3, 3, 13, 4, 0           // both TAM: EL2 first
     sys_trap 71, V_EL2_LOW, 5, 0, 6, 3, 3, 13, 2, 3, 0        // MSR AMUSERENR_EL0
