@@ -162,7 +162,7 @@ iss_test("started at EL2, HVC is enabled, in the reference mode" 0 firmware -q -
 # docs/firmware.md's contract alone (not from iss/), each run in the fast and the reference mode;
 # each exits with a status naming the check that failed.
 set(ISS_INDEP_PROGRAMS indep_eret indep_routing indep_abort indep_semihost indep_irq indep_exit_subcode indep_exit_reason
-    indep_edges indep_counting indep_irq_sp0 indep_address_size)
+    indep_edges indep_counting indep_irq_sp0 indep_address_size indep_traps_wfx indep_traps_sysreg indep_hcr_readback)
 set(ISS_INDEP_ELFS)
 foreach(prog ${ISS_INDEP_PROGRAMS})
   iss_assemble(${prog} ISS_INDEP_ELFS)
@@ -186,10 +186,16 @@ foreach(mode fast reference)
     firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_counting.elf)
   iss_test("independent: an IRQ at EL3 with SPSel 0 is taken at VBAR_EL3 + 0x080 with SPSR EL3t, SP_EL3 in the handler, SP_EL0 after ERET (${mode})" 0
     firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_irq_sp0.elf)
+  iss_test("independent: HCR_EL2's fields without behaviour (FMO AMO TSW TPC TPU TTLB TDZ) read back as written (${mode})" 0
+    firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_hcr_readback.elf)
   iss_test("independent: an address above the PA size with the MMU off is an Address size fault, level 0 (${mode})" 0
     firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_address_size.elf)
   iss_test("independent: an IRQ wakes WFI with I set, and is taken after DAIFClr and ERET at EL1 EL2 EL3 as routed (${mode})" 0
     firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_irq.elf)
+  iss_test("independent: WFI WFE trap to EL1 EL2 EL3 by SCTLR_EL1.nTWx HCR_EL2.TWx SCR_EL3.TWx in priority order with EC 0x01, not at EL3, not with an IRQ pending (${mode})" 0
+    firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_traps_wfx.elf)
+  iss_test("independent: HCR_EL2 TVM TRVM TID1 TID2 TID3 TACR TIDCP, CPTR_EL2 EL3 TAM, AMUSERENR_EL0, MDCR_EL2.TDE trap with EC 0x18 ISS in priority order, not at EL2 or Secure EL1 (${mode})" 0
+    firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_traps_sysreg.elf)
   add_test(NAME "iss: independent: every semihosting operation of the contract, output byte for byte (${mode})"
     COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/indep_check_run.sh 0 "ABC\\nDE\\n" "^err$"
             $<TARGET_FILE:pmusim> firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_semihost.elf)
@@ -205,9 +211,21 @@ foreach(mode fast reference)
     "iss: independent: SYS_EXIT_EXTENDED with a reason other than ApplicationExit fails the run (${mode})"
     PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 endforeach()
+# docs/firmware.md "Trap controls": a write setting an unmodelled bit is reported once per CPU.
+add_test(NAME "iss: independent: a write setting unmodelled HCR_EL2.TTLB twice is reported once"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/indep_traps_sysreg.elf
+          "HCR_EL2 bit 25 (TTLB) set: not modelled")
+add_test(NAME "iss: independent: a write setting unmodelled SCR_EL3.FIQ twice is reported once"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/indep_traps_sysreg.elf
+          "SCR_EL3 bit 2 ")
+set_tests_properties(
+  "iss: independent: a write setting unmodelled HCR_EL2.TTLB twice is reported once"
+  "iss: independent: a write setting unmodelled SCR_EL3.FIQ twice is reported once"
+  PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 add_test(NAME "iss: independent: fast and reference access logs agree"
   COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim>
           ${ISS_ELF_DIR}/indep_eret.elf ${ISS_ELF_DIR}/indep_routing.elf ${ISS_ELF_DIR}/indep_abort.elf
           ${ISS_ELF_DIR}/indep_irq.elf ${ISS_ELF_DIR}/indep_edges.elf
-          ${ISS_ELF_DIR}/indep_counting.elf ${ISS_ELF_DIR}/indep_irq_sp0.elf)
+          ${ISS_ELF_DIR}/indep_counting.elf ${ISS_ELF_DIR}/indep_irq_sp0.elf
+          ${ISS_ELF_DIR}/indep_traps_wfx.elf ${ISS_ELF_DIR}/indep_traps_sysreg.elf)
 set_tests_properties("iss: independent: fast and reference access logs agree" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
