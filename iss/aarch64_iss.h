@@ -17,7 +17,8 @@
 //   window_access.cpp          loads/stores outside plain memory, stage 1 faults, the MMIO slow path
 //   maintenance_broadcast.cpp  the platform's CPUs, TLBI/IC broadcast, code written by a host
 //   semihosting_port.cpp, debug_access.cpp; and classes of their own: exception_levels (the EL
-//   state, entry, ERET), exception_routing, elf_loader, load_store, stage1_walk, stage2_map, access_groups; a64_encoding.h / unicorn_calls.h (shared helpers).
+//   state, entry, ERET), exception_routing, elf_loader, load_store, stage1_walk, stage2_map,
+//   access_groups; a64_encoding.h / unicorn_calls.h (shared helpers).
 //
 // How the engine is driven (measured on Debian's Unicorn 2.0.1, docs/firmware.md "Inside"):
 // - a UC_HOOK_BLOCK hook counts instructions a translation block at a time and stops the
