@@ -189,7 +189,7 @@ exception_return_result exception_levels::exception_return() {
     return r;
 }
 
-uint64_t* exception_levels::bank_slot(uint32_t k) {
+const uint64_t* exception_levels::bank_slot(uint32_t k) const {
     const unsigned op1 = (k >> 11) & 7;
     if (op1 != 4 && op1 != 6) return nullptr; // op1 = 5 (the EL12/EL02 aliases of VHE): stored
     const unsigned bank = op1 == 6 ? 3 : 2;
@@ -208,6 +208,12 @@ uint64_t exception_levels::read_register(uint32_t k) {
     }
     if (uint64_t* slot = bank_slot(k)) return *slot;
     return el23_registers_[k];
+}
+
+uint64_t exception_levels::stored_register(uint32_t k) const {
+    if (const uint64_t* slot = bank_slot(k)) return *slot;
+    const auto it = el23_registers_.find(k);
+    return it == el23_registers_.end() ? 0 : it->second;
 }
 
 void exception_levels::write_register(uint32_t k, uint64_t value) {

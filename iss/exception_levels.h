@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <utility>
 
 #include "iss/exception_routing.h"
 
@@ -118,6 +119,9 @@ public:
     // SP_EL1 and SP_EL2, SPSR/ELR/ESR/FAR/VBAR_EL2 and _EL3, any other stored as written.
     uint64_t read_register(uint32_t key);
     void write_register(uint32_t key, uint64_t value);
+    // The same for a register other than SP_EL1/SP_EL2, without changing anything (0 if never
+    // written): e.g. TCR_EL2/TCR_EL3 for the ISS's own walk at EL2/EL3.
+    uint64_t stored_register(uint32_t key) const;
     // VBAR_ELx of `el` (1..3).
     uint64_t vbar(unsigned el) const;
 
@@ -133,7 +137,8 @@ public:
 
 private:
     void write_pstate(uint64_t nzcv_daif_spsel, bool keep_engine_pstate);
-    uint64_t* bank_slot(uint32_t key);
+    const uint64_t* bank_slot(uint32_t key) const; // SPSR/ELR/ESR/FAR/VBAR of EL2 or EL3, else null
+    uint64_t* bank_slot(uint32_t key) { return const_cast<uint64_t*>(std::as_const(*this).bank_slot(key)); }
 
     engine_register_file& regs_;
     unsigned el_ = 3;

@@ -423,6 +423,9 @@ TEST_CASE("exception levels: EL2 and EL3 banks and SPSel and the Security state 
     CHECK(lv.read_register(SPSR_EL2) == 0);
     CHECK(lv.read_register(SPSR_EL12) == 0x12);
     CHECK(lv.read_register(HPFAR_EL2) == 0x4000);
+    CHECK(lv.stored_register(HPFAR_EL2) == 0x4000);
+    CHECK(lv.stored_register(FAR_EL2) == 0xfa2);
+    CHECK(lv.stored_register(key(6, 2, 0, 2)) == 0); // TCR_EL3, never written
     CHECK(lv.vbar(2) == 0);
     lv.write_register(VBAR_EL2, 0x80020000);
     CHECK(lv.vbar(2) == 0x80020000);
