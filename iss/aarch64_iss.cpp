@@ -193,17 +193,8 @@ void aarch64_iss::begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_
     power_off_requested_ = false;
     // Reset state (docs/firmware.md "Initial state").
     for (unsigned r = 0; r < 31; ++r) write_x(r, 0);
-    std::fill(std::begin(sp_), std::end(sp_), 0);
-    std::fill(std::begin(elr_), std::end(elr_), 0);
-    std::fill(std::begin(spsr_), std::end(spsr_), 0);
-    std::fill(std::begin(esr_), std::end(esr_), 0);
-    std::fill(std::begin(far_), std::end(far_), 0);
-    std::fill(std::begin(vbar_), std::end(vbar_), 0);
-    el23_registers_.clear();
-    uint64_t zero = 0;
-    uc_reg_write(uc_, UC_ARM64_REG_VBAR_EL1, &zero);
-    el_ = std::min(el, 3u);
-    if (el_ < 3) {
+    const unsigned start_el = std::min(el, 3u);
+    if (start_el < 3) {
         // What the EL3 firmware that would have run leaves behind: SCR_EL3.NS for the state asked for.
         auto& r = controls_.bank(cpu_);
         auto* scr = r.find("SCR_EL3");
@@ -214,17 +205,17 @@ void aarch64_iss::begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_
             // Entering EL2, EL3 firmware enables HVC (TF-A lib/el3_runtime/aarch64/context_mgmt.c
             // sets SCR_EL3.HCE when the next EL is EL2): a kernel started at EL2 calls its hyp
             // stub with HVC, UNDEFINED while HCE = 0 (Arm ARM, HVC).
-            if (el_ == 2) v |= uint64_t(1) << ctl::scr_hce;
+            if (start_el == 2) v |= uint64_t(1) << ctl::scr_hce;
             scr->value = v;
         }
-        if (el_ < 2)
+        if (start_el < 2)
             if (auto* hcr = r.find("HCR_EL2")) hcr->value |= uint64_t(1) << ctl::hcr_rw; // EL1 is AArch64
     }
+    uint64_t stack = 0; // SP_ELx of the start EL: the top of the entry's memory, or the boot's
     for (const auto& [base, m] : memories_)
-        if (entry >= base && entry - base < m->size()) sp_[el_] = (base + m->size()) & ~uint64_t(15);
-    if (sp) sp_[el_] = *sp;
-    load_pstate(pstate_daif | 1); // DAIF masked, SPSel = 1 (ELxh), as out of reset
-    last_vector_ = ~uint64_t(0);
+        if (entry >= base && entry - base < m->size()) stack = (base + m->size()) & ~uint64_t(15);
+    if (sp) stack = *sp;
+    levels_.reset(start_el, stack); // DAIF masked, SPSel = 1 (ELxh), as out of reset
     set_pc(entry);
 
     started_at_ = now_fs();
@@ -241,9 +232,9 @@ void aarch64_iss::begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_
     rates["inst"] = rational(1, cycles_per_instruction_);
     core_.set_workload(rates, t_pos_);
     core_.set_power(power_state::run, t_pos_);
-    core_secure_ = !core_.secure();
+    levels_.set_reported_security(!core_.secure()); // told to the core now, whatever it was
     update_security();
-    log_.line(fmt::format("[{}] cpu{}: {} starts at EL{} {} at {:#x}", format_time(now_fs()), cpu_, what, el_,
+    log_.line(fmt::format("[{}] cpu{}: {} starts at EL{} {} at {:#x}", format_time(now_fs()), cpu_, what, levels_.el(),
                           secure_state() ? "Secure" : "Non-secure", entry));
     start_event_.notify(SC_ZERO_TIME);
 }
@@ -322,11 +313,11 @@ void aarch64_iss::run_loop() {
 }
 
 std::string aarch64_iss::where(uint64_t pc) const {
-    return fmt::format("{}: cpu{} PC {:#x} EL{}", image_.path, cpu_, pc, el_);
+    return fmt::format("{}: cpu{} PC {:#x} EL{}", image_.path, cpu_, pc, el());
 }
 
 void aarch64_iss::finish(firmware_result::state s, int exit_code, uint64_t status, const std::string& message) {
-    save_stack_pointers();
+    levels_.save_stack_pointers();
     result_.s = s;
     result_.exit_code = exit_code;
     result_.exit_status = status;

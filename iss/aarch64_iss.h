@@ -9,14 +9,16 @@
 //   aarch64_iss.cpp            construction, start/power_on/power_off, the run loop, finish
 //   engine_driver.cpp          uc_emu_start runs, hooks, stops, the scan of translation blocks
 //   time_pacing.cpp            local time, sync, run budgets (SMP quanta), WFI's wait, IRQ pacing
-//   exception_model.cpp        EL2/EL3, routing, syndromes, exception entry, ERET, WFx/SMC/HVC traps
+//   exception_model.cpp        which exception an instruction raises (SVC/HVC/SMC, WFx, EL0 traps),
+//                              entry and ERET around exception_levels (time, trace, log, checks)
 //   sysreg_access.cpp          MRS/MSR the ISS executes: its own registers, the gate's (served in the
 //                              engine's MRS/MSR hook when the engine lacks them), their traps
 //   el1_register_traps.cpp     HCR_EL2.TVM/TRVM/TID1-3/TACR traps of EL1 registers the engine holds
 //   window_access.cpp          loads/stores outside plain memory, stage 1 faults, the MMIO slow path
 //   maintenance_broadcast.cpp  the platform's CPUs, TLBI/IC broadcast, code written by a host
-//   semihosting_port.cpp, debug_access.cpp; and classes of their own: elf_loader, load_store,
-//   stage1_walk, stage2_map, access_groups; a64_encoding.h / unicorn_calls.h (shared helpers).
+//   semihosting_port.cpp, debug_access.cpp; and classes of their own: exception_levels (the EL
+//   state, entry, ERET), exception_routing, elf_loader, load_store, stage1_walk, stage2_map,
+//   access_groups; a64_encoding.h / unicorn_calls.h (shared helpers).
 //
 // How the engine is driven (measured on Debian's Unicorn 2.0.1, docs/firmware.md "Inside"):
 // - a UC_HOOK_BLOCK hook counts instructions a translation block at a time and stops the
@@ -53,6 +55,7 @@
 
 #include "iss/cpu_host.h"
 #include "iss/elf_loader.h"
+#include "iss/exception_levels.h"
 #include "iss/semihosting.h"
 #include "iss/stage1_walk.h"
 #include "models/access_context.h"
@@ -71,7 +74,6 @@ class core_model;
 class firmware_gate;
 class cpu_controls;
 class memory;
-class exception_routing;
 
 // Where and how a CPU starts without an ELF (a loader outside the CPU placed the image): Linux's
 // arm64 boot protocol is entry = the Image's first instruction, EL2 or EL1 Non-secure, x0 = the
@@ -155,7 +157,7 @@ public:
     uint64_t instructions_retired() const { return retired_; }
     uint64_t engine_runs() const { return engine_runs_; }
     uint64_t peripheral_accesses() const { return peripheral_accesses_; }
-    unsigned exception_level() const { return el_; }
+    unsigned exception_level() const { return levels_.el(); }
 
     // Instructions per run-ahead quantum cap (tests); the quantum is otherwise bounded by the
     // next pending SystemC activity only.
@@ -298,10 +300,11 @@ private:
     uint64_t scr() const;
     uint64_t hcr() const;
     unsigned route_from_el0() const; // EL1, or EL2 when HCR_EL2.TGE
+    // Exception entry (levels_), then what only the ISS does: the core's Security state, trace, log,
+    // and the checks that stop a run (an exception loop, a vector outside memory).
     void take_exception(unsigned target_el, bool irq, uint64_t esr, uint64_t elr, std::optional<uint64_t> far);
+    void exception_entered(const exception_entry& e);
     void exception_return(uint64_t pc);
-    void save_stack_pointers();
-    void load_pstate(uint64_t nzcv_daif);
     void update_security();
     bool local_sysreg(uint32_t key, bool is_read, unsigned rt);
     bool irq_pending() const;
@@ -384,13 +387,33 @@ private:
     elf_image image_;
     unsigned cycles_per_instruction_ = 1;
 
-    // Architectural state Unicorn does not hold.
-    unsigned el_ = 3;
-    uint64_t sp_[4] = {};                         // SP_EL0..SP_EL3 while not live in the engine
-    uint64_t elr_[4] = {}, spsr_[4] = {}, esr_[4] = {}, far_[4] = {}, vbar_[4] = {}; // [2], [3] used
-    std::map<uint32_t, uint64_t> el23_registers_; // other EL2/EL3 registers nobody models: stored
-    bool core_secure_ = true;
-    uint64_t last_vector_ = ~uint64_t(0), retired_at_vector_ = 0; // exception-loop detection
+    // Architectural state Unicorn does not hold: the exception levels (iss/exception_levels.h), over
+    // the engine's registers and the control registers (engine_register_port, exception_model.cpp).
+    class engine_register_port final : public engine_register_file {
+    public:
+        explicit engine_register_port(aarch64_iss& cpu) : cpu_(cpu) {}
+        uint64_t pc() const override;
+        void set_pc(uint64_t pc) override;
+        uint64_t pstate() const override;
+        void set_pstate(uint64_t pstate) override;
+        void set_iss_el(unsigned el) override;
+        uint64_t sp() const override;
+        void set_sp(uint64_t sp) override;
+        uint64_t sp_el0() const override;
+        void set_sp_el0(uint64_t sp) override;
+        uint64_t sp_el1() const override;
+        void set_sp_el1(uint64_t sp) override;
+        uint64_t el1(el1_register r) const override;
+        void set_el1(el1_register r, uint64_t value) override;
+        uint64_t scr_el3() const override;
+        uint64_t hcr_el2() const override;
+
+    private:
+        aarch64_iss& cpu_;
+    };
+    engine_register_port register_port_{*this};
+    exception_levels levels_{register_port_};
+    unsigned el() const { return levels_.el(); }
 
     // Code found at run time (outside the ELF's segments: copied, loaded, JIT-written, or no ELF):
     // every translation block is scanned before it first runs (UC_HOOK_EDGE_GENERATED, and the

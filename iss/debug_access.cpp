@@ -87,11 +87,7 @@ uint64_t aarch64_iss::debug_sp() const {
 void aarch64_iss::debug_set_sp(uint64_t sp) { uc_reg_write(uc_, UC_ARM64_REG_SP, &sp); }
 
 uint32_t aarch64_iss::debug_pstate() const {
-    uint64_t ps = 0;
-    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
-    // The engine runs at EL1; the EL is the ISS's (M[3:2]), SPSel the engine's M[0] (0 at EL0).
-    const uint64_t spsel = el_ == 0 ? 0 : (ps & 1);
-    return uint32_t((ps & pstate_nzcv_daif) | (uint64_t(el_) << 2) | spsel);
+    return uint32_t(levels_.pstate()); // the engine runs at EL1: the EL is the ISS's (exception_levels)
 }
 
 void aarch64_iss::debug_set_pstate(uint32_t value) {

@@ -90,14 +90,14 @@ bool writable(trap_group g, const sysreg_encoding& e) {
 bool aarch64_iss::el1_trap_candidate(const sysreg_encoding& enc) const {
     // Translated code is per EL: EL0's holds no access these bits trap but a read of CTR_EL0, which
     // TID2 traps at EL0 too (engine_register_access).
-    if (el_ == 0) return enc.key() == key_ctr_el0 && ((hcr() >> ctl::hcr_tid2) & 1);
+    if (el() == 0) return enc.key() == key_ctr_el0 && ((hcr() >> ctl::hcr_tid2) & 1);
     const trap_group g = group_of(enc);
     return g != trap_group::none && (hcr() & group_bits(g));
 }
 
 bool aarch64_iss::el1_register_trapped(const sysreg_encoding& enc, bool is_read) const {
     const trap_group g = group_of(enc);
-    if (g == trap_group::none || el_ != 1) return false;
+    if (g == trap_group::none || el() != 1) return false;
     const uint64_t h = hcr();
     if (!cpu_controls::el2_enabled_by(scr(), secure_state()) || ((h >> ctl::hcr_tge) & 1)) return false;
     if (!is_read && !writable(g, enc)) return false; // UNDEFINED, not trapped
@@ -117,7 +117,7 @@ bool aarch64_iss::in_el1_trap_group(const sysreg_encoding& enc) { return group_o
 
 void aarch64_iss::engine_register_access(uint64_t pc, const sysreg_encoding& enc, bool is_read, unsigned rt) {
     const trap_group g = group_of(enc);
-    if (el_ == 0) {
+    if (el() == 0) {
         // The engine refused it at its EL0, or it was an engine exit: EL1 registers are UNDEFINED at
         // EL0 (el0_system_trap decides). A read of CTR_EL0 (Arm ARM DDI 0487 D24.2.42, "Accessing
         // CTR_EL0", at EL0; E2H is not modelled, so EL0 is never in a host): SCTLR_EL1.UCT [15] = 0

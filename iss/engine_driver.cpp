@@ -228,7 +228,7 @@ uint64_t aarch64_iss::run_until(uint64_t from, uint64_t exit_address) {
     // set TWI; the engine's SCTLR_EL1.nTWI is set for the run. The firmware's own WFIs never run in
     // the engine (they are the ISS's stop points, wait_trap_target), and the engine's SCTLR_EL1
     // write is raw (no TLB flush; nTWI is in none of its cached translation flags).
-    const bool exit_would_trap = el_ == 0 && !((engine_sctlr_el1() >> sctlr_ntwi) & 1);
+    const bool exit_would_trap = el() == 0 && !((engine_sctlr_el1() >> sctlr_ntwi) & 1);
     if (exit_would_trap) set_engine_sctlr_el1(engine_sctlr_el1() | (uint64_t(1) << sctlr_ntwi));
     apply_broadcast_maintenance();
     last_error_ = uc_emu_start(uc_, from, exit_address, 0, 0);

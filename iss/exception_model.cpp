@@ -1,6 +1,8 @@
-// The exception model the engine does not have: EL2 and EL3, routing of SVC/HVC/SMC, IRQs and
-// traps to an EL, the syndromes (ESR_ELx), exception entry and ERET, WFI/WFE traps, EL0's system
-// instruction traps (docs/firmware.md "Exceptions the ISS delivers"). Members of aarch64_iss.
+// The exception model the engine does not have, the CPU's side: which exception an instruction or
+// an interrupt raises (SVC/HVC/SMC, BRK, WFI/WFE traps, EL0's system-instruction traps, UNDEFINED),
+// with the decisions of exception_routing and the entry and ERET of exception_levels (the EL2/EL3
+// state, over the engine's registers: engine_register_port); around them the ISS's own work: time,
+// the core's Security state, trace, log (docs/firmware.md "Exceptions the ISS delivers"). Members of aarch64_iss.
 #include "iss/aarch64_iss.h"
 #include "iss/a64_encoding.h"
 #include "iss/exception_routing.h"
@@ -28,15 +30,10 @@ uint64_t aarch64_iss::scr() const { return controls_.value(cpu_, control::scr_el
 
 uint64_t aarch64_iss::hcr() const { return controls_.value(cpu_, control::hcr_el2); }
 
-// The decisions (iss/exception_routing.h) over the state as it is now; SCTLR_EL1 is read from the
-// engine only where it matters (EL0's WFI/WFE).
-exception_routing aarch64_iss::routing() const {
-    exception_state s;
-    s.el = el_;
-    s.scr_el3 = scr();
-    s.hcr_el2 = hcr();
-    return exception_routing(s);
-}
+// The decisions (iss/exception_routing.h) over the state as it is now (SCR_EL3 and HCR_EL2 read
+// here, not through the register port: context() asks on every gate access); SCTLR_EL1 is read from
+// the engine only where it matters (EL0's WFI/WFE).
+exception_routing aarch64_iss::routing() const { return levels_.routing(scr(), hcr()); }
 
 bool aarch64_iss::secure_state() const { return routing().secure(); }
 
@@ -48,152 +45,116 @@ void aarch64_iss::take_undefined(uint64_t pc) {
     take_exception(routing().same_or_el1(), false, exception_routing::esr_undefined(), pc, std::nullopt);
 }
 
-void aarch64_iss::save_stack_pointers() {
-    uint64_t ps = 0, sp = 0, other = 0;
-    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
-    uc_reg_read(uc_, UC_ARM64_REG_SP, &sp);
-    if (el_ == 0) {
-        sp_[0] = sp;
-        return;
-    }
-    if (ps & 1) { // SPSel = 1: the live SP is SP_ELx; the engine keeps SP_EL0 in its bank
-        sp_[el_] = sp;
-        uc_reg_read(uc_, UC_ARM64_REG_SP_EL0, &other);
-        sp_[0] = other;
-    } else {
-        sp_[0] = sp;
-        uc_reg_read(uc_, UC_ARM64_REG_SP_EL1, &other);
-        sp_[el_] = other;
-    }
-}
-
-// Writes PSTATE (NZCV, DAIF, SPSel from `value`; bit 32 set: keep the engine's) for the ISS's
-// current EL, and the stack pointers of that state. The engine always runs at EL1: its SP_EL1
-// slot holds SP_ELx of the ISS's EL.
-void aarch64_iss::load_pstate(uint64_t value) {
-    follow_el_translation(); // EL2/EL3 run untranslated (window_access.cpp)
+// The engine's registers as exception_levels reads and writes them. The engine always runs at its
+// EL1 (EL0 at its EL0): its SP_EL1 slot holds SP_ELx of the ISS's EL.
+uint64_t aarch64_iss::engine_register_port::pc() const { return cpu_.engine_pc(); }
+void aarch64_iss::engine_register_port::set_pc(uint64_t pc) { cpu_.set_pc(pc); }
+uint64_t aarch64_iss::engine_register_port::pstate() const {
     uint64_t ps = 0;
-    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
-    if (!(value >> 32)) ps = (value & pstate_nzcv_daif) | (value & 1);
-    uint64_t spsel = el_ == 0 ? 0 : (ps & 1);
-    // EL0 runs at the engine's EL0 (EL0t), so the engine itself refuses EL1-only registers and
-    // instructions there; EL1-EL3 run at the engine's EL1 (EL1t / EL1h).
-    uint64_t engine = (ps & pstate_nzcv_daif) | (el_ == 0 ? 0 : (1u << 2) | spsel);
-    uc_reg_write(uc_, UC_ARM64_REG_PSTATE, &engine);
+    uc_reg_read(cpu_.uc_, UC_ARM64_REG_PSTATE, &ps);
+    return ps;
+}
+void aarch64_iss::engine_register_port::set_pstate(uint64_t ps) {
+    uc_reg_write(cpu_.uc_, UC_ARM64_REG_PSTATE, &ps);
     // Writing PSTATE does not recompute the engine's cached translation flags (its EL among them,
     // QEMU's hflags); writing a system register does (arm_rebuild_hflags in Unicorn 2.1.1's
     // reg_write for UC_ARM64_REG_CP_REG). TPIDR_EL1 written with its own value changes nothing else.
     uc_arm64_cp_reg tpidr{13, 0, 3, 0, 4, 0};
-    uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &tpidr);
-    uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &tpidr);
-    uint64_t own = sp_[el_ == 0 ? 0 : el_];
-    uc_reg_write(uc_, UC_ARM64_REG_SP_EL0, &sp_[0]);
-    uc_reg_write(uc_, UC_ARM64_REG_SP_EL1, &own);
-    uint64_t live = spsel ? own : sp_[0];
-    uc_reg_write(uc_, UC_ARM64_REG_SP, &live);
+    uc_reg_read(cpu_.uc_, UC_ARM64_REG_CP_REG, &tpidr);
+    uc_reg_write(cpu_.uc_, UC_ARM64_REG_CP_REG, &tpidr);
 }
+void aarch64_iss::engine_register_port::set_iss_el(unsigned) { cpu_.follow_el_translation(); } // EL2/EL3 untranslated
+namespace {
+uint64_t read_reg(uc_engine* uc, int id) {
+    uint64_t v = 0;
+    uc_reg_read(uc, id, &v);
+    return v;
+}
+void write_reg(uc_engine* uc, int id, uint64_t v) { uc_reg_write(uc, id, &v); }
+} // namespace
+uint64_t aarch64_iss::engine_register_port::sp() const { return read_reg(cpu_.uc_, UC_ARM64_REG_SP); }
+void aarch64_iss::engine_register_port::set_sp(uint64_t sp) { write_reg(cpu_.uc_, UC_ARM64_REG_SP, sp); }
+uint64_t aarch64_iss::engine_register_port::sp_el0() const { return read_reg(cpu_.uc_, UC_ARM64_REG_SP_EL0); }
+void aarch64_iss::engine_register_port::set_sp_el0(uint64_t sp) { write_reg(cpu_.uc_, UC_ARM64_REG_SP_EL0, sp); }
+uint64_t aarch64_iss::engine_register_port::sp_el1() const { return read_reg(cpu_.uc_, UC_ARM64_REG_SP_EL1); }
+void aarch64_iss::engine_register_port::set_sp_el1(uint64_t sp) { write_reg(cpu_.uc_, UC_ARM64_REG_SP_EL1, sp); }
+namespace {
+int el1_register_id(engine_register_file::el1_register r) {
+    switch (r) {
+    case engine_register_file::el1_register::elr: return UC_ARM64_REG_ELR_EL1;
+    case engine_register_file::el1_register::esr: return UC_ARM64_REG_ESR_EL1;
+    case engine_register_file::el1_register::far: return UC_ARM64_REG_FAR_EL1;
+    case engine_register_file::el1_register::vbar: return UC_ARM64_REG_VBAR_EL1;
+    case engine_register_file::el1_register::spsr: break; // no register id: read_spsr_el1
+    }
+    return UC_ARM64_REG_INVALID;
+}
+} // namespace
+uint64_t aarch64_iss::engine_register_port::el1(el1_register r) const {
+    if (r == el1_register::spsr) return read_spsr_el1(cpu_.uc_);
+    return read_reg(cpu_.uc_, el1_register_id(r));
+}
+void aarch64_iss::engine_register_port::set_el1(el1_register r, uint64_t value) {
+    if (r == el1_register::spsr) write_spsr_el1(cpu_.uc_, value);
+    else write_reg(cpu_.uc_, el1_register_id(r), value);
+}
+uint64_t aarch64_iss::engine_register_port::scr_el3() const { return cpu_.scr(); }
+uint64_t aarch64_iss::engine_register_port::hcr_el2() const { return cpu_.hcr(); }
 
 void aarch64_iss::update_security() {
-    bool s = secure_state();
-    if (s == core_secure_) return;
-    core_secure_ = s;
-    core_.set_secure(s, std::max(t_pos_, now_fs()));
+    if (const auto s = levels_.security_change()) core_.set_secure(*s, std::max(t_pos_, now_fs()));
 }
 
 void aarch64_iss::take_exception(unsigned target, bool irq, uint64_t esr, uint64_t elr, std::optional<uint64_t> far) {
-    uint64_t ps = 0;
-    uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
-    const uint64_t spsr = exception_routing::spsr_on_entry(ps, el_);
-    const uint64_t offset = exception_routing::vector_offset(el_, ps & 1, target, irq ? exception_routing::kind::irq
-                                                                                     : exception_routing::kind::synchronous);
-    save_stack_pointers();
-    unsigned from = el_;
-    el_ = target;
-    uint64_t vbar;
-    if (target == 1) {
-        uc_reg_write(uc_, UC_ARM64_REG_ELR_EL1, &elr);
-        write_spsr_el1(uc_, spsr);
-        if (!irq) uc_reg_write(uc_, UC_ARM64_REG_ESR_EL1, &esr);
-        if (far) uc_reg_write(uc_, UC_ARM64_REG_FAR_EL1, &*far);
-        uc_reg_read(uc_, UC_ARM64_REG_VBAR_EL1, &vbar);
-    } else {
-        elr_[target] = elr;
-        spsr_[target] = spsr;
-        if (!irq) esr_[target] = esr;
-        if (far) far_[target] = *far;
-        vbar = vbar_[target];
-    }
-    load_pstate((ps & 0xf0000000) | pstate_daif | 1);
-    uint64_t vector = vbar + offset;
+    exception_entered(levels_.take_exception(target, irq, esr, elr, far));
+}
+
+// After the entry (the PC is at the vector): what the exception changes outside the CPU's registers,
+// and the checks that end a run.
+void aarch64_iss::exception_entered(const exception_entry& e) {
     update_security();
-    if (trace_) trace_->exception(*this, std::max(t_pos_, now_fs()), from, target, irq, irq ? 0 : esr, elr, far, vector);
+    const uint64_t esr = e.irq ? 0 : e.esr;
+    if (trace_) trace_->exception(*this, std::max(t_pos_, now_fs()), e.from_el, e.to_el, e.irq, esr, e.elr, e.far, e.vector);
     log_.line(fmt::format("[{}] cpu{}: {} EL{} -> EL{} at {:#x} (ESR {:#x}, ELR {:#x})", format_time(now_fs()), cpu_,
-                          irq ? "IRQ" : "exception", from, target, vector, irq ? 0 : esr, elr));
+                          e.irq ? "IRQ" : "exception", e.from_el, e.to_el, e.vector, esr, e.elr));
     // A synchronous exception at the vector it leads to, with nothing retired since that vector
     // was entered (no handler there: zeros are UNDEFINED), would loop forever at one instant.
-    if (!irq && elr == last_vector_ && retired_ == retired_at_vector_)
+    if (levels_.loops(e, retired_))
         fail(2, fmt::format("{}: exception loop: the exception taken at the vector {:#x} (ESR {:#x}) leads to that vector "
                             "again without an instruction retiring (no handler at VBAR_EL{} + {:#x})",
-                            where(elr), vector, esr, target, offset));
-    last_vector_ = vector;
-    retired_at_vector_ = retired_;
+                            where(e.elr), e.vector, e.esr, e.to_el, e.offset));
     // The vector is a virtual address at EL1 with the MMU on (stage1_translate reads the new EL's regime).
     bool translated = false;
-    const auto vector_pa = stage1_translate(vector, translated);
+    const auto vector_pa = stage1_translate(e.vector, translated);
     if (!vector_pa || !in_plain_memory(*vector_pa))
         fail(2, fmt::format("{}: exception to EL{} (ESR {:#x}) but VBAR_EL{} = {:#x} holds no vector table in memory",
-                            where(elr), target, irq ? 0 : esr, target, vbar));
-    set_pc(vector);
+                            where(e.elr), e.to_el, esr, e.to_el, e.vbar));
 }
 
 void aarch64_iss::exception_return(uint64_t pc) {
-    if (el_ == 0) { take_undefined(pc); return; }
-    uint64_t elr, spsr;
-    if (el_ == 1) {
-        uc_reg_read(uc_, UC_ARM64_REG_ELR_EL1, &elr);
-        spsr = read_spsr_el1(uc_);
-    } else {
-        elr = elr_[el_];
-        spsr = spsr_[el_];
-    }
-    unsigned target = (spsr >> 2) & 3;
-    if ((spsr >> 4) & 1) fail(2, fmt::format("{}: ERET to AArch32 (SPSR {:#x}): not modelled", where(pc), spsr));
-    // Illegal exception return (Arm ARM D1.4.4.2): to a higher EL, M[3:0] = 0b0001, M[1] = 1, to EL2
-    // where it is disabled (Secure, no Secure EL2), to EL1 with EL2 enabled and HCR_EL2.TGE; and an
-    // SPSR with IL set. PC = ELR, EL and SPSel unchanged, NZCV and DAIF from the SPSR, PSTATE.IL = 1,
-    // and the next instruction (the one at ELR) takes an Illegal Execution state exception (D1.4.5:
-    // EC 0x0E, IL 1, ELR = that instruction, SPSR.IL = 1), routed as UNDEFINED. The ERET retires.
-    const bool secure_after = el_ == 3 ? !(scr() & 1) : secure_state();
-    const bool illegal = target > el_ || (spsr & 0xf) == 1 || (spsr & 2) || ((spsr >> 20) & 1) ||
-                         (target == 2 && !cpu_controls::el2_enabled_by(scr(), secure_after)) ||
-                         (target == 1 && cpu_controls::el2_enabled_by(scr(), secure_after) && ((hcr() >> ctl::hcr_tge) & 1));
-    if (illegal) {
-        constexpr uint64_t ec_illegal_state = 0x0e, pstate_il = 1u << 20;
-        uint64_t ps = 0;
-        uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
-        save_stack_pointers();
-        load_pstate((spsr & pstate_nzcv_daif) | (el_ == 0 ? 0 : (ps & 1)));
-        set_pc(elr);
+    using outcome = exception_return_result::outcome;
+    const exception_return_result r = levels_.exception_return();
+    switch (r.what) {
+    case outcome::undefined: take_undefined(pc); return;
+    case outcome::not_modelled:
+        fail(2, fmt::format("{}: ERET to EL{} with SCR_EL3.RW = 0 (AArch32 below EL3): not modelled", where(pc), r.target_el));
+    case outcome::illegal:
         retire(1);
         log_note(fmt::format("{}: illegal exception return from EL{} (SPSR_EL{} {:#x}): PSTATE.IL set, EL unchanged",
-                             where(pc), el_, el_, spsr));
-        const unsigned to = routing().same_or_el1();
-        take_exception(to, false, (ec_illegal_state << 26) | (1u << 25), elr, std::nullopt);
-        if (to == 1) write_spsr_el1(uc_, read_spsr_el1(uc_) | pstate_il);
-        else spsr_[to] |= pstate_il;
-        return;
+                             where(pc), r.from_el, r.from_el, r.spsr));
+        break;
+    case outcome::returned:
+        update_security();
+        retire(1);
+        if (levels_.illegal_state())
+            log_note(fmt::format("{}: exception return to EL{} with SPSR_EL{}.IL = 1 (SPSR {:#x}): PSTATE.IL set", where(pc),
+                                 r.target_el, r.from_el, r.spsr));
+        break;
     }
-    // SCR_EL3.RW = 0 makes the ELs below EL3 AArch32 (Arm ARM D1.4 "Execution state"): an ERET into
-    // them is to AArch32, which pmusim does not model. HCR_EL2.RW is not checked: pmusim resets
-    // HCR_EL2 to 0, and firmware that leaves EL2 unused (this repo's tests) need not set it.
-    if (target < 3 && target > 0 && el_ == 3 && !((scr() >> ctl::scr_rw) & 1))
-        fail(2, fmt::format("{}: ERET to EL{} with SCR_EL3.RW = 0 (AArch32 below EL3): not modelled", where(pc), target));
-    save_stack_pointers();
-    el_ = target;
-    load_pstate(spsr & (pstate_nzcv_daif | 1));
-    update_security();
-    set_pc(elr);
-    retire(1);
+    // PSTATE.IL = 1: the instruction at ELR takes an Illegal Execution state exception (Arm ARM
+    // D1.4.5: EC 0x0E, ELR = that instruction, SPSR.IL = 1) before it executes; the engine does
+    // not hold PSTATE.IL, so it is taken here.
+    if (levels_.illegal_state()) exception_entered(levels_.take_illegal_state_exception());
 }
 
 void aarch64_iss::handle_special(uint64_t pc) {
@@ -235,7 +196,7 @@ void aarch64_iss::handle_special(uint64_t pc) {
 unsigned aarch64_iss::wait_trap_target(bool wfe) const {
     if (!wfe && irq_pending()) return 0;
     exception_state s = routing().state();
-    if (el_ == 0) {
+    if (el() == 0) {
         uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}; // SCTLR_EL1: nTWI [16], nTWE [18]
         uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &sctlr);
         s.sctlr_el1 = sctlr.val;
@@ -249,7 +210,7 @@ unsigned aarch64_iss::irq_target() const {
     const exception_routing r = routing();
     const unsigned route = r.irq_route();
     bool masked = false;
-    if (route == el_ || route == 1) {
+    if (route == el() || route == 1) {
         uint64_t ps = 0;
         uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
         masked = ps & pstate_i;
@@ -334,7 +295,7 @@ bool aarch64_iss::host_call(uint64_t at, bool hvc, uint32_t imm16, uint64_t exec
     cpu_call call;
     call.hvc = hvc;
     call.imm16 = uint16_t(imm16);
-    call.el = el_;
+    call.el = el();
     call.secure = secure_state();
     for (unsigned r = 0; r < 4; ++r) call.x[r] = read_x(r);
     if (!call_handler_(*this, call)) return false;
@@ -382,7 +343,7 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
         return;
     }
     if ((w & mask_exception_gen) == insn_hvc) {
-        if (el_ >= 1 && host_call(at, true, imm16, executed)) return;
+        if (el() >= 1 && host_call(at, true, imm16, executed)) return;
         if (r.hvc_undefined()) {
             take_undefined(at);
             return;
@@ -412,14 +373,14 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
     constexpr uint32_t mask_brk = 0xffe0001f, insn_brk = 0xd4200000;
     constexpr uint64_t ec_brk64 = 0x3c, mdcr_tde = uint64_t(1) << ctl::mdcr_tde;
     if ((w & mask_brk) == insn_brk) {
-        unsigned target = el_ >= 2 ? el_ : 1;
-        if (el_ <= 1 && r.el2_enabled() &&
+        unsigned target = el() >= 2 ? el() : 1;
+        if (el() <= 1 && r.el2_enabled() &&
             ((hcr() >> ctl::hcr_tge) & 1 || (controls_.value(cpu_, control::mdcr_el2) & mdcr_tde)))
             target = 2;
         take_exception(target, false, (ec_brk64 << 26) | (1u << 25) | imm16, at, std::nullopt);
         return;
     }
-    if (el_ == 0 && el0_system_trap(w, at)) return;
+    if (el() == 0 && el0_system_trap(w, at)) return;
     if ((w & mask_sysreg_move) == insn_sysreg_move) {
         // Unicorn raises UNDEFINED itself for encodings its CPU lacks (EL2/EL3 registers) before
         // the MRS/MSR hooks run: the same handling as the hooks' path.
@@ -440,10 +401,7 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
     log_note(fmt::format("instruction {:#010x} at {:#x} is UNDEFINED (engine exception {}, CPACR_EL1 {:#x}, MDSCR_EL1 {:#x}, "
                          "PSTATE {:#x})", w, at, intno, cpacr.val, mdscr.val, pstate));
     const unsigned target = r.same_or_el1();
-    uint64_t vbar = 0;
-    if (target == 1) uc_reg_read(uc_, UC_ARM64_REG_VBAR_EL1, &vbar);
-    else vbar = vbar_[target];
-    if (vbar == 0)
+    if (levels_.vbar(target) == 0)
         fail(2, fmt::format("{}: instruction {:#010x} cannot be executed (UNDEFINED) and VBAR_EL{} is 0", where(at), w, target));
     take_undefined(at);
 }

@@ -8,7 +8,7 @@ namespace pmusim {
 namespace {
 constexpr bool bit(uint64_t v, unsigned n) { return (v >> n) & 1; }
 // ESR_ELx exception classes (Arm ARM D24.2.47, EC field).
-constexpr uint32_t ec_wfx = 0x01, ec_svc64 = 0x15, ec_hvc64 = 0x16, ec_smc64 = 0x17;
+constexpr uint32_t ec_wfx = 0x01, ec_illegal_state = 0x0e, ec_svc64 = 0x15, ec_hvc64 = 0x16, ec_smc64 = 0x17;
 // PSTATE bits kept in SPSR_ELx on entry (D1.7): NZCV [31:28], D A I F [9:6].
 constexpr uint64_t nzcv_daif = 0xf00003c0;
 constexpr uint64_t pstate_spsel = 1;
@@ -76,6 +76,8 @@ uint64_t exception_routing::spsr_on_entry(uint64_t pstate, unsigned from_el) {
 }
 
 uint64_t exception_routing::esr_undefined() { return esr::syndrome(esr::ec_unknown); }
+// Illegal Execution state (AArch64.IllegalState): EC 0x0E, ISS 0.
+uint64_t exception_routing::esr_illegal_state() { return esr::syndrome(ec_illegal_state); }
 uint64_t exception_routing::esr_svc(uint16_t imm16) { return esr::syndrome(ec_svc64, imm16); }
 uint64_t exception_routing::esr_hvc(uint16_t imm16) { return esr::syndrome(ec_hvc64, imm16); }
 uint64_t exception_routing::esr_smc(uint16_t imm16) { return esr::syndrome(ec_smc64, imm16); }
@@ -84,6 +86,8 @@ uint64_t exception_routing::esr_wfx(bool wfe) {
     // ISS for EC 0x01: CV [24] = 1, COND [23:20] = 0b1110 (from AArch64), TI [1:0] = 0 WFI, 1 WFE.
     return esr::syndrome(ec_wfx, (uint64_t(1) << 24) | (uint64_t(0xe) << 20) | (wfe ? 1 : 0));
 }
+
+uint64_t exception_routing::hcr_bits_ignored(uint64_t hcr_el2) { return hcr_el2 & (uint64_t(1) << ctl::hcr_e2h); }
 
 uint64_t exception_routing::esr_sysreg(const sysreg_encoding& enc, bool is_write, unsigned rt) {
     return sysreg_trap_syndrome(enc, is_write, rt);

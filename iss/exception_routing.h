@@ -82,7 +82,14 @@ public:
     static uint64_t esr_hvc(uint16_t imm16);                      // EC 0x16
     static uint64_t esr_smc(uint16_t imm16);                      // EC 0x17
     static uint64_t esr_wfx(bool wfe);                            // EC 0x01, CV 1, COND 0b1110, TI
+    static uint64_t esr_illegal_state();                          // EC 0x0E, IL 1
     static uint64_t esr_sysreg(const sysreg_encoding& enc, bool is_write, unsigned rt); // EC 0x18
+
+    // The HCR_EL2 bits of `hcr_el2` that the units' access rules read but the exception model
+    // ignores: E2H [34], the EL2 host (FEAT_VHE: the EL2&0 translation regime, EL1 register names
+    // redirected to EL2's at EL2, EL0 in the host under TGE, the IRQ masking of the HCR_EL2.IMO page
+    // with E2H = 1). The ISS runs EL2 as with E2H = 0; a write that sets one is reported once.
+    static uint64_t hcr_bits_ignored(uint64_t hcr_el2);
 
     const exception_state& state() const { return s_; }
 

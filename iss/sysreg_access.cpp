@@ -29,7 +29,7 @@ access_context aarch64_iss::context() const {
     access_context ctx;
     ctx.initiator = initiator_kind::cpu;
     ctx.cpu = cpu_;
-    ctx.el = el_;
+    ctx.el = el();
     const exception_routing r = routing(); // SCR_EL3 and HCR_EL2 read once for both
     ctx.secure = r.secure();
     ctx.guest = r.guest();
@@ -142,52 +142,26 @@ bool aarch64_iss::local_sysreg(uint32_t k, bool is_read, unsigned rt) {
         return true;
     };
     if (k == key_currentel) {
-        if (!is_read || el_ == 0) { take_undefined(pc); return true; }
-        return done(uint64_t(el_) << 2);
+        if (!is_read || el() == 0) { take_undefined(pc); return true; }
+        return done(uint64_t(el()) << 2);
     }
     if (k == key_spsel) {
-        if (el_ == 0) { take_undefined(pc); return true; }
-        uint64_t ps = 0;
-        uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &ps);
-        if (is_read) return done(ps & 1);
-        save_stack_pointers();
-        load_pstate((ps & pstate_nzcv_daif) | (read_x(rt) & 1));
+        if (el() == 0) { take_undefined(pc); return true; }
+        if (is_read) return done(levels_.spsel() ? 1 : 0);
+        levels_.set_spsel(read_x(rt) & 1);
         return done(0);
     }
     // Minimum EL of the register by op1 (Arm ARM D17.2, "Op1" column): 4/5 EL2, 6 EL3.
     unsigned min_el = enc.op1 == 6 ? 3 : (enc.op1 == 4 || enc.op1 == 5) ? 2 : enc.op1 == 3 ? 0 : 1;
-    if (el_ < min_el) { take_undefined(pc); return true; }
+    if (el() < min_el) { take_undefined(pc); return true; }
     if (enc.op1 != 4 && enc.op1 != 5 && enc.op1 != 6) {
         // An EL0/EL1 register that is not ours at EL0: UNDEFINED (min_el passed, so only op1 0 at EL>=1 here).
         take_undefined(pc);
         return true;
     }
-    unsigned bank = enc.op1 == 6 ? 3 : 2;
-    uint64_t* slot = nullptr;
-    if (k == key_sp_el1) {
-        save_stack_pointers();
-        if (is_read) return done(sp_[1]);
-        sp_[1] = read_x(rt);
-        load_pstate(0x100000000ull); // reload the engine's stack pointers, PSTATE unchanged (see load_pstate)
-        return done(0);
-    }
-    if (k == key_sp_el2) {
-        save_stack_pointers();
-        if (is_read) return done(sp_[2]);
-        sp_[2] = read_x(rt);
-        load_pstate(0x100000000ull);
-        return done(0);
-    }
-    if (enc.op1 != 5) {
-        if (k == el_bank_key(enc.op1, 4, 0, 0)) slot = &spsr_[bank];
-        else if (k == el_bank_key(enc.op1, 4, 0, 1)) slot = &elr_[bank];
-        else if (k == el_bank_key(enc.op1, 5, 2, 0)) slot = &esr_[bank];
-        else if (k == el_bank_key(enc.op1, 6, 0, 0)) slot = &far_[bank];
-        else if (k == el_bank_key(enc.op1, 12, 0, 0)) slot = &vbar_[bank];
-    }
-    if (!slot) slot = &el23_registers_[k];
-    if (is_read) return done(*slot);
-    *slot = read_x(rt);
+    // SP_EL1, SP_EL2, the EL2/EL3 banks and the other EL2/EL3 registers (iss/exception_levels.h).
+    if (is_read) return done(levels_.read_register(k));
+    levels_.write_register(k, read_x(rt));
     return done(0);
 }
 
@@ -197,7 +171,7 @@ bool aarch64_iss::local_sysreg(uint32_t k, bool is_read, unsigned rt) {
 // 0b11 and TTA [28] = 1 (Arm ARM D24.2.35 CPACR_EL1) are logged once per CPU; the value is stored
 // and reads back as written. At EL0 it is UNDEFINED, as every EL1 register.
 void aarch64_iss::cpacr_access(uint64_t pc, uint32_t word, bool is_read, unsigned rt) {
-    if (el_ == 0) {
+    if (el() == 0) {
         if (!el0_system_trap(word, pc)) take_undefined(pc);
         return;
     }
@@ -224,8 +198,11 @@ void aarch64_iss::cpacr_access(uint64_t pc, uint32_t word, bool is_read, unsigne
 }
 
 void aarch64_iss::report_unmodelled(control reg, uint64_t written) {
+    // Bits nothing models (cpu_controls), and HCR_EL2 bits the units' access rules read but the
+    // exception model ignores (exception_routing::hcr_bits_ignored: E2H).
+    const uint64_t ignored = reg == control::hcr_el2 ? exception_routing::hcr_bits_ignored(written) : 0;
     uint64_t& reported = reported_unmodelled_[unsigned(reg)];
-    const uint64_t bits = cpu_controls::unmodelled_bits(reg, written) & ~reported;
+    const uint64_t bits = (cpu_controls::unmodelled_bits(reg, written) | ignored) & ~reported;
     if (!bits) return;
     reported |= bits;
     const register_def* def = cpu_controls_table().find(register_name(reg));
@@ -235,9 +212,14 @@ void aarch64_iss::report_unmodelled(control reg, uint64_t written) {
         if (def)
             for (const auto& f : def->fields)
                 if (b >= f.lsb && b < f.lsb + f.width) field = " (" + f.name + ")";
-        log_note(fmt::format("{} bit {}{} set: not modelled, no behaviour follows (docs/firmware.md \"What the ISS "
-                             "leaves out\"); reported once",
-                             register_name(reg), b, field));
+        if ((ignored >> b) & 1)
+            log_note(fmt::format("{} bit {}{} set: not modelled by the ISS, which runs EL2 as with the bit 0 (the units' "
+                                 "access rules read it; docs/firmware.md \"What the ISS leaves out\"); reported once",
+                                 register_name(reg), b, field));
+        else
+            log_note(fmt::format("{} bit {}{} set: not modelled, no behaviour follows (docs/firmware.md \"What the ISS "
+                                 "leaves out\"); reported once",
+                                 register_name(reg), b, field));
     }
 }
 

@@ -148,9 +148,9 @@ void aarch64_iss::handle_memory(uint64_t pc, const stop_info& first_stop) {
         uc_context_restore(uc_, saved);
         uc_context_free(saved);
         uint64_t far = second.address;
-        unsigned target = el_ == 0 ? route_from_el0() : el_;
+        unsigned target = routing().same_or_el1();
         if ((scr() >> scr_ea) & 1) target = 3;
-        uint32_t ec = target == el_ ? ec_dabort_same : ec_dabort_lower;
+        uint32_t ec = target == el() ? ec_dabort_same : ec_dabort_lower;
         // ISS: WnR [6], DFSC [5:0] = 0b010000 synchronous external abort (Arm ARM D17.2.37).
         const uint64_t syndrome = esr::syndrome(ec, (second.is_write ? 1u << 6 : 0) | 0x10);
         take_exception(target, false, syndrome, pc, far);
@@ -194,7 +194,7 @@ void aarch64_iss::engine_stage2(bool on) {
 // the EL1&0 entries of one setting: flushed when the switch changes the translation (EL1's MMU on);
 // with it off both settings are flat and the switch is one register write.
 void aarch64_iss::follow_el_translation() {
-    const bool flat = el_ > 1;
+    const bool flat = el() > 1;
     if (flat == engine_hcr_dc_) return;
     engine_hcr_dc_ = flat;
     uc_arm64_cp_reg hcr{1, 1, 3, 4, 0, engine_hcr(true)};
@@ -213,15 +213,14 @@ walk_result aarch64_iss::walk(uint64_t va, bool write, bool fetch, bool el0, boo
     uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}, tcr{2, 0, 3, 0, 2, 0}, ttbr0{2, 0, 3, 0, 0, 0}, ttbr1{2, 0, 3, 0, 1, 0},
         mmfr0{0, 7, 3, 0, 0, 0}; // ID_AA64MMFR0_EL1: the engine's CPU's PARange, as the code reads it
     for (auto* reg : {&sctlr, &tcr, &ttbr0, &ttbr1, &mmfr0}) uc_reg_read(uc_, UC_ARM64_REG_CP_REG, reg);
-    r.sctlr = el_ > 1 ? 0 : sctlr.val; // the ISS's EL2/EL3 run untranslated
+    r.sctlr = el() > 1 ? 0 : sctlr.val; // the ISS's EL2/EL3 run untranslated
     r.tcr = tcr.val;
     r.ttbr0 = ttbr0.val;
     r.ttbr1 = ttbr1.val;
     r.pa_bits = pa_range_bits(unsigned(mmfr0.val & 0xf));
-    if (el_ > 1) {
+    if (el() > 1) {
         // TCR_EL2/TCR_EL3 (stored by the ISS): TBI [20], TBID [29] (data accesses only).
-        const auto it = el23_registers_.find(key(3, el_ == 3 ? 6 : 4, 2, 0, 2));
-        const uint64_t tcr_elx = it == el23_registers_.end() ? 0 : it->second;
+        const uint64_t tcr_elx = levels_.stored_register(key(3, el() == 3 ? 6 : 4, 2, 0, 2));
         r.flat_tbi = ((tcr_elx >> 20) & 1) && !(fetch && ((tcr_elx >> 29) & 1));
     } else {
         r.flat_tbi = el10_top_byte_ignored(tcr.val, va, fetch);
@@ -235,8 +234,8 @@ walk_result aarch64_iss::walk(uint64_t va, bool write, bool fetch, bool el0, boo
 // D17.2.40): EC 0x24/0x25 data abort (0x20/0x21 instruction abort) from a lower / the same EL,
 // ISS = WnR [6] (data) | DFSC/IFSC; FAR_ELx = the faulting virtual address; ELR = the instruction.
 void aarch64_iss::take_stage1_fault(uint64_t pc, uint64_t va, bool fetch, bool write, const walk_result& w) {
-    const unsigned target = el_ == 0 ? route_from_el0() : el_;
-    const uint32_t ec = fetch ? (target == el_ ? 0x21u : 0x20u) : (target == el_ ? uint32_t(ec_dabort_same) : uint32_t(ec_dabort_lower));
+    const unsigned target = routing().same_or_el1();
+    const uint32_t ec = fetch ? (target == el() ? 0x21u : 0x20u) : (target == el() ? uint32_t(ec_dabort_same) : uint32_t(ec_dabort_lower));
     take_exception(target, false, esr::syndrome(ec, w.status_code() | (!fetch && write ? 1u << 6 : 0)), pc, va);
 }
 
@@ -258,7 +257,7 @@ void aarch64_iss::data_abort(uint64_t pc, uint32_t word) {
         const uint64_t offset = r->register_offset ? extend_register(read_x(r->rm), r->extend, r->shift) : uint64_t(r->offset);
         va = r->post_index ? base : base + offset;
     }
-    const bool el0 = el_ == 0 || r->unprivileged;
+    const bool el0 = el() == 0 || r->unprivileged;
     walk_result first{};
     for (uint64_t a : {va, va + r->bytes - 1}) {
         const walk_result w = walk(a, r->is_write, false, el0);
@@ -277,7 +276,7 @@ void aarch64_iss::data_abort(uint64_t pc, uint32_t word) {
 }
 
 void aarch64_iss::prefetch_abort(uint64_t pc) {
-    const walk_result w = walk(pc, false, true, el_ == 0);
+    const walk_result w = walk(pc, false, true, el() == 0);
     if (w.fault != walk_fault::none) {
         take_stage1_fault(pc, pc, true, false, w);
         return;
@@ -320,9 +319,9 @@ bool aarch64_iss::emulate_load_store(uint64_t pc) {
         const bool done = g.outcome == access_outcome::ok || (!a->is_load && g.outcome == access_outcome::ignored);
         if (!done) {
             // The bus refused it: a synchronous external abort (as handle_memory), FAR = the virtual address.
-            unsigned target = el_ == 0 ? route_from_el0() : el_;
+            unsigned target = routing().same_or_el1();
             if ((scr() >> scr_ea) & 1) target = 3;
-            const uint32_t ec = target == el_ ? ec_dabort_same : ec_dabort_lower;
+            const uint32_t ec = target == el() ? ec_dabort_same : ec_dabort_lower;
             take_exception(target, false, esr::syndrome(ec, (a->is_load ? 0 : 1u << 6) | 0x10), pc, va + i * a->bytes);
             return true;
         }
@@ -358,7 +357,7 @@ void aarch64_iss::window_access(uint64_t pc) {
         aarch64_iss& iss;
         uint64_t sctlr_el1 = 0;
         explicit stage2_off(aarch64_iss& i) : iss(i) {
-            if (iss.el_ > 1 && ((sctlr_el1 = iss.engine_sctlr_el1()) & 1)) iss.set_engine_sctlr_el1(sctlr_el1 & ~uint64_t(1));
+            if (iss.el() > 1 && ((sctlr_el1 = iss.engine_sctlr_el1()) & 1)) iss.set_engine_sctlr_el1(sctlr_el1 & ~uint64_t(1));
             iss.engine_stage2(false);
         }
         ~stage2_off() {

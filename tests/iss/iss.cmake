@@ -10,6 +10,7 @@ set(ISS_PROGRAMS amu_count traps forever undefined exit_status irq_wfi irq_unmas
 list(APPEND ISS_PROGRAMS el_regime el0_ctr_tid2)
 list(APPEND ISS_PROGRAMS first_run_copied)
 list(APPEND ISS_PROGRAMS el2_start_hvc)
+list(APPEND ISS_PROGRAMS e2h_unmodelled)
 # Each program is one .S file: assembled, then linked as one RWX segment at the start of
 # arm-default's DRAM, no headers loaded (docs/firmware.md). Every tests/iss/*.inc is a dependency.
 file(GLOB ISS_INCLUDES ${CMAKE_SOURCE_DIR}/tests/iss/*.inc)
@@ -80,6 +81,9 @@ set_tests_properties("iss: a write setting an unmodelled CPTR_EL3 bit (TFP) is r
 add_test(NAME "iss: a write setting an unmodelled HCR_EL2 bit (TDZ) is reported once"
   COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/wait_traps.elf "HCR_EL2 bit 28 (TDZ) set: not modelled")
 set_tests_properties("iss: a write setting an unmodelled HCR_EL2 bit (TDZ) is reported once" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
+add_test(NAME "iss: a write setting HCR_EL2.E2H, which the exception model ignores, is reported once"
+  COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_log_once.sh $<TARGET_FILE:pmusim> ${ISS_ELF_DIR}/e2h_unmodelled.elf "HCR_EL2 bit 34 (E2H) set: not modelled by the ISS")
+set_tests_properties("iss: a write setting HCR_EL2.E2H, which the exception model ignores, is reported once" PROPERTIES ENVIRONMENT ${ISS_ENV} TIMEOUT 60)
 add_test(NAME "iss: fast and reference access logs agree"
   COMMAND ${CMAKE_SOURCE_DIR}/tests/iss/check_reference.sh $<TARGET_FILE:pmusim>
           ${ISS_ELF_DIR}/traps.elf ${ISS_ELF_DIR}/amu_count.elf ${ISS_ELF_DIR}/irq_wfi.elf

@@ -227,3 +227,14 @@ TEST_CASE("iss exception routing: syndromes of SVC HVC SMC WFx UNDEFINED and tra
     // 0<<20 | 7<<17 | 3<<14 | 4<<10 | 31<<5 | 2<<1 | 0 = 0xED3E4.
     CHECK(R::esr_sysreg({0, 3, 4, 2, 7}, true, 31) == 0x620ED3E4);
 }
+
+TEST_CASE("iss exception routing: the Illegal Execution state syndrome is EC 0x0E and HCR_EL2.E2H is the bit ignored", "[iss]") {
+    // [ARM] ESR_ELx EC 0b001110 "Illegal Execution state", ISS 0, IL 1: 0x0E << 26 | 1 << 25 =
+    // 0x3A000000 ([LNX] esr.h ESR_ELx_EC_ILL 0x0E).
+    CHECK(exception_routing::esr_illegal_state() == 0x3A000000);
+    // [ARM] HCR_EL2.E2H is bit 34 ([LNX] kvm_arm.h HCR_E2H (UL(1) << 34)); RW [31], TGE [27], VM [0]
+    // are modelled: only E2H comes back.
+    constexpr uint64_t E2H = uint64_t(1) << 34, RW = uint64_t(1) << 31;
+    CHECK(exception_routing::hcr_bits_ignored(E2H | RW | HCR_TGE | HCR_VM) == E2H);
+    CHECK(exception_routing::hcr_bits_ignored(RW | HCR_TGE) == 0);
+}
