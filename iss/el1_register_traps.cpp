@@ -6,8 +6,12 @@
 // CLIDR_EL1 and reads and writes of CSSELR_EL1; TID3 EL1 reads of the ID group 3 registers, the
 // encoding space op0 = 3, op1 = 0, CRn = 0, CRm = 1..7 (Linux's KVM traps the same space with
 // TID3: arch/arm64/kvm/sys_regs.c ID_SANITISED/ID_UNALLOCATED); TACR EL1 reads and writes of
-// ACTLR_EL1. All trap to EL2 with EC 0x18 and the MSR/MRS syndrome, where EL2 is enabled. TID0
-// traps AArch32 registers only (FPSID, JIDR): nothing at AArch64.
+// ACTLR_EL1; TIDCP EL1 reads and writes of the IMPLEMENTATION DEFINED register space, op0 = 3 with
+// CRn = 11 or 15 (HCR_EL2.TIDCP; its trap ranks above the UNDEFINED of an encoding the CPU does
+// not implement, Arm ARM D1.4 "Synchronous exception prioritization"), except the DSU's registers,
+// whose TIDCP rule is the gate's (dsu_clusterpmu). All trap to EL2 with EC 0x18 and the MSR/MRS
+// syndrome, where EL2 is enabled. TID0 traps AArch32 registers only (FPSID, JIDR): nothing at
+// AArch64. At EL0 whether TIDCP traps is IMPLEMENTATION DEFINED; pmusim's EL0 access is UNDEFINED.
 //
 // The engine executes these registers itself unless the ISS makes them its own: while a trap bit
 // is set, their MRS/MSR are ISS instructions (handled_here, so the translation-block scan makes
@@ -18,6 +22,7 @@
 #include "iss/unicorn_calls.h"
 
 #include "models/cpu_controls.h"
+#include "models/firmware_gate.h"
 #include "models/register_access.h"
 
 namespace pmusim {
@@ -26,12 +31,15 @@ using namespace a64;
 
 namespace {
 
-enum class trap_group { none, tvm, tid1, tid2, tid3, tacr };
+enum class trap_group { none, tvm, tid1, tid2, tid3, tacr, tidcp };
 
 constexpr uint32_t key_csselr_el1 = key(3, 2, 0, 0, 0);
 constexpr uint32_t key_ctr_el0 = key(3, 3, 0, 0, 1);
 
 trap_group group_of(const sysreg_encoding& e) {
+    // SYS/SYSL in the IMPLEMENTATION DEFINED space: UNDEFINED on the engine's CPU, so they reach
+    // the ISS without being made engine exits (iss/exception_model.cpp).
+    if (e.op0 == 1) return e.crn == 11 || e.crn == 15 ? trap_group::tidcp : trap_group::none;
     if (e.op0 != 3) return trap_group::none;
     switch (e.key()) {
     case key(3, 0, 1, 0, 0):  // SCTLR_EL1
@@ -60,6 +68,7 @@ trap_group group_of(const sysreg_encoding& e) {
     default: break;
     }
     if (e.op1 == 0 && e.crn == 0 && e.crm >= 1 && e.crm <= 7) return trap_group::tid3;
+    if (e.crn == 11 || e.crn == 15) return trap_group::tidcp;
     return trap_group::none;
 }
 
@@ -72,17 +81,19 @@ uint64_t group_bits(trap_group g) {
     case trap_group::tid2: return bit(ctl::hcr_tid2);
     case trap_group::tid3: return bit(ctl::hcr_tid3);
     case trap_group::tacr: return bit(ctl::hcr_tacr);
+    case trap_group::tidcp: return bit(ctl::hcr_tidcp);
     default: return 0;
     }
 }
 
 constexpr uint64_t all_trap_bits = (uint64_t(1) << ctl::hcr_tvm) | (uint64_t(1) << ctl::hcr_trvm) |
                                    (uint64_t(1) << ctl::hcr_tid1) | (uint64_t(1) << ctl::hcr_tid2) |
-                                   (uint64_t(1) << ctl::hcr_tid3) | (uint64_t(1) << ctl::hcr_tacr);
+                                   (uint64_t(1) << ctl::hcr_tid3) | (uint64_t(1) << ctl::hcr_tacr) |
+                                   (uint64_t(1) << ctl::hcr_tidcp);
 
 // Registers of the ID groups are read-only except CSSELR_EL1 (an MSR to them is UNDEFINED).
 bool writable(trap_group g, const sysreg_encoding& e) {
-    return g == trap_group::tvm || g == trap_group::tacr || e.key() == key_csselr_el1;
+    return g == trap_group::tvm || g == trap_group::tacr || g == trap_group::tidcp || e.key() == key_csselr_el1;
 }
 
 } // namespace
@@ -91,13 +102,16 @@ bool aarch64_iss::el1_trap_candidate(const sysreg_encoding& enc) const {
     // Translated code is per EL: EL0's holds no access these bits trap but a read of CTR_EL0, which
     // TID2 traps at EL0 too (engine_register_access).
     if (el() == 0) return enc.key() == key_ctr_el0 && ((hcr() >> ctl::hcr_tid2) & 1);
+    if (enc.op0 != 3) return false;
     const trap_group g = group_of(enc);
+    if (g == trap_group::tidcp && gate_.sysreg_owner(cpu_, enc.key())) return false; // the gate's rule
     return g != trap_group::none && (hcr() & group_bits(g));
 }
 
 bool aarch64_iss::el1_register_trapped(const sysreg_encoding& enc, bool is_read) const {
     const trap_group g = group_of(enc);
     if (g == trap_group::none || el() != 1) return false;
+    if (g == trap_group::tidcp && gate_.sysreg_owner(cpu_, enc.key())) return false; // the gate's rule
     const uint64_t h = hcr();
     if (!cpu_controls::el2_enabled_by(scr(), secure_state()) || ((h >> ctl::hcr_tge) & 1)) return false;
     if (!is_read && !writable(g, enc)) return false; // UNDEFINED, not trapped
@@ -108,6 +122,7 @@ bool aarch64_iss::el1_register_trapped(const sysreg_encoding& enc, bool is_read)
     case trap_group::tid2: b = ctl::hcr_tid2; break;
     case trap_group::tid3: b = ctl::hcr_tid3; break;
     case trap_group::tacr: b = ctl::hcr_tacr; break;
+    case trap_group::tidcp: b = ctl::hcr_tidcp; break;
     default: return false;
     }
     return (h >> b) & 1;

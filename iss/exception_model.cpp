@@ -387,6 +387,18 @@ void aarch64_iss::handle_exception(uint64_t pc, uint32_t intno) {
         handle_sysreg(at);
         return;
     }
+    // SYS/SYSL in the IMPLEMENTATION DEFINED space (op0 = 1, CRn = 11 or 15) at EL1: HCR_EL2.TIDCP
+    // traps it to EL2 before it is UNDEFINED (iss/el1_register_traps.cpp, as for MRS/MSR there).
+    constexpr uint32_t mask_sys = 0xffd80000, insn_sys = 0xd5080000; // SYS (L 0) and SYSL (L 1)
+    if ((w & mask_sys) == insn_sys && el() == 1) {
+        const sysreg_encoding enc{1, uint8_t((w >> 16) & 7), uint8_t((w >> 12) & 15), uint8_t((w >> 8) & 15),
+                                  uint8_t((w >> 5) & 7)};
+        const bool is_read = (w >> 21) & 1;
+        if (el1_register_trapped(enc, is_read)) {
+            take_exception(2, false, sysreg_trap_syndrome(enc, !is_read, w & 31), at, std::nullopt);
+            return;
+        }
+    }
     // Anything else the engine could not execute is UNDEFINED for the firmware; without a
     // vector table that ends the run (take_exception), naming the instruction.
     // QEMU raises its exception 1 (EXCP_UDEF) for UNDEFINED and for other synchronous exceptions

@@ -1,4 +1,4 @@
-// Independent firmware (issue 28), a reproducer kept out of ctest (README.md): HCR_EL2.TIDCP and
+// Independent firmware (issue 28): HCR_EL2.TIDCP and
 // the IMPLEMENTATION DEFINED encodings that are not the DSU's, from the Arm ARM (DDI 0487 M.a.a)
 // alone.
 // HCR_EL2.TIDCP (bit 20, D24.2.62): "Trap IMPLEMENTATION DEFINED functionality. Traps EL1 accesses
@@ -18,7 +18,7 @@
 //   3. MSR S3_0_C11_C0_0, X7        ESR 0x62302ce0
 //   4. SYS #0, C15, C0, #0, X8      ESR 0x62103d00 (Op0 1)
 //   5. MRS X10, S3_1_C11_C0_2       ESR 0x62346d41 (L2CTLR_EL1 on Cortex-A53/A57/A72)
-// docs/firmware.md "Trap controls" says pmusim models TIDCP for the DSU's registers only. Exit
+// (Until 2026-12-06 pmusim trapped the DSU's registers only: status 11.) Exit
 // status: 10 x stage + the failing check (tests/iss/indep_traps.inc); 0 = as the Arm ARM says.
 #include "common.inc"
 #include "indep_exceptions.inc"
