@@ -12,6 +12,7 @@ namespace pmusim::a64 {
 // the ISS decodes itself.
 constexpr uint32_t insn_eret = 0xd69f03e0;
 constexpr uint32_t insn_wfi = 0xd503207f, insn_wfe = 0xd503205f;
+constexpr uint32_t insn_sev = 0xd503209f, insn_sevl = 0xd50320bf; // SEV, SEVL (hints, C6.2)
 constexpr uint32_t insn_hlt_semihosting = 0xd45e0000; // HLT #0xF000 (Arm semihosting, AArch64)
 constexpr uint32_t mask_exception_gen = 0xffe0001f;   // SVC/HVC/SMC: 0xd4000001/2/3 | imm16 << 5
 constexpr uint32_t insn_svc = 0xd4000001, insn_hvc = 0xd4000002, insn_smc = 0xd4000003;

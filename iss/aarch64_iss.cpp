@@ -191,6 +191,7 @@ void aarch64_iss::power_off(const std::string& why) {
 void aarch64_iss::begin_run(uint64_t entry, unsigned el, bool secure, fs_t time_limit_fs, std::optional<uint64_t> sp,
                             const std::string& what) {
     power_off_requested_ = false;
+    event_register_ = false;
     // Reset state (docs/firmware.md "Initial state").
     for (unsigned r = 0; r < 31; ++r) write_x(r, 0);
     const unsigned start_el = std::min(el, 3u);

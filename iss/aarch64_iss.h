@@ -309,6 +309,11 @@ private:
     bool local_sysreg(uint32_t key, bool is_read, unsigned rt);
     bool irq_pending() const;
     unsigned wait_trap_target(bool wfe) const;
+    // The Event Register (Arm ARM "Wait for Event mechanism and Send event"): set by SEVL, by any
+    // CPU's SEV (on every CPU of the gate) and by an exception return; a WFE with it set clears it
+    // and completes without waiting or trapping.
+    bool event_register_ = false;
+    void send_event(bool local);
     // A write to a control register (SCR_EL3, HCR_EL2, CPTR_ELx, MDCR_ELx, ...) that sets bits
     // nothing models: logged once per bit.
     void report_unmodelled(control reg, uint64_t written);

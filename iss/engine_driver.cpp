@@ -102,7 +102,7 @@ bool aarch64_iss::iss_instruction(uint32_t w) const {
         const sysreg_encoding enc = encoding_of(w);
         return handled_here(enc) && !(gate_.sysreg_owner(cpu_, enc.key()) && engine_lacks(enc));
     }
-    return w == insn_eret || w == insn_wfi || w == insn_wfe || w == insn_hlt_semihosting;
+    return w == insn_eret || w == insn_wfi || w == insn_wfe || w == insn_sev || w == insn_sevl || w == insn_hlt_semihosting;
 }
 
 void aarch64_iss::on_new_block(uc_struct*, void* cur, void*, void* self_ptr) {

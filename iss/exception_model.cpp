@@ -170,6 +170,19 @@ void aarch64_iss::handle_special(uint64_t pc) {
     }
     if (w == insn_eret) {
         exception_return(pc);
+        event_register_ = true; // an exception return sets the Event Register
+        return;
+    }
+    if (w == insn_sev || w == insn_sevl) {
+        send_event(w == insn_sevl);
+        set_pc(pc + 4);
+        retire(1);
+        return;
+    }
+    if (w == insn_wfe && event_register_) { // the event is consumed: no wait, so no trap either
+        event_register_ = false;
+        set_pc(pc + 4);
+        retire(1);
         return;
     }
     if (w == insn_wfi || w == insn_wfe) {
@@ -178,7 +191,7 @@ void aarch64_iss::handle_special(uint64_t pc) {
             take_exception(target, false, exception_routing::esr_wfx(w == insn_wfe), pc, std::nullopt);
             return;
         }
-        if (w == insn_wfe) { // no event register is modelled: WFE completes at once, as a NOP
+        if (w == insn_wfe) { // no event is due, but nothing else sends one: WFE completes at once
             set_pc(pc + 4);
             retire(1);
             return;
@@ -188,6 +201,16 @@ void aarch64_iss::handle_special(uint64_t pc) {
     set_pc(pc + 4);
     retire(1);
     wait_for_interrupt();
+}
+
+// SEVL sets this CPU's Event Register; SEV sends the event to every CPU of the platform (the
+// gate's), this one included (Arm ARM C6.2 SEV, SEVL).
+void aarch64_iss::send_event(bool local) {
+    if (local) {
+        event_register_ = true;
+        return;
+    }
+    for (aarch64_iss* cpu : on_gate(gate_)) cpu->event_register_ = true;
 }
 
 // The EL a WFI/WFE traps to, or 0 (exception_routing::wfx_trap_target). A WFI that would not wait

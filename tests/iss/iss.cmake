@@ -166,7 +166,7 @@ iss_test("started at EL2, HVC is enabled, in the reference mode" 0 firmware -q -
 # docs/firmware.md's contract alone (not from iss/), each run in the fast and the reference mode;
 # each exits with a status naming the check that failed.
 set(ISS_INDEP_PROGRAMS indep_eret indep_routing indep_abort indep_semihost indep_irq indep_exit_subcode indep_exit_reason
-    indep_edges indep_counting indep_irq_sp0 indep_address_size indep_traps_wfx indep_traps_sysreg indep_hcr_readback indep_tidcp_impdef)
+    indep_edges indep_counting indep_irq_sp0 indep_address_size indep_traps_wfx indep_traps_sysreg indep_hcr_readback indep_tidcp_impdef indep_wfe_event)
 set(ISS_INDEP_ELFS)
 foreach(prog ${ISS_INDEP_PROGRAMS})
   iss_assemble(${prog} ISS_INDEP_ELFS)
@@ -190,6 +190,8 @@ foreach(mode fast reference)
     firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_counting.elf)
   iss_test("independent: an IRQ at EL3 with SPSel 0 is taken at VBAR_EL3 + 0x080 with SPSR EL3t, SP_EL3 in the handler, SP_EL0 after ERET (${mode})" 0
     firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_irq_sp0.elf)
+  iss_test("independent: SEVL and an exception return set the Event Register, which a WFE consumes without trapping; the next WFE traps (${mode})" 0
+    firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_wfe_event.elf)
   iss_test("independent: HCR_EL2.TIDCP traps EL1 MRS MSR SYS in the IMPLEMENTATION DEFINED space (CRn 11, 15) to EL2 with EC 0x18 (${mode})" 0
     firmware -q ${mode_args} ${ISS_ELF_DIR}/indep_tidcp_impdef.elf)
   iss_test("independent: HCR_EL2's fields without behaviour (FMO AMO TSW TPC TPU TTLB TDZ) read back as written (${mode})" 0

@@ -4,7 +4,8 @@
 // and TI [1:0] = 0 WFI / 1 WFE; EC 0x17 SMC with ISS = imm16. The preferred return address of a
 // trapped instruction is the instruction itself (ELR = the WFI/WFE/SMC).
 //   EL1 WFI with HCR_EL2.TWI = 1 -> EL2 (HCR_EL2.TWI before SCR_EL3.TWI, both set)
-//   EL1 WFE with HCR_EL2.TWE = 1 -> EL2
+//   EL1 WFE with HCR_EL2.TWE = 1 -> EL2 (the second WFE after an ERET: the first consumes the
+//   Event Register the exception return set, Arm ARM "Wait for Event mechanism and Send event")
 //   EL1 SMC #0x12 with HCR_EL2.TSC = 1 -> EL2 (not EL3)
 //   EL2 WFI with SCR_EL3.TWI = 1 -> EL3
 // HCR_EL2 bit 28 (TDZ, not modelled) is set too: the log reports it once (check_log_once.sh).
@@ -46,6 +47,7 @@ el2_entry:
 el1_entry:
 wfi_at:
     wfi
+    wfe                            // consumes the Event Register the handler's ERET set: no trap
 wfe_at:
     wfe
 smc_at:

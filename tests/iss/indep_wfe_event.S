@@ -1,5 +1,4 @@
-// Independent firmware (issue 28), a reproducer kept out of ctest (README.md): WFE and the Event
-// Register, from the Arm ARM (DDI 0487 M.a.a) alone.
+// Independent firmware (issue 28): WFE and the Event Register, from the Arm ARM (DDI 0487 M.a.a) alone.
 // - C6.2.501 WFE, J1.3.3.442 Hint_WFE: `if IsEventRegisterSet() then ClearEventRegister();
 //   return;`: the instruction completes; only otherwise are the WFx traps checked
 //   (J1.1.2.46 AArch64.CheckForWFxTrap) and the PE waits.
@@ -11,8 +10,7 @@
 //      (ESR 0x07E00001), ELR = the WFE;
 //   3. the handler's ERET set it again: the first `WFE` after it completes, no trap;
 //   4. the next one traps.
-// docs/firmware.md ("WFE, SEV") says pmusim has no event register: every WFE traps when a control
-// traps it. Exit status: 10 x stage + the failing check (tests/iss/indep_traps.inc); 0 = as the Arm
+// (Until 2026-12-06 pmusim had no event register and trapped every WFE: status 11.) Exit status: 10 x stage + the failing check (tests/iss/indep_traps.inc); 0 = as the Arm
 // ARM says.
 #include "common.inc"
 #include "indep_exceptions.inc"
