@@ -41,8 +41,8 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, std::unique_ptr<cpu_host> h
 aarch64_iss::aarch64_iss(const sc_module_name& name, cpu_host& host, unsigned cpu, const cpu_wiring& wiring)
     : sc_module(name), to_gate("to_gate"), host_(host), gate_(host.gate()), cpu_(cpu),
       core_(wiring.core ? *wiring.core : throw model_error("the host gave cpu" + std::to_string(cpu) + " no core model")),
-      engine_(*this), uc_(engine_.uc()), irqs_(wiring.irq_inputs), log_(host.log()), controls_(host.controls()), memories_(host.memories()),
-      access_log_(log_.access_log()) {
+      irqs_(wiring.irq_inputs), log_(host.log()), controls_(host.controls()), memories_(host.memories()),
+      access_log_(log_.access_log()), engine_(*this), uc_(engine_.uc()) {
     to_gate.bind(gate_.from_initiators);
     cycles_per_instruction_ = wiring.cycles_per_instruction;
     // The engine (iss/engine_driver.h) has its translated-code buffer of 128 MiB, not Unicorn's 1 GiB

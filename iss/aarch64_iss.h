@@ -231,10 +231,10 @@ private:
     // engine_client: the engine driver's questions on its rare paths (iss/engine_client.cpp).
     bool executes_itself(uint64_t address) override;
     bool stop_before_block(uint64_t address) override; // a pending IRQ became unmasked
-    uint32_t system_register_instruction(bool is_read, int reg, const uc_arm64_cp_reg& cp) override;
+    uint32_t system_register_instruction(uint64_t pc, bool is_read, int reg, const uc_arm64_cp_reg& cp) override;
     uint64_t faulting_access() override;
-    uint64_t engine_pc() const;
-    void set_pc(uint64_t pc);
+    uint64_t engine_pc() const { return engine_.pc(); }
+    void set_pc(uint64_t pc) { engine_.set_pc(pc); }
     uint32_t fetch_word(uint64_t pc) const;
     // The physical address of `va` through the EL1&0 stage 1 tables when the MMU is on
     // (translated = true); `va` itself otherwise; nullopt when the walk faults.
@@ -316,8 +316,8 @@ private:
     void finish(firmware_result::state s, int exit_code, uint64_t status, const std::string& message);
     [[noreturn]] void fail(int exit_code, const std::string& message); // throws to the run loop
     std::string where(uint64_t pc) const;
-    uint64_t read_x(unsigned r) const;
-    void write_x(unsigned r, uint64_t v);
+    uint64_t read_x(unsigned r) const { return engine_.x(r); }
+    void write_x(unsigned r, uint64_t v) { engine_.set_x(r, v); }
     bool in_plain_memory(uint64_t address) const;
     // The instruction at `pc` can load or store outside plain memory.
     bool may_access_window(uint64_t pc, uint32_t word) const;
@@ -355,10 +355,6 @@ private:
     firmware_gate& gate_;
     unsigned cpu_;
     core_model& core_;
-    // The engine (its runs, hooks, stop points: iss/engine_driver.h), and its handle, with which the
-    // parts read and write the engine's registers.
-    engine_driver engine_;
-    uc_struct* const uc_;
     std::vector<interrupt_line*> irqs_;
     sc_core::sc_event start_event_, finished_;
     firmware_result result_;
@@ -456,6 +452,11 @@ private:
     const std::vector<std::pair<uint64_t, memory*>>& memories_;
     std::ostream* const* access_log_; // *access_log_: the access log's stream, null when none
     std::unique_ptr<cpu_host> owned_host_; // host_, when the ISS owns it
+    // The engine (its runs, hooks, stop points: iss/engine_driver.h), and its handle, with which the
+    // parts read and write the engine's registers. Last: the members above keep the offsets they had
+    // before the engine driver was a class of its own (the MRS/MSR hook's path reads many of them).
+    engine_driver engine_;
+    uc_struct* const uc_;
 };
 
 } // namespace pmusim

@@ -60,8 +60,7 @@ bool aarch64_iss::iss_instruction(uint32_t w) const {
 // Unicorn 2.1.1 calls the MRS/MSR hook with the PC stored, before the register is looked up
 // (translate-a64.c gen_hook_sys, handle_sys); returning 1 skips the instruction. The driver has
 // answered for stop points already.
-uint32_t aarch64_iss::system_register_instruction(bool is_read, int reg, const uc_arm64_cp_reg& cp) {
-    const uint64_t pc = engine_pc();
+uint32_t aarch64_iss::system_register_instruction(uint64_t pc, bool is_read, int reg, const uc_arm64_cp_reg& cp) {
     const sysreg_encoding enc{uint8_t(cp.op0), uint8_t(cp.op1), uint8_t(cp.crn), uint8_t(cp.crm), uint8_t(cp.op2)};
     if (!handled_here(enc)) return 0; // the engine's own register
     if (engine_lacks(enc)) {
@@ -145,19 +144,11 @@ bool aarch64_iss::reaches_fault(uint64_t pc) const {
     return pa && stop.address - *pa < form->bytes;
 }
 
-uint64_t aarch64_iss::engine_pc() const { return engine_.pc(); }
-
-void aarch64_iss::set_pc(uint64_t pc) { engine_.set_pc(pc); }
-
 uint32_t aarch64_iss::fetch_word(uint64_t pc) const {
     bool translated = false;
     const auto pa = stage1_translate(pc, translated);
     return pa ? engine_.read_word(*pa) : 0;
 }
-
-uint64_t aarch64_iss::read_x(unsigned r) const { return engine_.x(r); }
-
-void aarch64_iss::write_x(unsigned r, uint64_t v) { engine_.set_x(r, v); }
 
 bool aarch64_iss::in_plain_memory(uint64_t address) const {
     for (const auto& [base, m] : memories_)

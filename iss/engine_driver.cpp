@@ -27,7 +27,7 @@ int x_register_id(unsigned r) { return r <= 28 ? UC_ARM64_REG_X0 + int(r) : r ==
 struct checking_client final : engine_client {
     bool executes_itself(uint64_t) override { return false; }
     bool stop_before_block(uint64_t) override { return false; }
-    uint32_t system_register_instruction(bool, int, const uc_arm64_cp_reg&) override { return 0; }
+    uint32_t system_register_instruction(uint64_t, bool, int, const uc_arm64_cp_reg&) override { return 0; }
     uint32_t system_instruction(const uc_arm64_cp_reg&) override { return 0; }
     uint64_t faulting_access() override { return 0; }
 };
@@ -176,10 +176,6 @@ bool engine_driver::scan_block(uint64_t address, uint32_t size) {
     return true;
 }
 
-bool engine_driver::is_stop_point(uint64_t address) const {
-    return std::binary_search(stop_points_.begin(), stop_points_.end(), address);
-}
-
 // A code hook on an instruction runs before it, with the PC stored; stopping the engine there
 // leaves the instruction unexecuted. (Unicorn's exits, uc_ctl_set_exits, stop there too, but
 // Unicorn drops the code translated at every exit after each run and translates it again: about
@@ -283,13 +279,15 @@ void engine_driver::on_breakpoint(uc_struct* uc, uint64_t address, uint32_t, voi
 // the engine has stopped before it: the client executes it after the run.
 uint32_t engine_driver::on_mrs(uc_struct*, int reg, const uc_arm64_cp_reg* cp, void* self_ptr) {
     auto* self = static_cast<engine_driver*>(self_ptr);
-    if (self->is_stop_point(self->pc())) return 0;
-    return self->client_.system_register_instruction(true, reg, *cp);
+    const uint64_t pc = self->pc();
+    if (self->is_stop_point(pc)) return 0;
+    return self->client_.system_register_instruction(pc, true, reg, *cp);
 }
 uint32_t engine_driver::on_msr(uc_struct*, int reg, const uc_arm64_cp_reg* cp, void* self_ptr) {
     auto* self = static_cast<engine_driver*>(self_ptr);
-    if (self->is_stop_point(self->pc())) return 0;
-    return self->client_.system_register_instruction(false, reg, *cp);
+    const uint64_t pc = self->pc();
+    if (self->is_stop_point(pc)) return 0;
+    return self->client_.system_register_instruction(pc, false, reg, *cp);
 }
 uint32_t engine_driver::on_sys(uc_struct*, int, const uc_arm64_cp_reg* cp, void* self_ptr) {
     return static_cast<engine_driver*>(self_ptr)->client_.system_instruction(*cp);
@@ -446,12 +444,6 @@ uint64_t engine_driver::retired_in_run() const {
     const uint64_t at = pc(), in_block = counted_ - before_block_;
     if (at >= block_start_ && at - block_start_ < 4 * in_block) return before_block_ + (at - block_start_) / 4;
     return counted_;
-}
-
-std::optional<uint64_t> engine_driver::retired_before(uint64_t at) const {
-    const uint64_t in_block = counted_ - before_block_;
-    if (at < block_start_ || at - block_start_ >= 4 * in_block) return std::nullopt;
-    return before_block_ + (at - block_start_) / 4;
 }
 
 // ---------------------------------------------------------------------------------------------

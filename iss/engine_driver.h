@@ -20,6 +20,7 @@
 //   its PC stale there, and the client locates the instruction (engine_client::faulting_access).
 // No callback may throw through the engine's frames: a client's hook that fails hands its
 // exception to fail_in_hook, and the run rethrows it after uc_emu_start returns.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -41,9 +42,9 @@ public:
     // A watching run (run's `watch`) asks at each block start after the first whether the engine
     // stops before that block (the ISS: a pending interrupt became unmasked in the block before).
     virtual bool stop_before_block(uint64_t address) = 0;
-    // An MRS (is_read) or MSR at no stop point (UC_HOOK_INSN): the hook's answer (1: the engine
+    // An MRS (is_read) or MSR at `pc`, no stop point (UC_HOOK_INSN): the hook's answer (1: the engine
     // skips the instruction). `reg` is Unicorn's id of Rt, `cp` the register and, for MSR, the value.
-    virtual uint32_t system_register_instruction(bool is_read, int reg, const uc_arm64_cp_reg& cp) = 0;
+    virtual uint32_t system_register_instruction(uint64_t pc, bool is_read, int reg, const uc_arm64_cp_reg& cp) = 0;
     // A SYS instruction (TLBI, IC, DC, AT) the engine is about to execute: the hook's answer.
     virtual uint32_t system_instruction(const uc_arm64_cp_reg& cp) = 0;
     // A load or store outside mapped memory stopped the engine with a stale PC: the address of the
@@ -118,7 +119,11 @@ public:
     position block_position() const { return {block_start_, before_block_, counted_, access_from_}; }
     // The instructions of the current run before `pc`, when `pc` is in the block the block hook
     // counted last (a hook inside that block: the instruction's start time follows from it).
-    std::optional<uint64_t> retired_before(uint64_t pc) const;
+    std::optional<uint64_t> retired_before(uint64_t pc) const {
+        const uint64_t in_block = counted_ - before_block_;
+        if (pc < block_start_ || pc - block_start_ >= 4 * in_block) return std::nullopt;
+        return before_block_ + (pc - block_start_) / 4;
+    }
     // The same for a code hook's address in any block: before_block plus its place in the block.
     uint64_t retired_before_in_block(uint64_t address) const {
         return before_block_ + (address >= block_start_ ? (address - block_start_) / 4 : 0);
@@ -129,7 +134,9 @@ public:
     void set_stop_points(std::vector<uint64_t> stop_points, std::vector<uint64_t> access_points = {});
     const std::vector<uint64_t>& stop_points() const { return stop_points_; }
     const std::vector<uint64_t>& access_points() const { return access_points_; }
-    bool is_stop_point(uint64_t address) const;
+    bool is_stop_point(uint64_t address) const {
+        return std::binary_search(stop_points_.begin(), stop_points_.end(), address);
+    }
     // Breakpoints: the engine stops before each, except that the next run passes the one at
     // skip_breakpoint_at's address once (a CPU resuming from it); no_breakpoint_skip clears that.
     void set_breakpoints(const std::vector<uint64_t>& addresses);

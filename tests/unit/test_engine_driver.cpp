@@ -66,7 +66,7 @@ struct test_client final : engine_client {
         asked_blocks.push_back(address);
         return stop_blocks;
     }
-    uint32_t system_register_instruction(bool is_read, int, const uc_arm64_cp_reg&) override {
+    uint32_t system_register_instruction(uint64_t, bool is_read, int, const uc_arm64_cp_reg&) override {
         sysreg_reads.push_back(is_read);
         return 0; // the engine executes it
     }
