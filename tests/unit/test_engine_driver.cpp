@@ -268,3 +268,29 @@ TEST_CASE("iss engine driver: a breakpoint stops before its instruction and a ru
     CHECK(t.engine.pc() == bench::at(4));
     CHECK(t.engine.x(0) == 4);
 }
+
+TEST_CASE("iss engine driver: a budget that ends inside an EL0 block with SCTLR_EL1.nTWI = 0 is no UNDEFINED", "[iss]") {
+    // Unicorn's `until` is an imitated WFI, which the WFI trap of EL0 (SCTLR_EL1.nTWI = 0, Arm ARM
+    // D17.2.118 SCTLR_EL1; as Linux runs user space) would turn into an UNDEFINED on the instruction before it:
+    // the driver sets nTWI for such a run and restores it. The engine at EL0t: SCR_EL3.RW [10] and
+    // HCR_EL2.RW [31] make EL1 and so EL0 AArch64 (D17.2 SCR_EL3, HCR_EL2); PSTATE.M[3:0] = 0b0000.
+    std::vector<uint32_t> program(8, add(0, 0, 1));
+    program.push_back(b(0));
+    bench t(program);
+    REQUIRE(t.engine.write_system_register(3, 6, 1, 1, 0, (uint64_t(1) << 10) | 1)); // SCR_EL3: RW, NS
+    REQUIRE(t.engine.write_system_register(3, 4, 1, 1, 0, uint64_t(1) << 31));      // HCR_EL2: RW
+    const uint64_t ntwi = uint64_t(1) << 16;
+    t.engine.set_sctlr_el1(t.engine.sctlr_el1() & ~ntwi);
+    uint64_t el0t = 0x3c0; // DAIF masked, EL0t
+    uc_reg_write(t.engine.uc(), UC_ARM64_REG_PSTATE, &el0t);
+    uint64_t tpidr = 0; // a system register write rebuilds the engine's cached EL (its hflags)
+    REQUIRE(t.engine.read_system_register(3, 0, 13, 0, 4, tpidr));
+    REQUIRE(t.engine.write_system_register(3, 0, 13, 0, 4, tpidr));
+    REQUIRE(((t.engine.pstate() >> 2) & 3) == 0);
+    t.engine.set_pc(base);
+    CHECK(t.engine.run(5) == 5);
+    CHECK(t.engine.stop().kind == kind::budget);
+    CHECK(t.engine.pc() == bench::at(5));
+    CHECK(t.engine.x(0) == 5);
+    CHECK((t.engine.sctlr_el1() & ntwi) == 0); // restored
+}
