@@ -42,16 +42,14 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, cpu_host& host, unsigned cp
     : sc_module(name), to_gate("to_gate"), host_(host), gate_(host.gate()), cpu_(cpu),
       core_(wiring.core ? *wiring.core : throw model_error("the host gave cpu" + std::to_string(cpu) + " no core model")),
       irqs_(wiring.irq_inputs), log_(host.log()), controls_(host.controls()), memories_(host.memories()),
-      access_log_(log_.access_log()) {
+      access_log_(log_.access_log()), engine_(*this), uc_(engine_.uc()) {
     to_gate.bind(gate_.from_initiators);
     cycles_per_instruction_ = wiring.cycles_per_instruction;
-    check(uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &uc_), "uc_open");
-    // Translated-code buffer: 128 MiB, not Unicorn's 1 GiB default, whose first flush (power_on,
-    // IC IALLUIS) touches every page of it: 14 s measured on the shared machine, 0.07 s at 64 MiB.
-    check(uc_ctl_set_tcg_buffer_size(uc_, 128u << 20), "setting the translation buffer size");
-    // Plain memory: the memory model's own bytes, mapped once (as DMI): no callback per access.
-    for (const auto& [base, m] : memories_)
-        check(uc_mem_map_ptr(uc_, base, m->size(), UC_PROT_ALL, m->data()), "mapping plain memory");
+    // The engine (iss/engine_driver.h) has its translated-code buffer of 128 MiB, not Unicorn's 1 GiB
+    // default, whose first flush (power_on, IC IALLUIS) touches every page of it: 14 s measured on
+    // the shared machine, 0.07 s at 64 MiB. Plain memory: the memory model's own bytes, mapped once
+    // (as DMI): no callback per access.
+    for (const auto& [base, m] : memories_) engine_.map_memory(base, m->size(), m->data());
     // The engine's lower ELs are AArch64 (its arm_el_is_aa64 reads SCR_EL3.RW and HCR_EL2.RW):
     // EL0 runs at the engine's EL0. The ISS's own SCR_EL3/HCR_EL2 are the gate's registers.
     uc_arm64_cp_reg engine_scr{1, 1, 3, 6, 0, (uint64_t(1) << 10) | 1};
@@ -63,7 +61,7 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, cpu_host& host, unsigned cp
     const stage2_map s2 = build_stage2_map(plain, stage2_table_base);
     stage2_tables_.reset(static_cast<uint64_t*>(std::aligned_alloc(4096, s2.bytes())));
     std::memcpy(stage2_tables_.get(), s2.words.data(), s2.bytes());
-    check(uc_mem_map_ptr(uc_, s2.table_base, s2.bytes(), UC_PROT_READ, stage2_tables_.get()), "mapping the stage 2 tables");
+    engine_.map_memory(s2.table_base, s2.bytes(), stage2_tables_.get(), false);
     uc_arm64_cp_reg vtcr{2, 1, 3, 4, 2, s2.vtcr}, vttbr{2, 1, 3, 4, 0, s2.vttbr};
     uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &vtcr);
     uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &vttbr);
@@ -72,30 +70,9 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, cpu_host& host, unsigned cp
     // mpidr_read, Arm ARM D17.2.101), this CPU's affinity in pmusim's DynamIQ layout.
     uc_arm64_cp_reg vmpidr{0, 0, 3, 4, 5, wiring.mpidr};
     uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &vmpidr);
-    uc_hook h;
-    check(uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&aarch64_iss::on_block), this, 1, 0), "block hook");
-    hooks_.push_back(h);
-    check(uc_hook_add(uc_, &h, UC_HOOK_INTR, reinterpret_cast<void*>(&aarch64_iss::on_interrupt), this, 1, 0), "interrupt hook");
-    hooks_.push_back(h);
-    check(uc_hook_add(uc_, &h, UC_HOOK_MEM_UNMAPPED, reinterpret_cast<void*>(&aarch64_iss::on_unmapped), this, 1, 0), "memory hook");
-    hooks_.push_back(h);
-    // The address an engine run is told to stop at ("until"): none an instruction can have. Unicorn
-    // drops the translated code at that address after every run, except for 0.
-    for (const auto& [base, m] : memories_)
-        if (base == 0) no_until_ = 1; // odd: no instruction starts there
-    // SYS instructions (TLBI, IC, DC, AT): the Inner Shareable maintenance reaches the other engines.
-    check(uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&aarch64_iss::on_sys), this, 1, 0, UC_ARM64_INS_SYS),
-          "SYS hook");
-    hooks_.push_back(h);
-    check(uc_hook_add(uc_, &h, UC_HOOK_EDGE_GENERATED, reinterpret_cast<void*>(&aarch64_iss::on_new_block), this, 1, 0),
-          "new-block hook");
-    hooks_.push_back(h);
-    check(uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&aarch64_iss::on_mrs_insn), this, 1, 0,
-                      UC_ARM64_INS_MRS), "MRS hook");
-    hooks_.push_back(h);
-    check(uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void*>(&aarch64_iss::on_msr_insn), this, 1, 0,
-                      UC_ARM64_INS_MSR), "MSR hook");
-    hooks_.push_back(h);
+    // The engine driver's hooks call this ISS on their rare paths (engine_client, iss/engine_client.cpp):
+    // the new-block scan, a pending IRQ unmasked, MRS/MSR, SYS (TLBI/IC broadcast: the Inner
+    // Shareable maintenance reaches the other engines), a load or store outside mapped memory.
     instances().push_back(this);
     SC_HAS_PROCESS(aarch64_iss);
     SC_THREAD(thread);
@@ -104,7 +81,6 @@ aarch64_iss::aarch64_iss(const sc_module_name& name, cpu_host& host, unsigned cp
 aarch64_iss::~aarch64_iss() {
     auto& all = instances();
     all.erase(std::remove(all.begin(), all.end(), this), all.end());
-    if (uc_) uc_close(uc_);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -120,8 +96,7 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
     // (see faulting_access), except those that join the group of an earlier one: the same base
     // register plus an immediate, not written in between. Executable segments in address order;
     // a run goes on across segments that touch.
-    exits_.clear();
-    access_points_.clear();
+    std::vector<uint64_t> exits, access_points;
     group_members_.clear();
     std::vector<const elf_segment*> code;
     for (const auto& s : image_.segments)
@@ -137,13 +112,13 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
         if (s->address != run_end) access_in_run = false;
         for (uint64_t a = s->address; a + 4 <= s->address + s->file_size; a += 4) {
             uint32_t w = fetch_word(a);
-            if (iss_instruction(w)) exits_.push_back(a);
+            if (iss_instruction(w)) exits.push_back(a);
             if (ends_block(w)) access_in_run = false;
             else if (may_access_window(a, w)) {
                 const auto form = decode_base_offset(w);
                 if (access_in_run && form && group_base == unsigned(form->base)) group_members_.push_back(a);
                 else {
-                    if (access_in_run) access_points_.push_back(a);
+                    if (access_in_run) access_points.push_back(a);
                     group_base = form ? unsigned(form->base) : no_group; // it anchors a group
                 }
                 access_in_run = true;
@@ -152,11 +127,11 @@ void aarch64_iss::start(const std::string& elf_path, unsigned el, bool secure, f
         }
         run_end = s->address + s->file_size;
     }
-    set_stop_points();
+    engine_.set_stop_points(std::move(exits), std::move(access_points));
     // Code translated for an earlier firmware on this CPU is dropped (a whole-cache flush would
     // clear Unicorn's 1 GiB translation buffer: seconds).
     for (const auto& s : image_.segments)
-        check(uc_ctl_remove_cache(uc_, s.address, s.address + s.memory_size), "dropping translated code");
+        engine_.drop_translations(s.address, s.address + s.memory_size);
     begin_run(image_.entry, el, secure, time_limit_fs, std::nullopt, "firmware " + elf_path);
 }
 
@@ -167,10 +142,8 @@ void aarch64_iss::power_on(const cpu_boot& boot, fs_t time_limit_fs) {
     image_ = {};
     image_.path = boot.name;
     image_.entry = boot.entry;
-    exits_.clear();
-    access_points_.clear();
     group_members_.clear();
-    set_stop_points();
+    engine_.set_stop_points({}, {});
     // The loader wrote the image behind the engine's back: no translation of old code survives.
     flush_translations();
     flush_tlb();
@@ -287,28 +260,29 @@ void aarch64_iss::run_loop() {
         uint64_t pc = engine_pc();
         // The breakpoint's instruction ran (its hook let it pass): the resume is over. A run that
         // stopped before reaching it (an engine rescan, an interrupt) leaves it for the next run.
-        if (resume_breakpoint_ && !skip_breakpoint_) resume_breakpoint_.reset();
+        if (resume_breakpoint_ && !engine_.skipping_breakpoint()) resume_breakpoint_.reset();
         // A debugger's step (budget 1) whose instruction the engine retired, stopped on one the
         // ISS executes itself (an MRS/MSR it serves, ERET, WFI, semihosting): that one is the next
         // step's, not this one's.
-        if (debug_ && cap == 1 && retired >= budget && stop_.kind == stop_kind::special) stop_.kind = stop_kind::budget;
-        switch (stop_.kind) {
+        engine_driver::stop_info& stop = engine_.stop();
+        if (debug_ && cap == 1 && retired >= budget && stop.kind == stop_kind::stop_point) stop.kind = stop_kind::budget;
+        switch (stop.kind) {
         case stop_kind::budget:
-        case stop_kind::irq:
+        case stop_kind::watch: // a pending IRQ became unmasked: try_take_irq takes it
         case stop_kind::rescan: break;
         case stop_kind::breakpoint:
             at_breakpoint_ = true;
             resume_breakpoint_ = pc;
             break;
-        case stop_kind::sysreg: handle_sysreg(pc); break;
-        case stop_kind::memory: handle_memory(pc, stop_); break;
-        case stop_kind::exception: handle_exception(pc, stop_.intno); break;
-        case stop_kind::special: handle_special(pc); break;
+        case stop_kind::client: handle_sysreg(pc); break; // the MRS/MSR hook's trapped access
+        case stop_kind::memory: handle_memory(pc, stop); break;
+        case stop_kind::exception: handle_exception(pc, stop.intno); break;
+        case stop_kind::stop_point: handle_special(pc); break;
         case stop_kind::fetch_fault:
-            fail(2, fmt::format("{}: instruction fetch from {:#x}, outside the platform's plain memory", where(pc), stop_.address));
+            fail(2, fmt::format("{}: instruction fetch from {:#x}, outside the platform's plain memory", where(pc), stop.address));
         case stop_kind::engine_error:
         case stop_kind::none:
-            fail(3, fmt::format("{}: the engine stopped: {}", where(pc), uc_strerror(uc_err(stop_.intno))));
+            fail(3, fmt::format("{}: the engine stopped: {}", where(pc), uc_strerror(uc_err(stop.intno))));
         }
     }
 }

@@ -7,7 +7,8 @@
 //
 // One class, its members in one file per part (docs/firmware.md "Inside the ISS", "The parts"):
 //   aarch64_iss.cpp            construction, start/power_on/power_off, the run loop, finish
-//   engine_driver.cpp          uc_emu_start runs, hooks, stops, the scan of translation blocks
+//   engine_client.cpp          the ISS as the engine driver's client: its runs, its stop points, the
+//                              MRS/MSR hook, the faulting-access search, the engine's registers
 //   time_pacing.cpp            local time, sync, run budgets (SMP quanta), WFI's wait, IRQ pacing
 //   exception_model.cpp        which exception an instruction raises (SVC/HVC/SMC, WFx, EL0 traps),
 //                              entry and ERET around exception_levels (time, trace, log, checks)
@@ -16,28 +17,26 @@
 //   el1_register_traps.cpp     HCR_EL2.TVM/TRVM/TID1-3/TACR traps of EL1 registers the engine holds
 //   window_access.cpp          loads/stores outside plain memory, stage 1 faults, the MMIO slow path
 //   maintenance_broadcast.cpp  the platform's CPUs, TLBI/IC broadcast, code written by a host
-//   semihosting_port.cpp, debug_access.cpp; and classes of their own: exception_levels (the EL
-//   state, entry, ERET), exception_routing, elf_loader, load_store, stage1_walk, stage2_map,
-//   access_groups; a64_encoding.h / unicorn_calls.h (shared helpers).
+//   semihosting_port.cpp, debug_access.cpp; and classes of their own: engine_driver (the engine's
+//   runs, hooks, stop points), exception_levels (the EL state, entry, ERET), exception_routing,
+//   elf_loader, load_store, stage1_walk, stage2_map, access_groups; a64_encoding.h /
+//   unicorn_calls.h (shared helpers).
 //
-// How the engine is driven (measured on Debian's Unicorn 2.0.1, docs/firmware.md "Inside"):
-// - a UC_HOOK_BLOCK hook counts instructions a translation block at a time and stops the
-//   engine before a block that would exceed the budget; the rest of the budget runs with
-//   an `until` address inside that straight-line block, so a run retires an exact count;
-// - the addresses of the instructions the ISS executes itself (MRS/MSR of registers the gate or
-//   the ISS holds, ERET, WFI, HLT #0xF000), found in the ELF's executable segments when it is
-//   loaded, are engine exits: a code hook on each stops the engine *before* it (MRS/MSR hooks
-//   cannot stop it there: the rest of the block runs first); the ISS then synchronises SystemC
-//   time, performs the instruction and steps on;
-// - no memory-read/write hook exists (it would send every load and store through the engine's
-//   slow path); the load or store that faults on a unit window is found from the block hook and
-//   a code hook on each load/store after the first in a straight-line run (faulting_access);
-// - loads/stores outside plain memory fault (nothing else is mapped), precisely, before
-//   the instruction changes anything; the ISS synchronises, maps that page as MMIO whose
-//   callbacks issue TLM transactions, executes that one instruction, and unmaps it again;
-// - SVC, HVC, SMC, and MRS/MSR outside those segments or of registers Unicorn's CPU lacks
-//   arrive at UC_HOOK_INTR (UNDEFINED) with the PC on them.
-// No wait() happens inside an engine callback: the engine is stopped first.
+// How the engine is driven (Unicorn 2.1.1; docs/firmware.md "Inside the ISS", "The engine driver"):
+// - the engine driver (iss/engine_driver.h) runs it for an exact number of instructions (a block
+//   hook, then Unicorn's `until` inside the last straight-line block) and stops it *before* each
+//   stop point (a code hook bounded to the address);
+// - the instructions the ISS executes itself (MRS/MSR of registers the gate or the ISS holds that
+//   the engine cannot serve in its MRS/MSR hook, ERET, WFI, WFE, SEV, SEVL, HLT #0xF000) are stop points:
+//   found in the ELF's executable segments when it is loaded, and in any other code when the
+//   engine first translates it (the driver's new-block scan asks executes_itself); the ISS then
+//   synchronises SystemC time, performs the instruction and steps on;
+// - MRS/MSR of a gate register the engine lacks is served inside the engine's MRS/MSR hook;
+// - loads, stores and fetches outside plain memory are stage 2 faults of the ISS's own stage 2
+//   (iss/stage2_map.h): UC_HOOK_INTR with the PC on the instruction (window_access.cpp);
+// - SVC, HVC and SMC arrive at UC_HOOK_INTR with the PC past them, UNDEFINED with the PC on it.
+// No wait() happens inside an engine callback, except an access served in the MRS/MSR hook while
+// no other CPU runs (sysreg_access.cpp serve_in_engine).
 #include <array>
 #include <exception>
 #include <cstdlib>
@@ -54,6 +53,7 @@
 #include <vector>
 
 #include "iss/cpu_host.h"
+#include "iss/engine_driver.h"
 #include "iss/elf_loader.h"
 #include "iss/exception_levels.h"
 #include "iss/semihosting.h"
@@ -109,7 +109,7 @@ struct firmware_result {
     std::string message;      // why it failed or stopped, with the PC
 };
 
-class aarch64_iss : public sc_core::sc_module {
+class aarch64_iss : public sc_core::sc_module, private engine_client {
 public:
     tlm_utils::simple_initiator_socket<aarch64_iss> to_gate;
 
@@ -155,7 +155,7 @@ public:
 
     // Statistics (benchmarks, tests).
     uint64_t instructions_retired() const { return retired_; }
-    uint64_t engine_runs() const { return engine_runs_; }
+    uint64_t engine_runs() const { return engine_.runs(); }
     uint64_t peripheral_accesses() const { return peripheral_accesses_; }
     unsigned exception_level() const { return levels_.el(); }
 
@@ -212,15 +212,9 @@ public:
 
 private:
     aarch64_iss(const sc_core::sc_module_name& name, cpu_host& host, unsigned cpu, const cpu_wiring& wiring);
-    // Why the engine stopped.
-    enum class stop_kind { none, budget, irq, rescan, sysreg, memory, exception, special, fetch_fault, engine_error, breakpoint };
-    struct stop_info {
-        stop_kind kind = stop_kind::none;
-        uint64_t address = 0; // memory: the faulting data address
-        unsigned size = 0;
-        bool is_write = false;
-        uint32_t intno = 0;
-    };
+    // Why the engine stopped (watch: a pending IRQ became unmasked; client: the MRS/MSR hook's trap).
+    using stop_kind = engine_driver::stop_kind;
+    using stop_info = engine_driver::stop_info;
 
     void thread();
     void run_loop();
@@ -232,12 +226,17 @@ private:
     sc_core::sc_event wake_; // power_off from another process wakes a waiting CPU
     // SMC/HVC served by the call handler: true when it served the call (the instruction retired).
     bool host_call(uint64_t at, bool hvc, uint32_t imm16, uint64_t executed);
-    static uint32_t on_sys(uc_struct* uc, int reg, const ::uc_arm64_cp_reg* cp, void* self); // TLBI/IC broadcast
+    uint32_t system_instruction(const uc_arm64_cp_reg& cp) override; // TLBI/IC broadcast
     static std::vector<aarch64_iss*>& instances();
     // Runs the engine for at most `budget` instructions from the current PC; returns how many retired.
     uint64_t run_engine(uint64_t budget);
-    uint64_t engine_pc() const;
-    void set_pc(uint64_t pc);
+    // engine_client: the engine driver's questions on its rare paths (iss/engine_client.cpp).
+    bool executes_itself(uint64_t address) override;
+    bool stop_before_block(uint64_t address) override; // a pending IRQ became unmasked
+    uint32_t system_register_instruction(uint64_t pc, bool is_read, int reg, const uc_arm64_cp_reg& cp) override;
+    uint64_t faulting_access() override;
+    uint64_t engine_pc() const { return engine_.pc(); }
+    void set_pc(uint64_t pc) { engine_.set_pc(pc); }
     uint32_t fetch_word(uint64_t pc) const;
     // The physical address of `va` through the EL1&0 stage 1 tables when the MMU is on
     // (translated = true); `va` itself otherwise; nullopt when the walk faults.
@@ -326,29 +325,19 @@ private:
     // The exception model's decisions (iss/exception_routing.h) over the current EL, SCR_EL3, HCR_EL2.
     exception_routing routing() const;
     bool try_take_irq();
-    // An IRQ line was high when the engine started: every block start checks whether the
-    // instructions before it unmasked it (MSR DAIFClr/DAIF end Unicorn's blocks, as ISB does).
-    bool irq_watch_ = false;
 
     void finish(firmware_result::state s, int exit_code, uint64_t status, const std::string& message);
     [[noreturn]] void fail(int exit_code, const std::string& message); // throws to the run loop
     std::string where(uint64_t pc) const;
-    uint64_t read_x(unsigned r) const;
-    void write_x(unsigned r, uint64_t v);
+    uint64_t read_x(unsigned r) const { return engine_.x(r); }
+    void write_x(unsigned r, uint64_t v) { engine_.set_x(r, v); }
     bool in_plain_memory(uint64_t address) const;
     // The instruction at `pc` can load or store outside plain memory.
     bool may_access_window(uint64_t pc, uint32_t word) const;
     void log_note(const std::string& text);
 
-    // Engine callbacks (C linkage-compatible statics, user data = this).
-    static void on_block(uc_struct* uc, uint64_t address, uint32_t size, void* self);
-    [[gnu::noinline]] void block_checked(uint64_t address, uint32_t size); // on_block's rare path
-    void set_fast_limit();
-    static void on_interrupt(uc_struct* uc, uint32_t intno, void* self);
-    static bool on_unmapped(uc_struct* uc, int type, uint64_t address, int size, int64_t value, void* self);
+    // The MMIO page's callbacks (user data = this; window_access.cpp).
     static uint64_t on_mmio_read(uc_struct* uc, uint64_t offset, unsigned size, void* self);
-    static void on_stop_point(uc_struct* uc, uint64_t address, uint32_t size, void* self);
-    static void on_access_point(uc_struct* uc, uint64_t address, uint32_t size, void* self);
     static void on_mmio_write(uc_struct* uc, uint64_t offset, unsigned size, uint64_t value, void* self);
     // MRS/MSR of this encoding is executed by the ISS (the gate owns it, or an EL2/EL3 or PSTATE
     // register the ISS holds); the rest run inside the engine.
@@ -363,11 +352,6 @@ private:
     void engine_register_access(uint64_t pc, const sysreg_encoding& enc, bool is_read, unsigned rt);
     // HCR_EL2 written: translated code scanned under the old trap bits is dropped.
     void el1_traps_changed(uint64_t hcr_before, uint64_t hcr_after);
-    // Engine exits: a code hook on each of the ISS's instructions' addresses (exits_) stops the
-    // engine before it.
-    void set_stop_points();
-    // The load or store a memory stop came from (the engine's PC is stale there).
-    uint64_t faulting_access();
     // The load or store at `pc` (of base-plus-immediate form) accesses the faulting address in the
     // fault's direction, computed from the current registers.
     bool reaches_fault(uint64_t pc) const;
@@ -384,8 +368,6 @@ private:
     firmware_gate& gate_;
     unsigned cpu_;
     core_model& core_;
-    uc_struct* uc_ = nullptr;
-    std::vector<uint64_t> hooks_;
     std::vector<interrupt_line*> irqs_;
     sc_core::sc_event start_event_, finished_;
     firmware_result result_;
@@ -421,20 +403,9 @@ private:
     unsigned el() const { return levels_.el(); }
 
     // Code found at run time (outside the ELF's segments: copied, loaded, JIT-written, or no ELF):
-    // every translation block is scanned before it first runs (UC_HOOK_EDGE_GENERATED, and the
-    // block hook for the first block of a run); the ISS's own instructions in it become stop
-    // points and the block is translated again with their code hooks.
-    static void on_new_block(uc_struct* uc, void* cur, void* prev, void* self);
-    bool scan_block(uint64_t address, uint32_t size); // true: new stop points, engine stopped
+    // the engine driver scans every translation block before it first runs and asks
+    // executes_itself, that is, whether the word is one of these.
     bool iss_instruction(uint32_t word) const;
-    std::vector<uint64_t> found_exits_;     // of the block the last rescan stop names
-    uint32_t rescan_size_ = 0;
-    bool engine_warm_ = false; // the engine has run a block: every later new block has an edge
-    // MRS/MSR (UC_HOOK_INSN) of a register the ISS or the gate owns that reached the engine: the
-    // scan missed it (code read through an address the scan cannot read); the run stops with an error.
-    static uint32_t on_mrs_insn(uc_struct* uc, int reg, const ::uc_arm64_cp_reg* cp, void* self);
-    static uint32_t on_msr_insn(uc_struct* uc, int reg, const ::uc_arm64_cp_reg* cp, void* self);
-    uint32_t on_sysreg_insn(bool is_read, int reg, const ::uc_arm64_cp_reg* cp);
     // A register the engine's CPU does not have (its MRS/MSR is UNDEFINED there and ends its
     // translation block): such a register of the gate's is served inside the MRS/MSR hook
     // (serve_in_engine, iss/sysreg_access.cpp) instead of being an engine exit.
@@ -445,31 +416,21 @@ private:
     uint32_t serve_in_engine(uint64_t pc, const sysreg_encoding& enc, bool is_read, unsigned rt, uint64_t value);
     // A trapped access served in the hook: handle_sysreg takes it from here, not from the gate again.
     std::optional<std::pair<uint64_t, gate_result>> served_trap_;
-    std::exception_ptr hook_error_; // thrown inside an engine callback: rethrown after the run
     uint64_t served_in_engine_ = 0;
     fs_t run_limit_fs_ = 0; // the end of the current engine run's budget (run_budget)
     uint64_t missed_sysreg_pc_ = 0;
     bool missed_sysreg_ = false;
 
-    // Engine bookkeeping.
-    stop_info stop_;
-    std::vector<uint64_t> exits_;      // sorted
-    std::vector<uint64_t> access_points_; // sorted: loads and stores after the first in a straight-line run
-    std::vector<uint64_t> group_members_; // sorted: those of them in an earlier one's group, without a hook
-    std::vector<uint64_t> stop_hooks_; // the code hooks of both
-    uint64_t access_from_ = 0;         // the last block start or access point the engine passed
-    uint64_t no_until_ = 0;            // the engine's "until" address: one no instruction has
-    int last_error_ = 0;
-    uint64_t budget_ = 0, counted_ = 0, block_start_ = 0, before_block_ = 0;
-    uint64_t retired_in_run() const;
-    bool block_checks_ = true; // on_block's rare checks: first block scan, IRQ unmasking, breakpoints
-    uint64_t fast_limit_ = 0;  // on_block counts a block ending within it without a test more (set_fast_limit)
+    // The engine's stop points are the ISS's instructions and the access points (engine_driver::
+    // access_points: loads and stores after the first in a straight-line run); group_members_
+    // (sorted) are those of them in an earlier one's group, without a hook.
+    std::vector<uint64_t> group_members_;
     // SMP quanta (iss/time_pacing.cpp, docs/firmware.md "SMP: runs in quanta"): a run whose limit
     // is the quantum's end, not an event, ends at the first block boundary at or after
-    // soft_budget_ instructions (~0: none); the CPU then waits for that boundary only
-    // (boundary_event_ at boundary_at_, 0 when not waiting), its local time up to a block ahead.
+    // soft_budget_ instructions (~0: none; the engine driver's soft budget); the CPU then waits for
+    // that boundary only (boundary_event_ at boundary_at_, 0 when not waiting), its local time up
+    // to a block ahead.
     uint64_t soft_budget_ = ~uint64_t(0);
-    bool soft_stopped_ = false;
     fs_t quantum_end_ = 0, boundary_due_ = 0, boundary_at_ = 0;
     sc_core::sc_event boundary_event_;
     void pace();
@@ -504,19 +465,14 @@ private:
     tlm_utils::tlm_quantumkeeper qk_;
     std::map<std::string, rational> saved_workload_;
 
-    uint64_t retired_ = 0, engine_runs_ = 0, peripheral_accesses_ = 0;
+    uint64_t retired_ = 0, peripheral_accesses_ = 0;
 
     // Debugger and trace (iss/debug_access.cpp).
     debug_hooks* debug_ = nullptr;
-    std::vector<uint64_t> breakpoints_, breakpoint_hooks_;
-    uint64_t skip_breakpoint_at_ = 0; // the run starts on this breakpoint: do not stop there again
-    bool skip_breakpoint_ = false, at_breakpoint_ = false;
+    bool at_breakpoint_ = false;
     std::optional<uint64_t> resume_breakpoint_; // the CPU halted at this breakpoint and resumes from it
-    uint64_t block_serial_ = 0;                 // blocks the engine began to run (on_block)
-    uint64_t skipped_in_block_ = ~uint64_t(0);  // the block in which the engine passed skip_breakpoint_at_
-    void skip_breakpoint_at(uint64_t pc);
-    bool breakpoint_stops_at(uint64_t address);
-    static void on_breakpoint(uc_struct* uc, uint64_t address, uint32_t size, void* self);
+    // The next engine run passes the breakpoint at `pc` once (a single-instruction run from it).
+    void skip_breakpoint_at(uint64_t pc) { engine_.skip_breakpoint_at(pc); }
     trace_sink* trace_ = nullptr;
     uint64_t trace_hook_ = 0;
     uint64_t traced_index_ = ~uint64_t(0);
@@ -529,6 +485,11 @@ private:
     const std::vector<std::pair<uint64_t, memory*>>& memories_;
     std::ostream* const* access_log_; // *access_log_: the access log's stream, null when none
     std::unique_ptr<cpu_host> owned_host_; // host_, when the ISS owns it
+    // The engine (its runs, hooks, stop points: iss/engine_driver.h), and its handle, with which the
+    // parts read and write the engine's registers. Last: the members above keep the offsets they had
+    // before the engine driver was a class of its own (the MRS/MSR hook's path reads many of them).
+    engine_driver engine_;
+    uc_struct* const uc_;
 };
 
 } // namespace pmusim

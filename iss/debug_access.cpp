@@ -25,56 +25,9 @@ constexpr uint64_t pstate_nzcv_daif = 0xf00003c0;
 // ---------------------------------------------------------------------------------------------
 // Breakpoints
 
-void aarch64_iss::set_breakpoints(const std::vector<uint64_t>& addresses) {
-    std::vector<uint64_t> sorted = addresses;
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    if (sorted == breakpoints_) return;
-    for (uint64_t h : breakpoint_hooks_) uc_hook_del(uc_, h);
-    breakpoint_hooks_.clear();
-    // Code translated before a hook existed does not call it: drop the blocks holding the old and
-    // the new addresses, so that they are translated again with (or without) the hook.
-    for (uint64_t a : breakpoints_) uc_ctl_remove_cache(uc_, a, a + 4);
-    breakpoints_ = sorted;
-    for (uint64_t a : breakpoints_) {
-        uc_hook h;
-        check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&aarch64_iss::on_breakpoint), this, a, a),
-              "breakpoint hook");
-        breakpoint_hooks_.push_back(h);
-        uc_ctl_remove_cache(uc_, a, a + 4);
-    }
-}
-
-void aarch64_iss::skip_breakpoint_at(uint64_t pc) {
-    skip_breakpoint_ = std::binary_search(breakpoints_.begin(), breakpoints_.end(), pc);
-    skip_breakpoint_at_ = pc;
-    skipped_in_block_ = ~uint64_t(0);
-}
-
-// Whether the engine stops before the instruction at this address for a breakpoint: yes, unless
-// the run started on it to run it (skip_breakpoint_at), the first time the engine gets there. The
-// address's breakpoint hook and its stop-point hook (on_stop_point) both ask for the same arrival,
-// in the same execution of its block; a later arrival is a later block's, and stops.
-bool aarch64_iss::breakpoint_stops_at(uint64_t address) {
-    if (address == skip_breakpoint_at_) {
-        if (skip_breakpoint_) {
-            skip_breakpoint_ = false;
-            skipped_in_block_ = block_serial_;
-            return false;
-        }
-        if (skipped_in_block_ == block_serial_) return false;
-    }
-    return std::binary_search(breakpoints_.begin(), breakpoints_.end(), address);
-}
-
-// Before the instruction at a breakpoint: stop the engine there, unless the run started on it to
-// run it (the CPU resumes from that breakpoint).
-void aarch64_iss::on_breakpoint(uc_struct* uc, uint64_t address, uint32_t, void* self_ptr) {
-    auto* self = static_cast<aarch64_iss*>(self_ptr);
-    if (!self->breakpoint_stops_at(address)) return;
-    if (self->stop_.kind == stop_kind::none) self->stop_.kind = stop_kind::breakpoint;
-    uc_emu_stop(uc);
-}
+// Code hooks on their addresses, in the engine driver (iss/engine_driver.h): the engine stops
+// before the instruction, except once for the breakpoint a CPU resumes from (run_engine).
+void aarch64_iss::set_breakpoints(const std::vector<uint64_t>& addresses) { engine_.set_breakpoints(addresses); }
 
 // ---------------------------------------------------------------------------------------------
 // Registers
@@ -213,7 +166,7 @@ void aarch64_iss::set_trace(trace_sink* trace) {
 // an instruction the engine starts twice (a window access runs again alone) is traced once.
 void aarch64_iss::on_traced_instruction(uc_struct*, uint64_t address, uint32_t, void* self_ptr) {
     auto* self = static_cast<aarch64_iss*>(self_ptr);
-    const uint64_t in_run = self->before_block_ + (address >= self->block_start_ ? (address - self->block_start_) / 4 : 0);
+    const uint64_t in_run = self->engine_.retired_before_in_block(address);
     const uint64_t index = self->retired_ + in_run;
     if (index == self->traced_index_) return;
     self->traced_index_ = index;

@@ -187,7 +187,7 @@ void aarch64_iss::el1_traps_changed(uint64_t hcr_before, uint64_t hcr_after) {
     // Blocks translated under the old bits may hold an MRS/MSR the engine would now execute
     // itself: every block is translated and scanned again (UC_HOOK_EDGE_GENERATED, scan_block).
     flush_translations();
-    engine_warm_ = false; // the first block of the next run is scanned by the block hook (no edge to it)
+    engine_.rescan_first_block(); // the first block of the next run is scanned by the block hook (no edge to it)
 }
 
 } // namespace pmusim

@@ -42,9 +42,9 @@ std::vector<aarch64_iss*> aarch64_iss::on_gate(const firmware_gate& gate) {
     return out;
 }
 
-void aarch64_iss::flush_tlb() { check(uc_ctl_flush_tlb(uc_), "flushing the TLB"); }
+void aarch64_iss::flush_tlb() { engine_.flush_tlb(); }
 
-void aarch64_iss::flush_translations() { check(uc_ctl_flush_tb(uc_), "flushing translated code"); }
+void aarch64_iss::flush_translations() { engine_.flush_translations(); }
 
 void aarch64_iss::code_written(uint64_t begin, uint64_t end) {
     for (aarch64_iss* i : on_gate(gate_)) i->drop_translations_of_physical(begin, end);
@@ -68,7 +68,7 @@ void aarch64_iss::drop_translations_of_physical(uint64_t begin, uint64_t end) {
     constexpr uint64_t page = 4096;
     for (uint64_t at = begin; at < end;) {
         const uint64_t next = std::min(end, (at & ~(page - 1)) + page);
-        check(uc_ctl_remove_cache(uc_, at, next), "dropping translated code");
+        engine_.drop_translations(at, next);
         at = next;
     }
     if (mmu_on) {
@@ -83,28 +83,27 @@ void aarch64_iss::drop_translations_of_physical(uint64_t begin, uint64_t end) {
 // forms), 1 (the ...OS forms, a superset of Inner Shareable) or 0 (TLBI IPAS2E1IS and
 // IPAS2LE1IS, op1 4); IC IALLUIS (op1 0, C7, C1, 0) and IC IVAU (op1 3, C7, C5, 1, to the PoU for
 // every PE in the Inner Shareable domain). The engine executes the instruction itself (returns 0).
-uint32_t aarch64_iss::on_sys(uc_struct*, int, const uc_arm64_cp_reg* cp, void* self_ptr) {
-    auto* self = static_cast<aarch64_iss*>(self_ptr);
-    const bool tlbi_is = cp->crn == 8 && (cp->crm == 3 || cp->crm == 0 || cp->crm == 1); // CRm 0/1: TLBI ...IS of the IPA group
-    const bool ic_is = cp->crn == 7 && ((cp->op1 == 0 && cp->crm == 1 && cp->op2 == 0) || (cp->op1 == 3 && cp->crm == 5 && cp->op2 == 1));
+uint32_t aarch64_iss::system_instruction(const uc_arm64_cp_reg& cp) {
+    const bool tlbi_is = cp.crn == 8 && (cp.crm == 3 || cp.crm == 0 || cp.crm == 1); // CRm 0/1: TLBI ...IS of the IPA group
+    const bool ic_is = cp.crn == 7 && ((cp.op1 == 0 && cp.crm == 1 && cp.op2 == 0) || (cp.op1 == 3 && cp.crm == 5 && cp.op2 == 1));
     if (!tlbi_is && !ic_is) return 0;
     // A CPU that is off holds nothing: power_on drops its TLB and translations. IC IVAU names one
     // cache line by its virtual address (Xt): only the translations of that line go (a whole flush
     // clears the engine's translation buffer: Linux issues thousands of IC IVAU while it patches
     // its own code, and each flush cost ~1 ms per engine).
-    const bool ic_ivau = ic_is && cp->op1 == 3;
+    const bool ic_ivau = ic_is && cp.op1 == 3;
     // The other engines run only after this one's run ends (SystemC threads take turns): a TLB or
     // whole flush is applied at their next run, once however many arrived (Linux issues a TLBI
     // ...IS for every page it unmaps; flushing three engines' TLBs each time was a large part of
     // the 4-CPU boot). IC IVAU's removal translates the address with the other engine's TLB: its
     // pending flush first.
-    for (aarch64_iss* other : on_gate(self->gate_)) {
-        if (other == self || !other->running()) continue;
+    for (aarch64_iss* other : on_gate(gate_)) {
+        if (other == this || !other->running()) continue;
         if (tlbi_is) {
             other->tlb_flush_pending_ = true;
         } else if (ic_ivau) {
             other->apply_broadcast_maintenance();
-            uc_ctl_remove_cache(other->uc_, cp->val & ~uint64_t(63), (cp->val & ~uint64_t(63)) + 64);
+            uc_ctl_remove_cache(other->uc_, cp.val & ~uint64_t(63), (cp.val & ~uint64_t(63)) + 64);
         } else {
             other->tb_flush_pending_ = true;
         }

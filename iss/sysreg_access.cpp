@@ -236,12 +236,12 @@ void aarch64_iss::report_unmodelled(control reg, uint64_t written) {
 // CPU running: another CPU's process may run while this one waits here, and its maintenance
 // broadcasts must not reach an engine stopped inside a translation block.
 uint32_t aarch64_iss::serve_in_engine(uint64_t pc, const sysreg_encoding& enc, bool is_read, unsigned rt, uint64_t value) {
-    if (hook_error_ || stop_.kind != stop_kind::none || other_cpus_running()) return 0;
-    // The instruction's place in this run: the block hook counted its block, which starts at
-    // block_start_; its start time follows from the instructions before it.
-    const uint64_t in_block = counted_ - before_block_;
-    if (pc < block_start_ || pc - block_start_ >= 4 * in_block) return 0;
-    const uint64_t before = before_block_ + (pc - block_start_) / 4;
+    if (engine_.hook_failed() || engine_.stopping() || other_cpus_running()) return 0;
+    // The instruction's place in this run: the block hook counted its block; its start time
+    // follows from the instructions before it.
+    const std::optional<uint64_t> in_run = engine_.retired_before(pc);
+    if (!in_run) return 0;
+    const uint64_t before = *in_run;
     const fs_t at = core_.clock().time_after_edges(t_pos_, before * cycles_per_instruction_);
     gate_result r;
     try {
@@ -251,18 +251,16 @@ uint32_t aarch64_iss::serve_in_engine(uint64_t pc, const sysreg_encoding& enc, b
         r = gate_access(!is_read, true, enc.key(), 8, is_read ? 0 : value, pc);
     } catch (...) {
         // Nothing may unwind through the engine's frames: stop before the instruction, rethrow after the run.
-        hook_error_ = std::current_exception();
         set_pc(pc);
-        uc_emu_stop(uc_);
+        engine_.fail_in_hook(std::current_exception());
         return 1;
     }
     ++served_in_engine_;
     if (r.outcome != access_outcome::ok && r.outcome != access_outcome::ignored) {
         // A trap or UNDEFINED: taken by handle_sysreg after the run, with this access's result.
         served_trap_.emplace(pc, r);
-        stop_.kind = stop_kind::sysreg;
         set_pc(pc);
-        uc_emu_stop(uc_);
+        engine_.stop_in_hook(stop_kind::client);
         return 1;
     }
     if (is_read && rt != 31) write_x(rt, r.value);
@@ -272,7 +270,7 @@ uint32_t aarch64_iss::serve_in_engine(uint64_t pc, const sysreg_encoding& enc, b
     const sc_time gap = sc_time_to_pending_activity();
     if (sc_pending_activity_at_current_time() || (gap != sc_max_time() && now_fs() + gap.value() < run_limit_fs_) ||
         (irq_pending() && irq_target()))
-        uc_emu_stop(uc_);
+        engine_.stop_now();
     return 1;
 }
 

@@ -104,7 +104,7 @@ uint64_t aarch64_iss::run_budget(uint64_t cap) {
 // After a run: one that ended at its quantum's end waits for the quantum boundary only (the block
 // boundary is at or after it; the clock's edges may put the last instruction's end just before it).
 void aarch64_iss::after_run() {
-    boundary_due_ = run_pacing::boundary_after(soft_budget_, quantum_end_, soft_stopped_ && stop_.kind == stop_kind::budget, t_pos_);
+    boundary_due_ = run_pacing::boundary_after(soft_budget_, quantum_end_, engine_.soft_stopped() && engine_.stop().kind == stop_kind::budget, t_pos_);
     soft_budget_ = ~uint64_t(0);
 }
 

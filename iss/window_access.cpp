@@ -70,8 +70,8 @@ uint64_t aarch64_iss::on_mmio_read(uc_struct*, uint64_t offset, unsigned size, v
             if (r.outcome != access_outcome::ok) {
                 self->mmio_failed_ = true;
                 self->mmio_error_ = r;
-                self->stop_.address = a.address;
-                self->stop_.is_write = false;
+                self->engine_.stop().address = a.address;
+                self->engine_.stop().is_write = false;
                 return 0;
             }
             a.value = r.value;
@@ -83,8 +83,8 @@ uint64_t aarch64_iss::on_mmio_read(uc_struct*, uint64_t offset, unsigned size, v
     if (r.outcome != access_outcome::ok) {
         self->mmio_failed_ = true;
         self->mmio_error_ = r;
-        self->stop_.address = self->mmio_page_ + offset;
-        self->stop_.is_write = false;
+        self->engine_.stop().address = self->mmio_page_ + offset;
+        self->engine_.stop().is_write = false;
         return 0;
     }
     return r.value;
@@ -111,13 +111,13 @@ void aarch64_iss::on_mmio_write(uc_struct*, uint64_t offset, unsigned size, uint
     if (r.outcome != access_outcome::ok && r.outcome != access_outcome::ignored) {
         self->mmio_failed_ = true;
         self->mmio_error_ = r;
-        self->stop_.address = address;
-        self->stop_.is_write = true;
+        self->engine_.stop().address = address;
+        self->engine_.stop().is_write = true;
     }
 }
 
 void aarch64_iss::handle_memory(uint64_t pc, const stop_info& first_stop) {
-    const stop_info st = first_stop; // a copy: the single step below overwrites stop_, which it may name
+    const stop_info st = first_stop; // a copy: the single step below overwrites the engine's stop, which it may name
     // The instruction starts now: synchronise, then execute it alone with its page mapped as
     // MMIO, whose callbacks are TLM transactions at this instant.
     sync();
@@ -140,10 +140,10 @@ void aarch64_iss::handle_memory(uint64_t pc, const stop_info& first_stop) {
     check(uc_mmio_map(uc_, page, page_size, &aarch64_iss::on_mmio_read, this, &aarch64_iss::on_mmio_write, this), "mapping MMIO");
     skip_breakpoint_at(pc);
     run_until(pc, pc + 4);
-    uc_err e = uc_err(last_error_);
+    uc_err e = uc_err(engine_.last_error());
     uc_mem_unmap(uc_, page, page_size);
     bool failed = mmio_failed_;
-    stop_info second = stop_;
+    stop_info second = engine_.stop();
     if (failed) {
         uc_context_restore(uc_, saved);
         uc_context_free(saved);
@@ -367,7 +367,7 @@ void aarch64_iss::window_access(uint64_t pc) {
     } off(*this);
     skip_breakpoint_at(pc);
     run_until(pc, pc + 4);
-    const stop_info st = stop_;
+    const stop_info st = engine_.stop();
     if (st.kind == stop_kind::memory) {
         handle_memory(pc, st);
         return;
