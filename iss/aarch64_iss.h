@@ -262,6 +262,8 @@ private:
     void prefetch_abort(uint64_t pc);
     // translate_only: no access-flag or permission check (the ISS's own reads: stage1_translate).
     walk_result walk(uint64_t va, bool write, bool fetch, bool el0, bool translate_only = false) const;
+    unsigned pa_bits() const;
+    mutable unsigned pa_bits_ = 0; // 0: not read yet
     bool debug_physical_memory(bool is_write, uint64_t address, uint8_t* bytes, size_t length);
     // Drops this engine's translations of the code at physical [begin, end).
     void drop_translations_of_physical(uint64_t begin, uint64_t end);

@@ -210,24 +210,42 @@ walk_result aarch64_iss::walk(uint64_t va, bool write, bool fetch, bool el0, boo
     r.write = write;
     r.fetch = fetch;
     r.el0 = el0;
-    uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}, tcr{2, 0, 3, 0, 2, 0}, ttbr0{2, 0, 3, 0, 0, 0}, ttbr1{2, 0, 3, 0, 1, 0},
-        mmfr0{0, 7, 3, 0, 0, 0}; // ID_AA64MMFR0_EL1: the engine's CPU's PARange, as the code reads it
-    for (auto* reg : {&sctlr, &tcr, &ttbr0, &ttbr1, &mmfr0}) uc_reg_read(uc_, UC_ARM64_REG_CP_REG, reg);
-    r.sctlr = el() > 1 ? 0 : sctlr.val; // the ISS's EL2/EL3 run untranslated
-    r.tcr = tcr.val;
-    r.ttbr0 = ttbr0.val;
-    r.ttbr1 = ttbr1.val;
-    r.pa_bits = pa_range_bits(unsigned(mmfr0.val & 0xf));
+    r.pa_bits = pa_bits();
+    // The ISS reads its own instruction words through this walk at every engine exit: at EL2/EL3
+    // (untranslated) no engine register is read, at EL0/EL1 with the MMU off only SCTLR and TCR.
     if (el() > 1) {
         // TCR_EL2/TCR_EL3 (stored by the ISS): TBI [20], TBID [29] (data accesses only).
         const uint64_t tcr_elx = levels_.stored_register(key(3, el() == 3 ? 6 : 4, 2, 0, 2));
         r.flat_tbi = ((tcr_elx >> 20) & 1) && !(fetch && ((tcr_elx >> 29) & 1));
     } else {
+        uc_arm64_cp_reg sctlr{1, 0, 3, 0, 0, 0}, tcr{2, 0, 3, 0, 2, 0};
+        uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &sctlr);
+        uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &tcr);
+        r.sctlr = sctlr.val;
+        r.tcr = tcr.val;
+        if (sctlr.val & 1) {
+            uc_arm64_cp_reg ttbr0{2, 0, 3, 0, 0, 0}, ttbr1{2, 0, 3, 0, 1, 0};
+            uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &ttbr0);
+            uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &ttbr1);
+            r.ttbr0 = ttbr0.val;
+            r.ttbr1 = ttbr1.val;
+        }
         r.flat_tbi = el10_top_byte_ignored(tcr.val, va, fetch);
     }
     return stage1_walk(r, [this](uint64_t pa, uint64_t& value) {
         return in_plain_memory(pa) && uc_mem_read(uc_, pa, &value, 8) == UC_ERR_OK;
     });
+}
+
+// The PA size: the engine CPU's ID_AA64MMFR0_EL1.PARange, as code reads it (read once: an ID
+// register does not change).
+unsigned aarch64_iss::pa_bits() const {
+    if (!pa_bits_) {
+        uc_arm64_cp_reg mmfr0{0, 7, 3, 0, 0, 0};
+        uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &mmfr0);
+        pa_bits_ = pa_range_bits(unsigned(mmfr0.val & 0xf));
+    }
+    return pa_bits_;
 }
 
 // A stage 1 fault, taken as the architecture takes it (Arm ARM D1.10 exception entry; ESR_ELx
