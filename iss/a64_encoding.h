@@ -19,11 +19,11 @@ constexpr uint32_t insn_svc = 0xd4000001, insn_hvc = 0xd4000002, insn_smc = 0xd4
 constexpr uint32_t mask_sysreg_move = 0xffd00000, insn_sysreg_move = 0xd5100000; // MSR/MRS (register)
 
 // Instructions that access data memory in the engine: the A64 "Loads and Stores" encoding group
-// (bits [28:25] x1x0; Unicorn 2.0.1's disas_ldst) and DC ZVA (SYS #3, C7, C4, #1), which writes.
+// (bits [28:25] x1x0; Unicorn 2.1.1's disas_ldst, translate-a64.c) and DC ZVA (SYS #3, C7, C4, #1), which writes.
 inline bool accesses_memory(uint32_t w) { return (w & 0x0a000000) == 0x08000000 || (w & 0xffffffe0) == 0xd50b7420; }
 // Branches (the A64 "Branches, Exception Generating and System instructions" group, as Unicorn
-// 2.0.1's disas_b_exc_sys decodes it): B/BL, CBZ/CBNZ, TBZ/TBNZ, B.cond, and branches to a register
-// (BR, BLR, RET, ERET, ...). Unicorn 2.0.1 ends a translation block at every one of them
+// 2.1.1's disas_b_exc_sys decodes it): B/BL, CBZ/CBNZ, TBZ/TBNZ, B.cond, and branches to a register
+// (BR, BLR, RET, ERET, ...). Unicorn 2.1.1 ends a translation block at every one of them
 // (disas_b_exc_sys: gen_goto_tb, DISAS_JUMP, or an exception for an unallocated encoding).
 inline bool ends_block(uint32_t w) {
     return (w & 0x7c000000) == 0x14000000 || (w & 0x7e000000) == 0x34000000 || (w & 0x7e000000) == 0x36000000 ||

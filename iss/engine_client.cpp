@@ -34,7 +34,7 @@ uint64_t aarch64_iss::run_engine(uint64_t budget) {
     if (missed_sysreg_) {
         missed_sysreg_ = false;
         fail(3, fmt::format("{}: MRS/MSR of a register the ISS or the gate owns in code the ISS could not scan before it "
-                            "ran: not modelled (docs/firmware.md \"What is not modelled\")", where(missed_sysreg_pc_)));
+                            "ran: not modelled (docs/firmware.md \"What the ISS leaves out\")", where(missed_sysreg_pc_)));
     }
     return retired;
 }

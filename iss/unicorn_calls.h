@@ -12,7 +12,7 @@ inline void check(uc_err e, const char* what) {
     if (e != UC_ERR_OK) throw model_error(fmt::format("Unicorn: {}: {}", what, uc_strerror(e)));
 }
 
-// SPSR_EL1 has no register id of its own in Unicorn 2.0.1: the coprocessor interface (S3_0_C4_C0_0).
+// SPSR_EL1 has no register id of its own in Unicorn 2.1.1 (include/unicorn/arm64.h): the coprocessor interface (S3_0_C4_C0_0).
 inline uint64_t read_spsr_el1(uc_engine* uc) {
     uc_arm64_cp_reg r{4, 0, 3, 0, 0, 0};
     uc_reg_read(uc, UC_ARM64_REG_CP_REG, &r);

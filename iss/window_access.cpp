@@ -36,7 +36,8 @@ std::optional<uint64_t> aarch64_iss::stage1_translate(uint64_t va, bool& transla
 }
 
 // The engine splits an access wider than 4 bytes to an MMIO page into 4-byte callbacks (Unicorn
-// 2.0.1); the bus sees the instruction's one access, as on silicon. The callbacks inside the access
+// 2.1.1: uc_mmio_map leaves impl.max_access_size 0, which qemu/softmmu/memory.c line 653 makes 4);
+// the bus sees the instruction's one access, as on silicon. The callbacks inside the access
 // the fault reported (address and size) are served from one gate access (a read) or gathered into
 // one (a write); the second register of an LDP/STP is a second access of that size.
 // The second register of an LDP/STP (or the upper half of a 16-byte access) follows the first as
