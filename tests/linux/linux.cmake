@@ -67,8 +67,9 @@ linux_input_test("the generated device tree follows Linux 6.1's bindings and the
 
 # Boot tests on Debian's kernel (tests/linux/boot_test.py, guest scripts in tests/linux/guest/).
 # The kit is fetched once per build tree (build/linux-kit) by the fixture; each test skips (77)
-# only when it cannot be. They stay disabled until Linux boots to /init on pmusim (docs/linux.md
-# "Status"): configure with -DPMUSIM_LINUX_BOOT_TESTS=ON to run them.
+# only when it cannot be. The single-topic ones below stay opt-in to keep CI's Linux time down (the
+# two 4-CPU tests after them cover all but `overflow`; docs/linux.md "How far it boots"):
+# configure with -DPMUSIM_LINUX_BOOT_TESTS=ON to run them.
 option(PMUSIM_LINUX_BOOT_TESTS "Run the Linux boot tests (they need the kit: scripts/linux-kit.sh)" OFF)
 add_test(NAME "linux: kit" COMMAND sh -c "${CMAKE_SOURCE_DIR}/scripts/linux-kit.sh ${LINUX_KIT_DIR} || exit 77")
 set_tests_properties("linux: kit" PROPERTIES FIXTURES_SETUP linux_kit TIMEOUT 900 SKIP_RETURN_CODE 77
