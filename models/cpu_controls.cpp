@@ -1,5 +1,6 @@
 #include "models/cpu_controls.h"
 
+#include <array>
 #include <cstring>
 #include <stdexcept>
 #include <fmt/format.h>
@@ -176,10 +177,17 @@ uint64_t cpu_controls::unmodelled_bits(control reg, uint64_t value) {
 }
 
 std::optional<control> cpu_controls::at(const sysreg_encoding& e) {
-    for (unsigned c = 0; c < unsigned(control::count); ++c) {
-        const register_def* def = cpu_controls_table().find(register_name(control(c)));
-        if (def && def->sysreg && def->sysreg->key() == e.key()) return control(c);
-    }
+    // Every system-register write through the gate asks: the encodings' keys, looked up once.
+    static const std::array<uint32_t, unsigned(control::count)> keys = [] {
+        std::array<uint32_t, unsigned(control::count)> k{};
+        for (unsigned c = 0; c < k.size(); ++c) {
+            const register_def* def = cpu_controls_table().find(register_name(control(c)));
+            k[c] = def && def->sysreg ? def->sysreg->key() : ~uint32_t(0);
+        }
+        return k;
+    }();
+    for (unsigned c = 0; c < keys.size(); ++c)
+        if (keys[c] == e.key()) return control(c);
     return std::nullopt;
 }
 
